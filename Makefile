@@ -1,0 +1,85 @@
+# Q-Kernel / Cougar-style LWK: one non-recursive Makefile.
+# Each directory contributes a short *.mk that lists its sources explicitly.
+# All output goes to build/.
+
+BUILD      := build
+HOSTARCH   := $(shell uname -m)
+
+# The kernel is x86-64 code. On an x86-64 host the host gcc/binutils build it;
+# elsewhere Debian's x86_64-linux-gnu- cross tools do.
+ifeq ($(HOSTARCH),x86_64)
+CROSS      ?=
+else
+CROSS      ?= x86_64-linux-gnu-
+endif
+KCC        := $(CROSS)gcc
+KLD        := $(CROSS)ld
+KOBJCOPY   := $(CROSS)objcopy
+KNM        := $(CROSS)nm
+
+# Kernel code: freestanding, no red zone (interrupts use the stack), no SIMD
+# (we do not save FPU state in traps), kernel code model (linked at -2 GiB).
+KCFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
+              -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-mmx -mno-sse2 -mno-avx \
+              -mcmodel=kernel -fno-stack-protector -fno-omit-frame-pointer \
+              -fno-asynchronous-unwind-tables -nostdinc \
+              -isystem $(shell $(KCC) -print-file-name=include) \
+              -Ikernel/include -Iboot -MMD -MP
+KASFLAGS   := -g -Ikernel/include -Iboot -MMD -MP -D__ASSEMBLY__
+
+# Host code (unit tests, Linux tools): sanitizers on in tests.
+HOSTCC     ?= gcc
+HOSTCFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fno-omit-frame-pointer -MMD -MP
+SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all
+
+# QEMU: TCG unless asked for KVM (nested KVM is slower than TCG on our hosts).
+QEMU       ?= qemu-system-x86_64
+ACCEL      ?= tcg
+MEM        ?= 128M
+CMDLINE    ?=
+
+all: kernel iso
+
+include boot/boot.mk
+include kernel/kernel.mk
+include tests/tests.mk
+-include portals/portals.mk
+-include libc/libc.mk
+-include pct/pct.mk
+-include yod/yod.mk
+-include tools/tools.mk
+
+# ---- setup ---------------------------------------------------------------
+deps:
+	@tools/deps
+
+# ---- running -------------------------------------------------------------
+QEMU_ARGS = -machine q35,accel=$(ACCEL) -m $(MEM) -display none -no-reboot \
+            -serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+run: $(BUILD)/kernel.elf
+	$(QEMU) $(QEMU_ARGS) -kernel $(BUILD)/kernel.elf -append "$(CMDLINE)"
+
+run-iso: $(BUILD)/lwk.iso
+	$(QEMU) $(QEMU_ARGS) -cdrom $(BUILD)/lwk.iso
+
+# QEMU waits for gdb on tcp::1234+uid%1000; see README "Debugging".
+GDBPORT    := $(shell expr 1234 + $$(id -u) % 1000)
+debug: $(BUILD)/kernel.elf
+	@echo "gdb: gdb -ex 'target remote :$(GDBPORT)' $(BUILD)/kernel.elf"
+	$(QEMU) $(QEMU_ARGS) -kernel $(BUILD)/kernel.elf -append "$(CMDLINE)" \
+		-S -gdb tcp::$(GDBPORT)
+
+demo: deps all
+	@tools/demo
+
+# Every *.mk adds its suites to TEST_SUITES: executables that print one
+# "PASS name" or "FAIL name" line per test (see tools/runtests).
+test: deps
+	@$(MAKE) --no-print-directory all test-build
+	@tools/runtests $(TEST_SUITES)
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps run run-iso debug demo test clean kernel iso test-build

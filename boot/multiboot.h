@@ -1,0 +1,89 @@
+/*
+ * Multiboot 1 (0.6.96) and Multiboot 2 (2.0) definitions: only boot/ sees
+ * these; the kernel gets a neutral struct bootinfo (kernel/include/bootinfo.h).
+ * Values are from the two specifications; sections cited per group.
+ */
+#ifndef BOOT_MULTIBOOT_H
+#define BOOT_MULTIBOOT_H
+
+/* MB1 §3.1.1 header, §3.2 machine state (eax), §3.3 info flags. */
+#define MB1_HEADER_MAGIC        0x1BADB002
+#define MB1_BOOT_MAGIC          0x2BADB002
+#define MB1_HF_PAGE_ALIGN       (1 << 0)
+#define MB1_HF_MEMINFO          (1 << 1)
+#define MB1_HF_AOUT_KLUDGE      (1 << 16)
+#define MB1_INFO_MEMORY         (1 << 0)
+#define MB1_INFO_CMDLINE        (1 << 2)
+#define MB1_INFO_MODS           (1 << 3)
+#define MB1_INFO_MMAP           (1 << 6)
+
+/* MB2 §3.1.1 header, §3.1.3 tags; §3.3 boot magic; §3.6 info tags. */
+#define MB2_HEADER_MAGIC        0xE85250D6
+#define MB2_BOOT_MAGIC          0x36D76289
+#define MB2_ARCH_I386           0
+#define MB2_HTAG_END            0
+#define MB2_HTAG_ENTRY          3
+#define MB2_TAG_END             0
+#define MB2_TAG_CMDLINE         1
+#define MB2_TAG_MODULE          3
+#define MB2_TAG_BASIC_MEMINFO   4
+#define MB2_TAG_MMAP            6
+#define MB2_TAG_ACPI_OLD        14
+#define MB2_TAG_ACPI_NEW        15
+
+/* Memory map entry type shared by both (MB1 §3.3, MB2 §3.6.8). */
+#define MB_MEM_AVAILABLE        1
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
+
+struct mb1_info {
+    uint32_t flags;
+    uint32_t mem_lower, mem_upper;
+    uint32_t boot_device;
+    uint32_t cmdline;
+    uint32_t mods_count, mods_addr;
+    uint32_t syms[4];
+    uint32_t mmap_length, mmap_addr;
+} __attribute__((packed));
+
+struct mb1_module {
+    uint32_t mod_start, mod_end, string, reserved;
+} __attribute__((packed));
+
+/* MB1 mmap entries are preceded by their own size (not counting `size`). */
+struct mb1_mmap_entry {
+    uint32_t size;
+    uint64_t addr, len;
+    uint32_t type;
+} __attribute__((packed));
+
+struct mb2_info_header {
+    uint32_t total_size, reserved;
+};
+
+struct mb2_tag {
+    uint32_t type, size;
+};
+
+struct mb2_tag_module {
+    uint32_t type, size;
+    uint32_t mod_start, mod_end;
+    char string[];
+};
+
+struct mb2_tag_mmap {
+    uint32_t type, size;
+    uint32_t entry_size, entry_version;
+};
+
+struct mb2_mmap_entry {
+    uint64_t addr, len;
+    uint32_t type, zero;
+};
+
+_Static_assert(sizeof(struct mb1_info) == 52, "MB1 info through mmap_addr");
+_Static_assert(sizeof(struct mb1_mmap_entry) == 24, "MB1 mmap entry");
+_Static_assert(sizeof(struct mb2_mmap_entry) == 24, "MB2 mmap entry");
+#endif
+#endif

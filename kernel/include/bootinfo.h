@@ -1,0 +1,47 @@
+/*
+ * The neutral boot information the kernel starts from.  boot/bootinfo.c
+ * fills it from whichever loader ran (GRUB multiboot2, or QEMU -kernel
+ * multiboot1); nothing in kernel/ sees a multiboot type.
+ */
+#ifndef BOOTINFO_H
+#define BOOTINFO_H
+
+#include <stdint.h>
+
+#define BOOTINFO_MAX_MEM        64
+#define BOOTINFO_MAX_MODS       8
+#define BOOTINFO_CMDLINE_LEN    512
+#define BOOTINFO_MODNAME_LEN    64
+
+struct bootinfo_mem {
+    uint64_t base, len;         /* usable RAM only */
+};
+
+struct bootinfo_mod {
+    uint64_t start, end;        /* physical, [start, end) */
+    char name[BOOTINFO_MODNAME_LEN];
+};
+
+struct bootinfo {
+    const char *loader;         /* "multiboot1" or "multiboot2" */
+    int nmem;
+    struct bootinfo_mem mem[BOOTINFO_MAX_MEM];
+    int nmods;
+    struct bootinfo_mod mods[BOOTINFO_MAX_MODS];
+    char cmdline[BOOTINFO_CMDLINE_LEN];
+    uint64_t info_start, info_end;  /* where the loader's info block lies */
+    int truncated;              /* some entries did not fit: see above */
+};
+
+/*
+ * Parse the loader's information block.  `info` is the block as the kernel
+ * can address it, `info_phys` its physical address, `phys_to_virt` maps a
+ * physical address the block points to (command line, memory map, modules)
+ * to an address the kernel can read.  Returns 0, or -1 if `magic` names no
+ * known loader or the block is malformed.
+ */
+int bootinfo_parse(struct bootinfo *bi, uint32_t magic, const void *info,
+                   uint64_t info_phys,
+                   const void *(*phys_to_virt)(uint64_t phys));
+
+#endif

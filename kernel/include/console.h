@@ -1,0 +1,22 @@
+/*
+ * The console: a 16550 UART (COM1).  Every kernel log line starts with the
+ * subsystem's fixed prefix ("mem: ", "timer: ", ...): define LOG_PREFIX
+ * before including this header.  Tests read these lines; keep them stable.
+ */
+#ifndef CONSOLE_H
+#define CONSOLE_H
+
+#include <stddef.h>
+
+void console_init(void);
+void console_write(const char *s, size_t n);
+int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#ifndef LOG_PREFIX
+#define LOG_PREFIX "kernel"
+#endif
+#define pr_info(fmt, ...)   kprintf(LOG_PREFIX ": " fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)   kprintf(LOG_PREFIX ": warning: " fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)    kprintf(LOG_PREFIX ": error: " fmt, ##__VA_ARGS__)
+
+#endif

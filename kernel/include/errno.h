@@ -1,0 +1,4 @@
+#ifndef ERRNO_H
+#define ERRNO_H
+#include "uapi/errno.h"
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Time: the TSC as the clock (calibrated against the PIT at boot) and the
+ * local APIC timer for one-shot events.  There is no periodic tick: a
+ * process that asks for no timer is never interrupted by one.
+ */
+#ifndef TIMER_H
+#define TIMER_H
+
+#include <stdint.h>
+
+extern uint64_t tsc_hz;         /* TSC ticks per second */
+extern uint64_t boot_tsc;       /* TSC when the loader handed us the CPU */
+
+void timer_init(void);
+uint64_t clock_ns(void);        /* monotonic, since boot_tsc */
+uint64_t tsc_to_ns(uint64_t ticks);
+void udelay(uint64_t us);
+
+/* Arm the one-shot timer `ns` from now (replacing any armed one); `fn`
+   runs in interrupt context when it fires.  ns == 0 disarms. */
+void timer_oneshot(uint64_t ns, void (*fn)(void));
+
+/* Local APIC (apic.c). */
+void apic_init(void);
+void apic_eoi(void);
+void apic_write(uint32_t reg, uint32_t v);
+uint32_t apic_read(uint32_t reg);
+
+#define APIC_SVR        0x0F0
+#define APIC_EOI        0x0B0
+#define APIC_LVT_TIMER  0x320
+#define APIC_TIMER_INIT 0x380
+#define APIC_TIMER_CUR  0x390
+#define APIC_TIMER_DIV  0x3E0
+
+#endif

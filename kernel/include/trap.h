@@ -1,0 +1,46 @@
+/*
+ * Traps and interrupts: GDT/TSS (gdt.c), IDT and dispatch (trap.c), entry
+ * stubs (trapentry.S).
+ */
+#ifndef TRAP_H
+#define TRAP_H
+
+#include <stdint.h>
+
+/* GDT selectors.  The order user-data-before-user-code is what
+   syscall/sysret require (STAR layout); see gdt.c. */
+#define SEL_KCODE       0x08
+#define SEL_KDATA       0x10
+#define SEL_UCODE32     0x18
+#define SEL_UDATA       0x20
+#define SEL_UCODE       0x28
+#define SEL_TSS         0x30
+
+#define VEC_PF          14
+#define VEC_TIMER       0x40
+#define VEC_SPURIOUS    0xFF
+
+/* Saved by trapentry.S; the last five are pushed by the CPU. */
+struct trapframe {
+    uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+    uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+    uint64_t vector, error;
+    uint64_t rip, cs, rflags, rsp, ss;
+};
+
+typedef void (*trap_handler_t)(struct trapframe *tf);
+
+void gdt_init(void);
+void gdt_set_kernel_stack(uint64_t rsp0);
+void trap_init(void);
+/* Route `vector` to `h` (NULL restores the default: report and stop). */
+void trap_set_handler(int vector, trap_handler_t h);
+/* Print the trap, registers and a stack trace to the console. */
+void trap_dump(const struct trapframe *tf);
+const char *trap_name(uint64_t vector);
+
+/* Symbol lookup and stack traces (ksym.c). */
+const char *ksym_lookup(uint64_t addr, uint64_t *offset);
+void stacktrace_print(uint64_t rip, uint64_t rbp);
+
+#endif

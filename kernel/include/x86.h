@@ -1,0 +1,83 @@
+/* One inline wrapper per x86 instruction the kernel needs. */
+#ifndef X86_H
+#define X86_H
+
+#include <stdint.h>
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline uint64_t rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+    __asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
+                     "d"((uint32_t)(v >> 32)));
+}
+
+static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+                     : "a"(leaf), "c"(sub));
+}
+
+static inline uint64_t read_cr2(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+    return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+    return v;
+}
+
+static inline void write_cr3(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+
+static inline uint64_t read_rbp(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%rbp, %0" : "=r"(v));
+    return v;
+}
+
+static inline void irq_enable(void)  { __asm__ volatile("sti" ::: "memory"); }
+static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void halt(void)        { __asm__ volatile("hlt" ::: "memory"); }
+static inline void cpu_relax(void)   { __asm__ volatile("pause" ::: "memory"); }
+
+/* Enable interrupts and halt atomically: an interrupt arriving between
+   the two still wakes the hlt (sti's one-instruction shadow). */
+static inline void irq_enable_and_halt(void)
+{
+    __asm__ volatile("sti; hlt" ::: "memory");
+}
+
+#endif

@@ -1,0 +1,46 @@
+# kernel/: the Q-Kernel.  Linked twice: the first link gives the addresses
+# for the symbol table (tools/genksyms) that the second link carries.
+
+KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
+               kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
+               kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
+               kernel/panic.c kernel/apic.c kernel/timer.c kernel/ktest.c
+
+# In-kernel tests are part of every kernel image; test= selects them.
+KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c
+
+KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS))
+
+$(BUILD)/k/%.c.o: %.c
+	@mkdir -p $(@D)
+	$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/k/%.S.o: %.S
+	@mkdir -p $(@D)
+	$(KCC) $(KASFLAGS) -c $< -o $@
+
+KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T kernel/kernel.ld --no-warn-rwx-segments -z noexecstack
+
+$(BUILD)/k/ksyms0.S: tools/genksyms
+	@mkdir -p $(@D)
+	tools/genksyms /dev/null > $@
+
+$(BUILD)/k/kernel.pass1.elf: $(KOBJS) $(BUILD)/k/ksyms0.S.o kernel/kernel.ld
+	$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms0.S.o
+
+$(BUILD)/k/ksyms.S: $(BUILD)/k/kernel.pass1.elf tools/genksyms
+	$(KNM) -n --defined-only $< | tools/genksyms > $@
+
+$(BUILD)/k/ksyms0.S.o $(BUILD)/k/ksyms.S.o: $(BUILD)/k/%.S.o: $(BUILD)/k/%.S
+	$(KCC) $(KASFLAGS) -c $< -o $@
+
+# The second link must not move any function: check it.
+$(BUILD)/kernel.elf: $(BUILD)/k/kernel.pass1.elf $(BUILD)/k/ksyms.S.o
+	$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms.S.o
+	$(KNM) -n --defined-only $@ | tools/genksyms | cmp -s - $(BUILD)/k/ksyms.S \
+		|| { echo "kernel: symbol table moved functions"; rm -f $@; exit 1; }
+	$(KOBJCOPY) --only-keep-debug $@ $(BUILD)/kernel.sym 2>/dev/null || true
+
+kernel: $(BUILD)/kernel.elf
+
+-include $(KOBJS:.o=.d)

@@ -1,0 +1,80 @@
+/*
+ * kmain: the Q-Kernel's boot sequence, in order.  Each step logs one line
+ * with its subsystem's prefix; the last line is the ready line that
+ * launchers and tests wait for.
+ */
+#define LOG_PREFIX "qkernel"
+#include "kernel.h"
+#include "bootinfo.h"
+#include "cmdline.h"
+#include "console.h"
+#include "ktest.h"
+#include "mem.h"
+#include "memlayout.h"
+#include "paging.h"
+#include "panic.h"
+#include "timer.h"
+#include "trap.h"
+#include "x86.h"
+
+struct bootinfo bootinfo;
+struct cmdline kernel_cmdline;
+uint64_t node_id;
+
+/* The loader's info block lies below 4 GiB, identity-mapped by boot/entry.S
+   until paging_init replaces the boot tables. */
+static const void *boot_phys_to_virt(uint64_t phys)
+{
+    return (const void *)phys;
+}
+
+static void parse_boot(uint32_t magic, uint32_t info)
+{
+    if (bootinfo_parse(&bootinfo, magic, (const void *)(uint64_t)info, info,
+                       boot_phys_to_virt) < 0)
+        panic("unknown boot loader (magic %#x) or malformed boot info; boot "
+              "with GRUB multiboot2 or qemu -kernel", magic);
+    cmdline_parse(&kernel_cmdline, bootinfo.cmdline);
+    machine_exit_on_stop = cmdline_get(&kernel_cmdline, "test") != NULL;
+    if (cmdline_get_u64(&kernel_cmdline, "nid", 0, &node_id) < 0)
+        panic("nid=%s is not a number; give the node id as nid=N",
+              cmdline_get(&kernel_cmdline, "nid"));
+    pr_info("booted by %s, command line \"%s\"\n", bootinfo.loader,
+            bootinfo.cmdline);
+    if (bootinfo.truncated || kernel_cmdline.truncated)
+        pr_warn("boot info or command line truncated (too many entries or "
+                "too long); some settings may be missing\n");
+}
+
+static void ready(void)
+{
+    struct mem_stats st;
+    uint64_t us = tsc_to_ns(rdtsc() - boot_tsc) / 1000;
+
+    mem_get_stats(&st);
+    pr_info("ready nid=%lu boot_us=%lu ram_kib=%lu kernel_kib=%lu "
+            "free_kib=%lu\n", node_id, us, st.total >> 10, st.kernel >> 10,
+            st.free >> 10);
+}
+
+void kmain(uint32_t magic, uint32_t info);
+void kmain(uint32_t magic, uint32_t info)
+{
+    const char *test;
+
+    console_init();             /* serial first: everything after can log */
+    parse_boot(magic, info);    /* copy what the loader left us */
+    trap_init();                /* GDT, TSS, IDT: faults are reported now */
+    mem_init(&bootinfo);        /* region pool from the memory map */
+    paging_init();              /* 2 MB page tables; boot identity map gone */
+    apic_init();                /* local APIC on, 8259 PICs masked */
+    timer_init();               /* TSC and LAPIC timer calibrated */
+    irq_enable();
+    ready();
+
+    test = cmdline_get(&kernel_cmdline, "test");
+    if (test)
+        machine_stop(ktest_run(test) == 0);
+    for (;;)
+        irq_enable_and_halt();
+}

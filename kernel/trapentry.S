@@ -1,0 +1,88 @@
+/*
+ * Entry stubs for all 256 vectors.  Each pushes a zero error code when the
+ * CPU does not, then its vector number, and jumps to trap_common, which
+ * saves the registers as a struct trapframe (include/trap.h) and calls
+ * trap_dispatch(tf).
+ */
+    .text
+
+/* The CPU pushes an error code for 8, 10-14, 17, 21, 29, 30 (SDM Vol 3
+   6.13); the other stubs push a zero so every frame has the same shape. */
+    .macro STUB n
+    .align 16
+trap_stub_\n:
+    .if !((\n == 8) || (\n >= 10 && \n <= 14) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30))
+    pushq $0
+    .endif
+    pushq $\n
+    jmp trap_common
+    .endm
+
+    .altmacro
+    .macro STUBS from, to
+    STUB \from
+    .if \to-\from
+    STUBS %(\from+1), \to
+    .endif
+    .endm
+
+    STUBS 0, 63
+    STUBS 64, 127
+    STUBS 128, 191
+    STUBS 192, 255
+
+trap_common:
+    pushq %rax
+    pushq %rbx
+    pushq %rcx
+    pushq %rdx
+    pushq %rsi
+    pushq %rdi
+    pushq %rbp
+    pushq %r8
+    pushq %r9
+    pushq %r10
+    pushq %r11
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    cld
+    mov %rsp, %rdi
+    call trap_dispatch
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %r11
+    popq %r10
+    popq %r9
+    popq %r8
+    popq %rbp
+    popq %rdi
+    popq %rsi
+    popq %rdx
+    popq %rcx
+    popq %rbx
+    popq %rax
+    add $16, %rsp               /* vector and error code */
+    iretq
+
+    .macro VEC n
+    .quad trap_stub_\n
+    .endm
+    .macro VECS from, to
+    VEC \from
+    .if \to-\from
+    VECS %(\from+1), \to
+    .endif
+    .endm
+
+    .section .rodata
+    .align 8
+    .global trap_vectors
+trap_vectors:
+    VECS 0, 63
+    VECS 64, 127
+    VECS 128, 191
+    VECS 192, 255

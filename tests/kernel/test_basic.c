@@ -1,0 +1,156 @@
+/*
+ * In-kernel tests of the boot-time subsystems, run under QEMU by
+ * tests/qemu/suite-boot (test=all).
+ */
+#include "kernel.h"
+#include "ktest.h"
+#include "lib.h"
+#include "mem.h"
+#include "memlayout.h"
+#include "paging.h"
+#include "printf.h"
+#include "timer.h"
+#include "trap.h"
+#include "x86.h"
+
+KTEST(printf, formats)
+{
+    char b[64];
+
+    ksnprintf(b, sizeof(b), "%d|%5u|%-4x|%08lx|%s|%c", -42, 7u, 0xabu,
+              0x1234UL, "ok", 'z');
+    KEXPECT(!strcmp(b, "-42|    7|ab  |00001234|ok|z"));
+    KEXPECT_EQ(ksnprintf(b, 4, "%s", "truncated"), 9);
+    KEXPECT(!strcmp(b, "tru"));
+}
+
+KTEST(region, alloc_free_real_pool)
+{
+    uint64_t before = region_free_bytes(&phys_pool), a, b;
+
+    KEXPECT(before >= MiB(64));
+    KEXPECT_EQ(region_alloc(&phys_pool, MiB(3), &a), 0);
+    KEXPECT(IS_ALIGNED(a, PAGE_2M));
+    KEXPECT(a >= PAGE_2M);      /* never the kernel's own chunk */
+    KEXPECT(mem_is_ram(a, MiB(4)));
+    KEXPECT_EQ(region_alloc(&phys_pool, 1, &b), 0);
+    KEXPECT(b >= a + MiB(4) || b + PAGE_2M <= a);
+    KEXPECT_EQ(region_free_bytes(&phys_pool), before - MiB(6));
+    /* The memory is really there and distinct: write both through PHYSMAP. */
+    memset(phys_to_virt(a), 0xA5, MiB(4));
+    memset(phys_to_virt(b), 0x5A, PAGE_2M);
+    KEXPECT_EQ(*(uint8_t *)phys_to_virt(a + MiB(4) - 1), 0xA5);
+    KEXPECT_EQ(region_free(&phys_pool, a, MiB(3)), 0);
+    KEXPECT_EQ(region_free(&phys_pool, b, 1), 0);
+    KEXPECT_EQ(region_free(&phys_pool, b, 1), -EINVAL);
+    KEXPECT_EQ(region_free_bytes(&phys_pool), before);
+}
+
+KTEST(region, exhaust_and_return)
+{
+    static uint64_t got[2048];
+    uint64_t before = region_free_bytes(&phys_pool), p;
+    int n = 0;
+
+    while (n < 2048 && region_alloc(&phys_pool, PAGE_2M, &got[n]) == 0)
+        n++;
+    KEXPECT_EQ((uint64_t)n * PAGE_2M, before);
+    KEXPECT_EQ(region_alloc(&phys_pool, PAGE_2M, &p), -ENOMEM);
+    while (n--)
+        KEXPECT_EQ(region_free(&phys_pool, got[n], PAGE_2M), 0);
+    KEXPECT_EQ(region_free_bytes(&phys_pool), before);
+}
+
+static uint64_t probe;
+
+KTEST(paging, physmap_aliases_kernel_image)
+{
+    uint64_t pa = kernel_virt_to_phys(&probe);
+
+    probe = 0x1234567890abcdefULL;
+    KEXPECT_EQ(*(volatile uint64_t *)phys_to_virt(pa), probe);
+    KEXPECT_EQ(paging_virt_to_phys(kernel_cr3, (uint64_t)&probe), pa);
+    KEXPECT_EQ(read_cr3(), kernel_cr3);
+}
+
+KTEST(paging, low_half_unmapped)
+{
+    KEXPECT_EQ(paging_virt_to_phys(kernel_cr3, 0x100000), (uint64_t)-1);
+    KEXPECT_EQ(paging_virt_to_phys(kernel_cr3, 0x0), (uint64_t)-1);
+}
+
+KTEST(mem, figures)
+{
+    struct mem_stats st;
+
+    mem_get_stats(&st);
+    KEXPECT(st.total > MiB(100));
+    KEXPECT(st.kernel > 0 && st.kernel < MiB(1));
+    KEXPECT(st.free + st.kernel <= st.total);
+    KEXPECT(st.free >= st.total - MiB(8));  /* the kernel costs < 8 MiB */
+}
+
+KTEST(timer, tsc_calibrated)
+{
+    KEXPECT(tsc_hz > 100000000ULL && tsc_hz < 20000000000ULL);
+}
+
+KTEST(timer, clock_monotonic)
+{
+    uint64_t a = clock_ns(), b;
+
+    udelay(2000);
+    b = clock_ns();
+    KEXPECT(b > a);
+    KEXPECT(b - a >= 2000000);
+}
+
+static volatile int fired;
+
+static void on_fire(void)
+{
+    fired++;
+}
+
+KTEST(timer, oneshot_fires)
+{
+    uint64_t t0 = clock_ns(), dt;
+
+    fired = 0;
+    timer_oneshot(2000000, on_fire);        /* 2 ms */
+    while (!fired && clock_ns() - t0 < 2000000000ULL)
+        irq_enable_and_halt();
+    dt = clock_ns() - t0;
+    KEXPECT_EQ(fired, 1);
+    KEXPECT(dt >= 1500000);                 /* not early */
+    KEXPECT(dt < 1000000000ULL);            /* and not lost */
+}
+
+static volatile uint64_t bp_vector, bp_rip;
+
+static void on_breakpoint(struct trapframe *tf)
+{
+    bp_vector = tf->vector;
+    bp_rip = tf->rip;
+}
+
+KTEST(trap, breakpoint_returns)
+{
+    uint64_t after;
+
+    trap_set_handler(3, on_breakpoint);
+    __asm__ volatile("int3\n\tlea 0(%%rip), %0" : "=r"(after));
+    trap_set_handler(3, NULL);
+    KEXPECT_EQ(bp_vector, 3);
+    KEXPECT(bp_rip > 0 && bp_rip <= after);
+}
+
+KTEST(ksym, lookup_names_functions)
+{
+    uint64_t off = 99;
+    const char *s = ksym_lookup((uint64_t)ktest_run + 3, &off);
+
+    KEXPECT(s && !strcmp(s, "ktest_run"));
+    KEXPECT_EQ(off, 3);
+    KEXPECT(ksym_lookup(0x1000, &off) == NULL);
+}

@@ -1,0 +1,25 @@
+# tests/: host unit tests (cmocka, ASan+UBSan) of the kernel's pure logic,
+# and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
+
+UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo
+UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
+
+# The pure kernel/boot sources each unit test links against.
+UNIT_SRCS_test_region   := kernel/region.c
+UNIT_SRCS_test_cmdline  := kernel/cmdline.c
+UNIT_SRCS_test_printf   := kernel/printf.c
+UNIT_SRCS_test_bootinfo := boot/bootinfo.c
+
+UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
+
+.SECONDEXPANSION:
+$(BUILD)/unit/%: tests/unit/%.c $$(UNIT_SRCS_%)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+test-build: $(UNIT_BINS) $(BUILD)/kernel.elf $(BUILD)/lwk.iso $(BUILD)/lwk-test.iso
+
+TEST_SUITES += $(patsubst %,tests/unit/run-cmocka@%,$(UNIT_BINS))
+TEST_SUITES += tests/qemu/suite-boot
+
+-include $(UNIT_BINS:=.d)
