@@ -38,6 +38,15 @@ ACCEL      ?= tcg
 MEM        ?= 128M
 CMDLINE    ?=
 
+# Quiet build lines ("  CC  file"); make V=1 shows the commands.
+ifeq ($(V),1)
+Q    :=
+say   = @true
+else
+Q    := @
+say   = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
 all: kernel iso
 
 include boot/boot.mk

@@ -7,7 +7,7 @@ BOOT_SRCS := boot/header.S boot/entry.S boot/bootinfo.c
 # line), so the tests cover the GRUB path too.
 $(BUILD)/iso/%/boot/grub/grub.cfg: boot/grub.cfg.in
 	@mkdir -p $(@D)
-	sed -e 's|@CMDLINE@|$(ISO_CMDLINE_$*)|' -e 's|@TIMEOUT@|$(ISO_TIMEOUT_$*)|' $< > $@
+	$(Q)sed -e 's|@CMDLINE@|$(ISO_CMDLINE_$*)|' -e 's|@TIMEOUT@|$(ISO_TIMEOUT_$*)|' $< > $@
 
 ISO_CMDLINE_lwk      := nid=0
 ISO_TIMEOUT_lwk      := 2
@@ -15,8 +15,10 @@ ISO_CMDLINE_lwk-test := test=all
 ISO_TIMEOUT_lwk-test := 0
 
 $(BUILD)/%.iso: $(BUILD)/iso/%/boot/grub/grub.cfg $(BUILD)/kernel.elf
-	cp $(BUILD)/kernel.elf $(BUILD)/iso/$*/boot/kernel.elf
-	grub-mkrescue -o $@ $(BUILD)/iso/$* >$(BUILD)/iso/$*.log 2>&1 \
+	$(call say,ISO,$@)
+	$(Q)cp $(BUILD)/kernel.elf $(BUILD)/iso/$*/boot/kernel.elf
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso/$* >$(BUILD)/iso/$*.log 2>&1 \
 		|| { cat $(BUILD)/iso/$*.log; exit 1; }
 
 iso: $(BUILD)/lwk.iso $(BUILD)/lwk-test.iso
+.PRECIOUS: $(BUILD)/iso/%/boot/grub/grub.cfg

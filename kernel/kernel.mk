@@ -13,33 +13,38 @@ KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS))
 
 $(BUILD)/k/%.c.o: %.c
 	@mkdir -p $(@D)
-	$(KCC) $(KCFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/k/%.S.o: %.S
 	@mkdir -p $(@D)
-	$(KCC) $(KASFLAGS) -c $< -o $@
+	$(call say,AS,$<)
+	$(Q)$(KCC) $(KASFLAGS) -c $< -o $@
 
 KLDFLAGS := -nostdlib -z max-page-size=0x1000 -T kernel/kernel.ld --no-warn-rwx-segments -z noexecstack
 
 $(BUILD)/k/ksyms0.S: tools/genksyms
 	@mkdir -p $(@D)
-	tools/genksyms /dev/null > $@
+	$(Q)tools/genksyms /dev/null > $@
 
 $(BUILD)/k/kernel.pass1.elf: $(KOBJS) $(BUILD)/k/ksyms0.S.o kernel/kernel.ld
-	$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms0.S.o
+	$(call say,LD,$@)
+	$(Q)$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms0.S.o
 
 $(BUILD)/k/ksyms.S: $(BUILD)/k/kernel.pass1.elf tools/genksyms
-	$(KNM) -n --defined-only $< | tools/genksyms > $@
+	$(call say,KSYMS,$@)
+	$(Q)$(KNM) -n --defined-only $< | tools/genksyms > $@
 
 $(BUILD)/k/ksyms0.S.o $(BUILD)/k/ksyms.S.o: $(BUILD)/k/%.S.o: $(BUILD)/k/%.S
-	$(KCC) $(KASFLAGS) -c $< -o $@
+	$(Q)$(KCC) $(KASFLAGS) -c $< -o $@
 
 # The second link must not move any function: check it.
 $(BUILD)/kernel.elf: $(BUILD)/k/kernel.pass1.elf $(BUILD)/k/ksyms.S.o
-	$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms.S.o
-	$(KNM) -n --defined-only $@ | tools/genksyms | cmp -s - $(BUILD)/k/ksyms.S \
+	$(call say,LD,$@)
+	$(Q)$(KLD) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms.S.o
+	$(Q)$(KNM) -n --defined-only $@ | tools/genksyms | cmp -s - $(BUILD)/k/ksyms.S \
 		|| { echo "kernel: symbol table moved functions"; rm -f $@; exit 1; }
-	$(KOBJCOPY) --only-keep-debug $@ $(BUILD)/kernel.sym 2>/dev/null || true
+	$(Q)$(KOBJCOPY) --only-keep-debug $@ $(BUILD)/kernel.sym 2>/dev/null || true
 
 kernel: $(BUILD)/kernel.elf
 

@@ -15,7 +15,8 @@ UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
 .SECONDEXPANSION:
 $(BUILD)/unit/%: tests/unit/%.c $$(UNIT_SRCS_%)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+	$(call say,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
 test-build: $(UNIT_BINS) $(BUILD)/kernel.elf $(BUILD)/lwk.iso $(BUILD)/lwk-test.iso
 
