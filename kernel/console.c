@@ -8,6 +8,8 @@
 #include "x86.h"
 
 #define COM1            0x3F8
+#define COM2            0x2F8
+#define UART_SCR        7       /* scratch register: probes presence */
 #define UART_THR        0       /* transmit holding (DLAB=0) */
 #define UART_DLL        0       /* divisor low (DLAB=1) */
 #define UART_IER        1       /* interrupt enable (DLAB=0) */
@@ -20,34 +22,66 @@
 #define LCR_DLAB        0x80
 #define LSR_THRE        0x20    /* transmit holding register empty */
 
-void console_init(void)
+/* Program output goes to COM2 when there is one, so it stays apart from
+   the kernel log (tools/lwkrun shows one and keeps the other). */
+static uint16_t user_port = COM1;
+
+static void uart_init(uint16_t port)
 {
-    outb(COM1 + UART_IER, 0x00);        /* no interrupts: we poll */
-    outb(COM1 + UART_LCR, LCR_DLAB);
-    outb(COM1 + UART_DLL, 1);           /* 115200 / 1 = 115200 baud */
-    outb(COM1 + UART_DLM, 0);
-    outb(COM1 + UART_LCR, LCR_8N1);
-    outb(COM1 + UART_FCR, 0xC7);        /* enable + clear FIFOs, 14-byte */
-    outb(COM1 + UART_MCR, 0x03);        /* DTR, RTS */
+    outb(port + UART_IER, 0x00);        /* no interrupts: we poll */
+    outb(port + UART_LCR, LCR_DLAB);
+    outb(port + UART_DLL, 1);           /* 115200 / 1 = 115200 baud */
+    outb(port + UART_DLM, 0);
+    outb(port + UART_LCR, LCR_8N1);
+    outb(port + UART_FCR, 0xC7);        /* enable + clear FIFOs, 14-byte */
+    outb(port + UART_MCR, 0x03);        /* DTR, RTS */
 }
 
-static void uart_putc(char c)
+static bool uart_present(uint16_t port)
+{
+    outb(port + UART_SCR, 0x5A);
+    if (inb(port + UART_SCR) != 0x5A)
+        return false;
+    outb(port + UART_SCR, 0xA5);
+    return inb(port + UART_SCR) == 0xA5;
+}
+
+void console_init(void)
+{
+    uart_init(COM1);
+    if (uart_present(COM2)) {
+        uart_init(COM2);
+        user_port = COM2;
+    }
+}
+
+static void uart_putc(uint16_t port, char c)
 {
     /* ~1 ms at 115200 baud is a few thousand polls; stop waiting after
        that rather than hang on absent hardware. */
     for (int i = 0; i < 100000; i++)
-        if (inb(COM1 + UART_LSR) & LSR_THRE)
+        if (inb(port + UART_LSR) & LSR_THRE)
             break;
-    outb(COM1 + UART_THR, (uint8_t)c);
+    outb(port + UART_THR, (uint8_t)c);
+}
+
+static void uart_write(uint16_t port, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            uart_putc(port, '\r');
+        uart_putc(port, s[i]);
+    }
 }
 
 void console_write(const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\n')
-            uart_putc('\r');
-        uart_putc(s[i]);
-    }
+    uart_write(COM1, s, n);
+}
+
+void console_write_user(const char *s, size_t n)
+{
+    uart_write(user_port, s, n);
 }
 
 int kprintf(const char *fmt, ...)

@@ -4,7 +4,8 @@
 KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
-               kernel/panic.c kernel/apic.c kernel/timer.c kernel/ktest.c
+               kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
+               kernel/elf.c kernel/proc.c kernel/syscall.c
 
 # In-kernel tests are part of every kernel image; test= selects them.
 KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c

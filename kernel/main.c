@@ -9,9 +9,11 @@
 #include "cmdline.h"
 #include "console.h"
 #include "ktest.h"
+#include "lib.h"
 #include "mem.h"
 #include "memlayout.h"
 #include "paging.h"
+#include "proc.h"
 #include "panic.h"
 #include "timer.h"
 #include "trap.h"
@@ -57,6 +59,7 @@ static void ready(void)
             st.free >> 10);
 }
 
+static void start_pct(void);
 void kmain(uint32_t magic, uint32_t info);
 void kmain(uint32_t magic, uint32_t info)
 {
@@ -69,12 +72,41 @@ void kmain(uint32_t magic, uint32_t info)
     paging_init();              /* 2 MB page tables; boot identity map gone */
     apic_init();                /* local APIC on, 8259 PICs masked */
     timer_init();               /* TSC and LAPIC timer calibrated */
-    irq_enable();
+    rtc_init();                 /* wall-clock base for CLOCK_REALTIME */
+    proc_init();                /* kernel stack for traps from ring 3 */
+    syscall_init();             /* syscall/sysret MSRs */
     ready();
 
     test = cmdline_get(&kernel_cmdline, "test");
-    if (test)
+    if (test) {
+        irq_enable();
         machine_stop(ktest_run(test) == 0);
+    }
+    start_pct();
+}
+
+/* The PCT is the boot module whose first word's file name is "pct" or
+   "pct.elf" (GRUB: `module2 /boot/pct.elf pct.elf`; QEMU: -initrd
+   build/pct/pct.elf).  Without one the node can only idle. */
+static bool is_pct_module(const char *name)
+{
+    const char *base = name, *end = name;
+
+    for (; *end && *end != ' '; end++)
+        if (*end == '/')
+            base = end + 1;
+    return (end - base == 3 && !strncmp(base, "pct", 3)) ||
+           (end - base == 7 && !strncmp(base, "pct.elf", 7));
+}
+
+static void start_pct(void)
+{
+    for (int i = 0; i < bootinfo.nmods; i++) {
+        const struct bootinfo_mod *m = &bootinfo.mods[i];
+        if (is_pct_module(m->name))
+            proc_start_pct(phys_to_virt(m->start), m->end - m->start);
+    }
+    pr_info("no PCT module given; the node idles\n");
     for (;;)
         irq_enable_and_halt();
 }

@@ -20,7 +20,7 @@ static uint64_t avail_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static uint64_t used_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static const struct bootinfo *boot;
 static uint64_t early_next, early_end, early_used;
-static uint64_t ram_total, ram_top;
+static uint64_t ram_total, ram_top, kpage_chunks;
 
 extern char _kernel_end[];
 
@@ -38,18 +38,60 @@ static bool overlaps_module(uint64_t p)
     return false;
 }
 
-uint64_t mem_early_page(void)
+/* The kernel chunk is full (boot modules often follow the kernel): take
+   a whole region for page tables.  It stays the kernel's. */
+static bool more_kpages(void)
 {
-    while (early_next < early_end && overlaps_module(early_next))
+    uint64_t pa;
+
+    if (!phys_pool.nchunks || region_alloc(&phys_pool, REGION_CHUNK, &pa) < 0)
+        return false;
+    if (pa + REGION_CHUNK > GiB(1))     /* mem_early_virt reaches 1 GiB */
+        return false;
+    early_next = pa;
+    early_end = pa + REGION_CHUNK;
+    kpage_chunks++;
+    return true;
+}
+
+/* Freed pages are chained through their first word. */
+static uint64_t free_list;
+
+uint64_t kpage_alloc(void)
+{
+    uint64_t p;
+
+    if (free_list) {
+        p = free_list;
+        free_list = *(uint64_t *)mem_early_virt(p);
+    } else {
+        while (early_next < early_end && overlaps_module(early_next))
+            early_next += PAGE_4K;
+        if (early_next >= early_end && !more_kpages())
+            return 0;
+        p = early_next;
         early_next += PAGE_4K;
-    if (early_next >= early_end)
-        panic("out of early page-table memory (%lu KiB used); this RAM "
-              "size needs more page tables than the kernel chunk holds",
-              early_used >> 10);
-    uint64_t p = early_next;
-    early_next += PAGE_4K;
+    }
     early_used += PAGE_4K;
     memset(mem_early_virt(p), 0, PAGE_4K);
+    return p;
+}
+
+void kpage_free(uint64_t phys)
+{
+    *(uint64_t *)mem_early_virt(phys) = free_list;
+    free_list = phys;
+    early_used -= PAGE_4K;
+}
+
+uint64_t mem_early_page(void)
+{
+    uint64_t p = kpage_alloc();
+
+    if (!p)
+        panic("out of page-table memory (%lu KiB used); this RAM size "
+              "needs more page tables than the kernel chunk holds",
+              early_used >> 10);
     return p;
 }
 

@@ -20,7 +20,7 @@ __noreturn void machine_stop(bool success)
         /* QEMU exits with (value << 1) | 1: 0x10 -> 33, 0x11 -> 35. */
         outb(QEMU_DEBUG_EXIT_PORT, success ? 0x10 : 0x11);
     }
-    pr_info("node stopped\n");
+    kprintf("qkernel: node stopped\n");
     for (;;)
         halt();
 }

@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "console.h"
 #include "panic.h"
+#include "proc.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -101,17 +102,31 @@ void trap_dump(const struct trapframe *tf)
     stacktrace_print(tf->rip, tf->rbp);
 }
 
-void trap_dispatch(struct trapframe *tf);
-void trap_dispatch(struct trapframe *tf)
+/* Interrupts (vector >= 32), from either mode. */
+void trap_handle_irq(struct trapframe *tf)
 {
     trap_handler_t h = handlers[tf->vector];
 
-    if (h) {
+    if (h)
         h(tf);
+    else if (tf->vector != VEC_SPURIOUS)    /* spurious: no EOI */
+        pr_warn("unexpected interrupt, vector %lu\n", tf->vector);
+}
+
+void trap_dispatch(struct trapframe *tf);
+void trap_dispatch(struct trapframe *tf)
+{
+    if (tf->cs & 3) {
+        proc_user_trap(tf);     /* a process: faults kill only it */
         return;
     }
-    if (tf->vector == VEC_SPURIOUS)
-        return;                 /* spurious LAPIC interrupt: no EOI */
+    if (tf->vector >= 32 || handlers[tf->vector]) {
+        if (tf->vector < 32)
+            handlers[tf->vector](tf);
+        else
+            trap_handle_irq(tf);
+        return;
+    }
     trap_dump(tf);
     panic("unhandled %s in the kernel", trap_name(tf->vector));
 }

@@ -50,6 +50,8 @@ trap_common:
     cld
     mov %rsp, %rdi
     call trap_dispatch
+    .global trap_return
+trap_return:
     popq %r15
     popq %r14
     popq %r13
@@ -68,6 +70,55 @@ trap_common:
     add $16, %rsp               /* vector and error code */
     iretq
 
+/* trap_return_to(tf): enter user mode with the frame at tf (which must
+   be the top of the kernel stack). */
+    .global trap_return_to
+trap_return_to:
+    mov %rdi, %rsp
+    jmp trap_return
+
+/*
+ * System-call entry (`syscall`: rip in rcx, rflags in r11, still on the
+ * user stack, IF cleared by SFMASK).  Build the same trapframe a trap
+ * would, so switching processes is the same swap for both.  Vector 256
+ * marks a system call.  One CPU, so the user rsp can be parked in memory.
+ */
+    .global syscall_entry
+syscall_entry:
+    mov %rsp, syscall_user_rsp(%rip)
+    mov syscall_kstack_top(%rip), %rsp
+    pushq $0x23                 /* ss: SEL_UDATA | 3 */
+    pushq syscall_user_rsp(%rip)
+    pushq %r11                  /* rflags */
+    pushq $0x2B                 /* cs: SEL_UCODE | 3 */
+    pushq %rcx                  /* rip */
+    pushq $0                    /* error */
+    pushq $256                  /* vector: system call */
+    pushq %rax
+    pushq %rbx
+    pushq %rcx
+    pushq %rdx
+    pushq %rsi
+    pushq %rdi
+    pushq %rbp
+    pushq %r8
+    pushq %r9
+    pushq %r10
+    pushq %r11
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    cld
+    mov %rsp, %rdi
+    call syscall_dispatch
+    jmp trap_return
+
+    .bss
+    .align 8
+syscall_user_rsp: .quad 0
+
+    .section .rodata
     .macro VEC n
     .quad trap_stub_\n
     .endm
@@ -78,7 +129,6 @@ trap_common:
     .endif
     .endm
 
-    .section .rodata
     .align 8
     .global trap_vectors
 trap_vectors:

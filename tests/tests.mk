@@ -24,3 +24,20 @@ TEST_SUITES += $(patsubst %,tests/unit/run-cmocka@%,$(UNIT_BINS))
 TEST_SUITES += tests/qemu/suite-boot
 
 -include $(UNIT_BINS:=.d)
+
+# Programs the QEMU user-space suite runs on a node (built with lwkcc).
+USER_PROGS := $(patsubst tests/user/%.c,$(BUILD)/tests/user/%.elf,$(wildcard tests/user/*.c)) \
+              $(patsubst tests/libc/progs/%.c,$(BUILD)/tests/user/%.elf,$(wildcard tests/libc/progs/*.c))
+
+$(BUILD)/tests/user/%.elf: tests/user/%.c $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -o $@ $<
+
+$(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Itests/libc/progs -o $@ $< -lm
+
+test-build: $(USER_PROGS) $(PCT_ELF)
+TEST_SUITES += tests/qemu/suite-user

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define BOOTINFO_MAX_MEM        64
-#define BOOTINFO_MAX_MODS       8
+#define BOOTINFO_MAX_MODS       16
 #define BOOTINFO_CMDLINE_LEN    512
 #define BOOTINFO_MODNAME_LEN    64
 

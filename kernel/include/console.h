@@ -10,6 +10,8 @@
 
 void console_init(void);
 void console_write(const char *s, size_t n);
+/* A program's console output (COM2 if present, else COM1). */
+void console_write_user(const char *s, size_t n);
 int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #ifndef LOG_PREFIX

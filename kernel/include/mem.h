@@ -22,6 +22,9 @@ void mem_init(const struct bootinfo *bi);
    from the rest of the kernel's own 2 MB chunk.  Panics when exhausted. */
 uint64_t mem_early_page(void);
 void *mem_early_virt(uint64_t phys);
+/* The same pool for page tables of processes: 0 when exhausted. */
+uint64_t kpage_alloc(void);
+void kpage_free(uint64_t phys);
 bool mem_is_ram(uint64_t base, uint64_t len);
 uint64_t mem_top(void);         /* end of the highest usable RAM */
 void mem_get_stats(struct mem_stats *st);

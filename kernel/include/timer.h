@@ -12,6 +12,8 @@ extern uint64_t tsc_hz;         /* TSC ticks per second */
 extern uint64_t boot_tsc;       /* TSC when the loader handed us the CPU */
 
 void timer_init(void);
+void rtc_init(void);            /* CLOCK_REALTIME base (rtc.c) */
+extern uint64_t realtime_base_ns;
 uint64_t clock_ns(void);        /* monotonic, since boot_tsc */
 uint64_t tsc_to_ns(uint64_t ticks);
 void udelay(uint64_t us);

@@ -35,6 +35,8 @@ void gdt_set_kernel_stack(uint64_t rsp0);
 void trap_init(void);
 /* Route `vector` to `h` (NULL restores the default: report and stop). */
 void trap_set_handler(int vector, trap_handler_t h);
+/* Run the handler of an interrupt vector (>= 32). */
+void trap_handle_irq(struct trapframe *tf);
 /* Print the trap, registers and a stack trace to the console. */
 void trap_dump(const struct trapframe *tf);
 const char *trap_name(uint64_t vector);

@@ -34,4 +34,63 @@
 #define AT_LWK_RANK         0x1004  /* rank in the job (0 when run alone) */
 #define AT_LWK_SIZE         0x1005  /* ranks in the job (1 when run alone) */
 
+
+/*
+ * Process control (PCT-only calls; see syscalls.def).
+ *
+ * A process has three regions, each physically contiguous, 2 MB aligned and
+ * mapped with 2 MB pages from creation to destruction: text (read-only,
+ * executable), data (data+bss+heap, read-write) and stack (read-write, with
+ * an unmapped 2 MB guard below it so an overflow faults).  proc_create maps
+ * each region into the PCT too and says where, so the PCT can load it.
+ */
+#include <stdint.h>
+
+#define LWK_STACK_TOP       0x00007FFFFFE00000UL /* stack region ends here */
+#define LWK_PCT_WINDOW      0x0000100000000000UL /* app regions in the PCT */
+
+enum { LWK_REG_TEXT, LWK_REG_DATA, LWK_REG_STACK, LWK_NREGIONS };
+
+struct lwk_proc_desc {
+    uint64_t text_va, text_size;    /* text_va 2 MB aligned (LWK_APP_BASE) */
+    uint64_t data_va, data_size;    /* data+bss+heap; 2 MB aligned */
+    uint64_t stack_size;            /* ends at LWK_STACK_TOP */
+};
+
+struct lwk_proc_map {
+    uint64_t pct_va[LWK_NREGIONS];  /* where each region appears in the PCT */
+    uint64_t app_va[LWK_NREGIONS];  /* and in the process */
+    uint64_t size[LWK_NREGIONS];    /* bytes, whole 2 MB pages */
+};
+
+enum lwk_stop_reason {
+    LWK_STOP_YIELD = 1,             /* quit_quantum */
+    LWK_STOP_QUANTUM,               /* the quantum ran out */
+    LWK_STOP_EXIT,                  /* exit(status) */
+    LWK_STOP_FAULT,                 /* killed by a CPU exception */
+};
+
+struct lwk_run_result {
+    uint32_t reason;                /* enum lwk_stop_reason */
+    int32_t status;                 /* exit status */
+    uint32_t fault_vector;          /* CPU exception vector */
+    uint32_t fault_error;           /* its error code */
+    uint64_t fault_addr;            /* cr2 for page faults */
+    uint64_t fault_rip, fault_rsp;
+    uint64_t ran_ns;                /* CPU time of this run */
+};
+
+struct lwk_node_info {
+    uint64_t nid;
+    uint64_t tsc_hz;
+    uint64_t ram_total, ram_kernel, ram_free;   /* bytes */
+    uint64_t largest_free;          /* biggest region that can be had */
+    char cmdline[512];
+};
+
+struct lwk_module {
+    uint64_t pct_va, size;
+    char name[64];
+};
+
 #endif

@@ -1,0 +1,223 @@
+/*
+ * ELF64 executable checks (see include/elf.h).  Every field is checked
+ * before it is used: the image may be hostile.
+ */
+#include "kernel.h"
+#include "elf.h"
+
+struct ehdr {
+    uint8_t ident[16];
+    uint16_t type, machine;
+    uint32_t version;
+    uint64_t entry, phoff, shoff;
+    uint32_t flags;
+    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct phdr {
+    uint32_t type, flags;
+    uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+_Static_assert(sizeof(struct ehdr) == 64, "ELF64 header");
+_Static_assert(sizeof(struct phdr) == 56, "ELF64 program header");
+
+#define ET_EXEC         2
+#define EM_X86_64       62
+#define PT_LOAD         1
+#define PT_DYNAMIC      2
+#define PT_INTERP       3
+
+static int fail(const char **why, const char *msg)
+{
+    *why = msg;
+    return -ENOEXEC;
+}
+
+static int check_header(const struct ehdr *e, uint64_t len, const char **why)
+{
+    if (len < sizeof(*e) || e->ident[0] != 0x7F || e->ident[1] != 'E' ||
+        e->ident[2] != 'L' || e->ident[3] != 'F')
+        return fail(why, "not an ELF file");
+    if (e->ident[4] != 2 || e->ident[5] != 1)
+        return fail(why, "not a 64-bit little-endian ELF file");
+    if (e->machine != EM_X86_64)
+        return fail(why, "ELF file for another machine (not x86-64); "
+                         "build it with lwkcc");
+    if (e->type != ET_EXEC)
+        return fail(why, "not a static executable (shared object or "
+                         "relocatable); link it with lwkcc");
+    if (e->phentsize != sizeof(struct phdr) || e->phnum == 0 ||
+        e->phoff > len || (uint64_t)e->phnum * sizeof(struct phdr) >
+                              len - e->phoff)
+        return fail(why, "truncated or corrupt ELF program headers");
+    return 0;
+}
+
+static int add_seg(struct elf_image *img, const struct phdr *p,
+                   uint64_t len, uint64_t lo, uint64_t hi, const char **why)
+{
+    struct elf_seg *s;
+    int i;
+
+    if (p->filesz > p->memsz)
+        return fail(why, "corrupt ELF segment (file size above memory size)");
+    if (p->offset > len || p->filesz > len - p->offset)
+        return fail(why, "truncated ELF file (a segment lies past its end)");
+    if (p->vaddr < lo || p->memsz > hi - lo || p->vaddr > hi - p->memsz)
+        return fail(why, "ELF segment outside the user address range "
+                         "(not linked for the compute nodes? use lwkcc)");
+    if (img->nseg == ELF_MAX_SEGS)
+        return fail(why, "too many loadable ELF segments");
+    /* Insert sorted by address; reject overlap with either neighbour. */
+    for (i = img->nseg; i > 0 && img->seg[i - 1].va > p->vaddr; i--)
+        img->seg[i] = img->seg[i - 1];
+    s = &img->seg[i];
+    *s = (struct elf_seg){ p->vaddr, p->memsz, p->filesz, p->offset,
+                           p->flags & 7 };
+    img->nseg++;
+    if ((i > 0 && img->seg[i - 1].va + img->seg[i - 1].memsz > s->va) ||
+        (i + 1 < img->nseg && s->va + s->memsz > img->seg[i + 1].va))
+        return fail(why, "ELF segments overlap");
+    return 0;
+}
+
+int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
+              uint64_t user_hi, struct elf_image *img, const char **why)
+{
+    const struct ehdr *e = buf;
+    int rc = check_header(e, len, why);
+
+    if (rc)
+        return rc;
+    *img = (struct elf_image){ .entry = e->entry };
+    for (int i = 0; i < e->phnum; i++) {
+        const struct phdr *p = (const void *)((const uint8_t *)buf +
+                                              e->phoff + i * sizeof(*p));
+        if (p->type == PT_INTERP || p->type == PT_DYNAMIC)
+            return fail(why, "dynamically linked; link it statically with "
+                             "lwkcc");
+        if (p->type != PT_LOAD || p->memsz == 0)
+            continue;
+        if ((rc = add_seg(img, p, len, user_lo, user_hi, why)))
+            return rc;
+    }
+    if (img->nseg == 0)
+        return fail(why, "ELF file has nothing to load");
+    img->lo = img->seg[0].va;
+    img->hi = img->seg[img->nseg - 1].va + img->seg[img->nseg - 1].memsz;
+    for (int i = 0; i < img->nseg; i++)
+        if ((img->seg[i].flags & ELF_PF_X) && img->entry >= img->seg[i].va &&
+            img->entry < img->seg[i].va + img->seg[i].memsz)
+            return 0;
+    return fail(why, "ELF entry point is not in an executable segment");
+}
+
+#define P2M     0x200000UL
+
+int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
+               struct lwk_proc_desc *d, uint64_t *heap_base, const char **why)
+{
+    uint64_t text_end = 0, data_lo = 0;
+    int i;
+
+    for (i = 0; i < img->nseg && !(img->seg[i].flags & ELF_PF_W); i++)
+        text_end = img->seg[i].va + img->seg[i].memsz;
+    if (i == 0)
+        return fail(why, "ELF file has no read-only text before its data");
+    for (int j = i; j < img->nseg; j++)
+        if (!(img->seg[j].flags & ELF_PF_W))
+            return fail(why, "read-only ELF segment after writable data; "
+                             "link with lwkcc's linker script");
+    d->text_va = ALIGN_DOWN(img->lo, P2M);
+    d->text_size = ALIGN_UP(text_end, P2M) - d->text_va;
+    *heap_base = ALIGN_UP(img->hi, 16);
+    if (i < img->nseg) {
+        data_lo = ALIGN_DOWN(img->seg[i].va, P2M);
+        if (data_lo < d->text_va + d->text_size)
+            return fail(why, "ELF data shares a 2 MB page with text; link "
+                             "with -z max-page-size=0x200000 (lwkcc does)");
+    } else {
+        data_lo = d->text_va + d->text_size;
+    }
+    d->data_va = data_lo;
+    if (heap > LWK_STACK_TOP || stack > LWK_STACK_TOP)
+        return fail(why, "heap or stack size too large");
+    d->data_size = ALIGN_UP(*heap_base - data_lo + heap, P2M);
+    d->stack_size = ALIGN_UP(stack ? stack : 1, P2M);
+    if (d->data_va + d->data_size + P2M > LWK_STACK_TOP - d->stack_size)
+        return fail(why, "heap and stack do not fit in the address space");
+    return 0;
+}
+
+void elf_load(const struct elf_image *img, const void *buf,
+              const struct lwk_proc_desc *d, void *text, void *data)
+{
+    for (int i = 0; i < img->nseg; i++) {
+        const struct elf_seg *s = &img->seg[i];
+        uint8_t *dst = (s->flags & ELF_PF_W)
+            ? (uint8_t *)data + (s->va - d->data_va)
+            : (uint8_t *)text + (s->va - d->text_va);
+        __builtin_memcpy(dst, (const uint8_t *)buf + s->offset, s->filesz);
+    }
+}
+
+/* Push `n` bytes at the top of what is used so far; 0 if no room. */
+static uint64_t push(uint8_t *base, uint64_t *used, uint64_t size,
+                     const void *src, uint64_t n)
+{
+    if (n > size - *used)
+        return 0;
+    *used += n;
+    __builtin_memcpy(base + size - *used, src, n);
+    return 1;
+}
+
+static uint64_t count_strs(const char *const *v)
+{
+    uint64_t n = 0;
+
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+uint64_t ustack_build(void *stack, uint64_t stack_size, uint64_t stack_top_va,
+                      int argc, const char *const *argv,
+                      const char *const *envp, const uint64_t *auxv)
+{
+    uint8_t *base = stack;
+    uint64_t used = 0, nenv = count_strs(envp), naux = 0, words, sp;
+    uint64_t ptrs[256];
+
+    while (auxv[2 * naux] != AT_NULL)
+        naux++;
+    if ((uint64_t)argc + nenv > ARRAY_SIZE(ptrs))
+        return 0;
+    /* Strings first (highest addresses), remembering where each landed. */
+    for (uint64_t i = 0; i < (uint64_t)argc + nenv; i++) {
+        const char *s = i < (uint64_t)argc ? argv[i] : envp[i - argc];
+        if (!push(base, &used, stack_size, s, __builtin_strlen(s) + 1))
+            return 0;
+        ptrs[i] = stack_top_va - used;
+    }
+    used = ALIGN_UP(used, 16);
+    /* Then argc, argv[], NULL, envp[], NULL, auxv pairs: rsp % 16 == 0. */
+    words = 1 + argc + 1 + nenv + 1 + 2 * (naux + 1);
+    used += (words & 1) * 8;
+    if (words * 8 > stack_size - used)
+        return 0;
+    used += words * 8;
+    sp = stack_top_va - used;
+    uint64_t *w = (uint64_t *)(base + stack_size - used), k = 0;
+    w[k++] = argc;
+    for (int i = 0; i < argc; i++)
+        w[k++] = ptrs[i];
+    w[k++] = 0;
+    for (uint64_t i = 0; i < nenv; i++)
+        w[k++] = ptrs[argc + i];
+    w[k++] = 0;
+    for (uint64_t i = 0; i < 2 * (naux + 1); i++)
+        w[k++] = auxv[i];
+    return sp;
+}

@@ -1,0 +1,67 @@
+/*
+ * ELF64 executable checks (kernel/elf.c), shared by the kernel (which
+ * loads the PCT) and the PCT (which loads applications).  Pure logic:
+ * unit-tested on the host with valid and hostile images.
+ */
+#ifndef ELF_H
+#define ELF_H
+
+#include <stdint.h>
+
+#define ELF_MAX_SEGS    8
+#define ELF_PF_X        1
+#define ELF_PF_W        2
+#define ELF_PF_R        4
+
+struct elf_seg {
+    uint64_t va, memsz, filesz, offset;
+    uint32_t flags;             /* ELF_PF_* */
+};
+
+struct elf_image {
+    uint64_t entry;
+    uint64_t lo, hi;            /* lowest and highest loaded address */
+    int nseg;
+    struct elf_seg seg[ELF_MAX_SEGS];   /* PT_LOAD, sorted by address */
+};
+
+/*
+ * Check that `buf` (len bytes) is a static x86-64 executable whose
+ * loadable segments lie in the file, do not overlap, and fit in
+ * [user_lo, user_hi).  Returns 0, or -ENOEXEC with *why saying what is
+ * wrong in words a user can act on.
+ */
+int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
+              uint64_t user_hi, struct elf_image *img, const char **why);
+
+#endif
+
+#include "uapi/abi.h"
+
+/*
+ * The process layout for an executable (shared by kernel and PCT): text
+ * region from the first loadable page through the last read-only segment;
+ * data region from the first writable segment's page through bss plus
+ * `heap` bytes; a stack region of `stack` bytes.  Sizes round up to 2 MB.
+ * *heap_base is set to the first byte after bss (16-byte aligned).
+ */
+int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
+               struct lwk_proc_desc *d, uint64_t *heap_base,
+               const char **why);
+
+/* Copy the segments of `buf` into the regions, seen at `text` and `data`
+   (the PCT's or kernel's view), zero-filling bss.  The regions must be
+   zeroed already.  Cannot fail once elf_parse and elf_layout accepted. */
+void elf_load(const struct elf_image *img, const void *buf,
+              const struct lwk_proc_desc *d, void *text, void *data);
+
+/*
+ * Build the initial stack (System V x86-64) at the top of the stack
+ * region, seen at `stack` (kernel or PCT view) and at `stack_top_va` in
+ * the process: argc, argv, envp, auxv and the strings.  `auxv` is pairs
+ * ending with AT_NULL.  Returns the process's initial rsp, or 0 if it does
+ * not fit in `stack_size` bytes.
+ */
+uint64_t ustack_build(void *stack, uint64_t stack_size, uint64_t stack_top_va,
+                      int argc, const char *const *argv,
+                      const char *const *envp, const uint64_t *auxv);

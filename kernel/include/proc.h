@@ -1,0 +1,73 @@
+/*
+ * Processes (proc.c): an address space of a few physically contiguous
+ * regions, the saved user registers, and why it last stopped.  The kernel
+ * has no scheduler: the PCT runs a process with proc_run and gets the CPU
+ * back when it yields, exits, faults or its quantum ends.  The kernel is
+ * not preemptible and has one stack: entering it saves the user state in a
+ * trapframe at the top of that stack; switching process swaps that frame.
+ */
+#ifndef PROC_H
+#define PROC_H
+
+#include "kernel.h"
+#include "trap.h"
+#include "uapi/abi.h"
+
+#define NPROC           16
+
+enum proc_state { P_FREE, P_LOADING, P_READY, P_RUNNING, P_DEAD };
+
+struct region_map {
+    uint64_t va, pa, size;      /* size: whole 2 MB pages; 0 if unused */
+    uint64_t pte_flags;
+};
+
+struct proc {
+    int pid;
+    enum proc_state state;
+    bool is_pct;
+    uint64_t cr3;               /* PML4, physical */
+    struct region_map reg[LWK_NREGIONS];
+    uint64_t pct_window;        /* where the PCT sees our regions */
+    struct trapframe frame;     /* user registers while not running */
+    struct lwk_run_result result;
+    uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image */
+    uint64_t run_start_tsc;
+};
+
+extern struct proc *current;
+extern struct proc *pct;
+
+void proc_init(void);
+/* Start the PCT from the boot module `image`; never returns. */
+__noreturn void proc_start_pct(const void *image, uint64_t len);
+
+/* Validated access to a process's memory: one range check against its
+   regions.  Return 0 or -EFAULT; nothing is touched on failure. */
+int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len);
+int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len);
+/* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL. */
+void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
+
+/* Map boot module `i` ([start, end) physical) read-only into the PCT;
+   returns the address of `start` there, 0 on failure. */
+uint64_t module_map_into(struct proc *p, uint64_t i, uint64_t start,
+                         uint64_t end);
+void syscall_init(void);
+
+/* Trap from user mode (tf->cs has RPL 3). */
+void proc_user_trap(struct trapframe *tf);
+
+/* The process-control system calls (called from syscall.c). */
+long proc_create(struct trapframe *tf, uint64_t udesc, uint64_t umap);
+long proc_start(uint64_t pid, uint64_t entry, uint64_t rsp);
+long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
+              uint64_t ures);
+long proc_destroy(uint64_t pid);
+void proc_exit(struct trapframe *tf, int status);
+void proc_yield(struct trapframe *tf);
+
+/* Enter user mode with `tf` (trapentry.S). */
+__noreturn void trap_return_to(struct trapframe *tf);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * System calls: the table is generated from uapi/syscalls.def, the one
+ * list.  Handlers are thin: check the caller and its arguments, then call
+ * the subsystem.  A PCT-only call from an application is refused with
+ * -EPERM and logged; an unknown number gets -ENOSYS and is logged.
+ */
+#define LOG_PREFIX "syscall"
+#include "kernel.h"
+#include "bootinfo.h"
+#include "cmdline.h"
+#include "console.h"
+#include "lib.h"
+#include "mem.h"
+#include "memlayout.h"
+#include "panic.h"
+#include "proc.h"
+#include "timer.h"
+#include "trap.h"
+#include "x86.h"
+
+#define A0(tf)  ((tf)->rdi)
+#define A1(tf)  ((tf)->rsi)
+#define A2(tf)  ((tf)->rdx)
+
+enum { SC_ANY, SC_PCT };
+
+extern struct bootinfo bootinfo;
+extern uint64_t node_id;
+
+static long sys_exit(struct trapframe *tf)
+{
+    proc_exit(tf, (int)A0(tf));
+    return 0;
+}
+
+static long sys_quit_quantum(struct trapframe *tf)
+{
+    proc_yield(tf);
+    return 0;
+}
+
+static long sys_clock_ns(struct trapframe *tf)
+{
+    switch (A0(tf)) {
+    case 0: return (long)clock_ns();
+    case 1: return (long)(realtime_base_ns + clock_ns());
+    default: return -EINVAL;
+    }
+}
+
+static long sys_console_write(struct trapframe *tf)
+{
+    const char *buf = user_ptr(current, A0(tf), A1(tf), false);
+
+    if (!buf && A1(tf))
+        return -EFAULT;
+    if (current->is_pct)
+        console_write(buf, A1(tf));     /* the PCT writes the node log */
+    else
+        console_write_user(buf, A1(tf));
+    return (long)A1(tf);
+}
+
+static long sys_getpid(struct trapframe *tf)
+{
+    (void)tf;
+    return current->pid;
+}
+
+static long sys_proc_create(struct trapframe *tf)
+{
+    return proc_create(tf, A0(tf), A1(tf));
+}
+
+static long sys_proc_start(struct trapframe *tf)
+{
+    return proc_start(A0(tf), A1(tf), A2(tf));
+}
+
+static long sys_proc_run(struct trapframe *tf)
+{
+    return proc_run(tf, A0(tf), A1(tf), A2(tf));
+}
+
+static long sys_proc_destroy(struct trapframe *tf)
+{
+    return proc_destroy(A0(tf));
+}
+
+static long sys_node_info(struct trapframe *tf)
+{
+    struct lwk_node_info ni = { .nid = node_id, .tsc_hz = tsc_hz };
+    struct mem_stats st;
+
+    mem_get_stats(&st);
+    ni.ram_total = st.total;
+    ni.ram_kernel = st.kernel;
+    ni.ram_free = st.free;
+    ni.largest_free = region_largest_free(&phys_pool);
+    memcpy(ni.cmdline, bootinfo.cmdline, sizeof(ni.cmdline));
+    return copy_to_user(current, A0(tf), &ni, sizeof(ni));
+}
+
+static long sys_module_map(struct trapframe *tf)
+{
+    uint64_t i = A0(tf);
+    struct lwk_module m = { 0 };
+    const struct bootinfo_mod *bm = &bootinfo.mods[i];
+
+    if (i >= (uint64_t)bootinfo.nmods)
+        return -ENOENT;
+    m.pct_va = module_map_into(current, i, bm->start, bm->end);
+    if (!m.pct_va)
+        return -ENOMEM;
+    m.size = bm->end - bm->start;
+    memcpy(m.name, bm->name, sizeof(m.name));
+    return copy_to_user(current, A1(tf), &m, sizeof(m));
+}
+
+static long sys_node_stop(struct trapframe *tf)
+{
+    machine_exit_on_stop = true;    /* the PCT asked: leave QEMU too */
+    machine_stop(A0(tf) != 0);
+}
+
+typedef long (*syscall_fn)(struct trapframe *);
+
+static const struct {
+    syscall_fn fn;
+    const char *name;
+    int class;
+} table[] = {
+#define SYSCALL(nr, name, nargs, class) [nr] = { sys_##name, #name, SC_##class },
+#include "uapi/syscalls.def"
+#undef SYSCALL
+};
+
+void syscall_dispatch(struct trapframe *tf);
+void syscall_dispatch(struct trapframe *tf)
+{
+    uint64_t nr = tf->rax;
+    struct proc *caller = current;
+    long ret;
+
+    if (nr >= ARRAY_SIZE(table) || !table[nr].fn) {
+        pr_info("pid %d: unknown system call %lu\n", caller->pid, nr);
+        ret = -ENOSYS;
+    } else if (table[nr].class == SC_PCT && !caller->is_pct) {
+        pr_info("pid %d: %s is for the PCT only; refused\n", caller->pid,
+                table[nr].name);
+        ret = -EPERM;
+    } else {
+        ret = table[nr].fn(tf);
+    }
+    if (current == caller)      /* a switch set the next process's rax */
+        tf->rax = (uint64_t)ret;
+}
+
+#define MSR_EFER    0xC0000080
+#define MSR_STAR    0xC0000081
+#define MSR_LSTAR   0xC0000082
+#define MSR_SFMASK  0xC0000084
+
+void syscall_init(void)
+{
+    extern char syscall_entry[];
+
+    wrmsr(MSR_EFER, rdmsr(MSR_EFER) | 1);          /* SCE */
+    wrmsr(MSR_STAR, ((uint64_t)SEL_KCODE << 32) |
+                    ((uint64_t)(SEL_UCODE32 | 3) << 48));
+    wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+    wrmsr(MSR_SFMASK, 0x47700);    /* IF, DF, TF, AC, NT cleared on entry */
+}

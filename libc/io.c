@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io.c: the file-I/O entry points newlib calls (read, write, open, ...).
+ * Each one is a single line through the dispatch table lwk_io (see
+ * libc_internal.h) and turns its -errno result into errno.  The table here,
+ * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
+ * console, stdin has nothing behind it yet, and every path call fails with
+ * ENOSYS.  FORWARD TO YOD: a later issue adds a table that sends these calls
+ * to yod over Portals and points lwk_io at it; nothing below changes.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lwk/syscall.h>
+
+#include "libc_internal.h"
+
+/* ---- the node-local table --------------------------------------------- */
+
+static int is_std(int fd)
+{
+    return fd >= 0 && fd <= 2;
+}
+
+static long con_open(const char *path, int flags, int mode)
+{
+    (void)path;
+    (void)flags;
+    (void)mode;
+    return -ENOSYS;
+}
+
+static long con_close(int fd)
+{
+    return is_std(fd) ? 0 : -EBADF;
+}
+
+static long con_read(int fd, void *buf, size_t len)
+{
+    (void)buf;
+    (void)len;
+    return fd == 0 ? -ENOSYS : -EBADF;
+}
+
+/* The console call may take less than asked: loop, report a short write. */
+static long con_write(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    size_t done = 0;
+
+    if (fd != 1 && fd != 2)
+        return -EBADF;
+    while (done < len) {
+        long r = lwk_sys_console_write((long)(p + done), (long)(len - done));
+        if (r < 0)
+            return done ? (long)done : r;
+        if (r == 0)
+            break;
+        done += (size_t)r;
+    }
+    return (long)done;
+}
+
+static long con_lseek(int fd, long off, int whence)
+{
+    (void)off;
+    (void)whence;
+    return is_std(fd) ? -ESPIPE : -EBADF;
+}
+
+static long con_fstat(int fd, struct stat *st)
+{
+    if (!is_std(fd))
+        return -EBADF;
+    *st = (struct stat){ .st_mode = S_IFCHR | 0620, .st_blksize = 1024 };
+    return 0;
+}
+
+static long con_stat(const char *path, struct stat *st)
+{
+    (void)path;
+    (void)st;
+    return -ENOSYS;
+}
+
+static long con_isatty(int fd)
+{
+    return is_std(fd) ? 1 : -EBADF;
+}
+
+static long con_unlink(const char *path)
+{
+    (void)path;
+    return -ENOSYS;
+}
+
+static long con_link(const char *oldpath, const char *newpath)
+{
+    (void)oldpath;
+    (void)newpath;
+    return -ENOSYS;
+}
+
+static long con_mkdir(const char *path, int mode)
+{
+    (void)path;
+    (void)mode;
+    return -ENOSYS;
+}
+
+static long con_fcntl(int fd, int cmd, long arg)
+{
+    (void)cmd;
+    (void)arg;
+    return is_std(fd) ? -ENOSYS : -EBADF;
+}
+
+const struct lwk_io_ops lwk_io_console = {
+    .open = con_open,
+    .close = con_close,
+    .read = con_read,
+    .write = con_write,
+    .lseek = con_lseek,
+    .fstat = con_fstat,
+    .stat = con_stat,
+    .isatty = con_isatty,
+    .unlink = con_unlink,
+    .link = con_link,
+    .mkdir = con_mkdir,
+    .fcntl = con_fcntl,
+};
+
+/* The dispatch point: the one pointer a yod-forwarding table replaces. */
+const struct lwk_io_ops *lwk_io = &lwk_io_console;
+
+/*
+ * ---- what newlib calls ----------------------------------------------
+ * read/write return _READ_WRITE_RETURN_TYPE: int in newlib for this target.
+ */
+
+int open(const char *path, int flags, ...)
+{
+    va_list ap;
+    int mode = 0;
+
+    if (flags & O_CREAT) {
+        va_start(ap, flags);
+        mode = va_arg(ap, int);
+        va_end(ap);
+    }
+    return (int)lwk_ret(lwk_io->open(path, flags, mode));
+}
+
+int close(int fd)
+{
+    return (int)lwk_ret(lwk_io->close(fd));
+}
+
+_READ_WRITE_RETURN_TYPE read(int fd, void *buf, size_t len)
+{
+    return lwk_ret(lwk_io->read(fd, buf, len));
+}
+
+_READ_WRITE_RETURN_TYPE write(int fd, const void *buf, size_t len)
+{
+    return lwk_ret(lwk_io->write(fd, buf, len));
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+    return lwk_ret(lwk_io->lseek(fd, off, whence));
+}
+
+int fstat(int fd, struct stat *st)
+{
+    return (int)lwk_ret(lwk_io->fstat(fd, st));
+}
+
+int stat(const char *path, struct stat *st)
+{
+    return (int)lwk_ret(lwk_io->stat(path, st));
+}
+
+/* isatty answers 1 or 0; a failure is 0 with errno set. */
+int isatty(int fd)
+{
+    long r = lwk_io->isatty(fd);
+
+    if (r < 0) {
+        lwk_ret(r);
+        return 0;
+    }
+    return r != 0;
+}
+
+int unlink(const char *path)
+{
+    return (int)lwk_ret(lwk_io->unlink(path));
+}
+
+int link(const char *oldpath, const char *newpath)
+{
+    return (int)lwk_ret(lwk_io->link(oldpath, newpath));
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+    return (int)lwk_ret(lwk_io->mkdir(path, (int)mode));
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+    va_list ap;
+    long arg;
+
+    va_start(ap, cmd);
+    arg = va_arg(ap, long);
+    va_end(ap);
+    return (int)lwk_ret(lwk_io->fcntl(fd, cmd, arg));
+}

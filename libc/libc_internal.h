@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libc_internal.h: private interfaces between crt0 and the newlib glue files
+ * (init.c, heap.c, time.c, proc.c, io.c).  Not installed for programs.
+ */
+#ifndef LIBC_INTERNAL_H
+#define LIBC_INTERNAL_H
+
+#include <errno.h>
+#include <stddef.h>
+
+struct stat;
+
+/* init.c: called by crt0 with the initial stack already decoded. */
+void __lwk_init(int argc, char **argv, char **envp, unsigned long *auxv);
+
+/* heap.c: the heap region sbrk hands out; set once by __lwk_init. */
+void lwk_heap_setup(unsigned long base, unsigned long size);
+
+/* time.c: remember the start time for times()/clock(); called by crt0. */
+void __lwk_time_init(void);
+
+/*
+ * A raw system-call result is a value or -errno (-4095..-1).  Turn it into
+ * the libc convention: the value, or -1 with errno set.
+ */
+static inline long lwk_ret(long r)
+{
+    if (r < 0 && r > -4096) {
+        errno = (int)-r;
+        return -1;
+    }
+    return r;
+}
+
+/* Fail a libc call with `err`: returns -1 and sets errno. */
+static inline int lwk_fail(int err)
+{
+    errno = err;
+    return -1;
+}
+
+/*
+ * io.c: the one dispatch point for file I/O.  Every newlib file call goes
+ * through lwk_io, a table of these operations; each returns a value or
+ * -errno (never touches errno itself).  Today the table is lwk_io_console
+ * (stdout/stderr to the console, everything else fails with ENOSYS).  The
+ * yod forwarding of a later issue installs its own table here, at init, and
+ * nothing else in libc changes.
+ */
+struct lwk_io_ops {
+    long (*open)(const char *path, int flags, int mode);
+    long (*close)(int fd);
+    long (*read)(int fd, void *buf, size_t len);
+    long (*write)(int fd, const void *buf, size_t len);
+    long (*lseek)(int fd, long off, int whence);
+    long (*fstat)(int fd, struct stat *st);
+    long (*stat)(const char *path, struct stat *st);
+    long (*isatty)(int fd);
+    long (*unlink)(const char *path);
+    long (*link)(const char *oldpath, const char *newpath);
+    long (*mkdir)(const char *path, int mode);
+    long (*fcntl)(int fd, int cmd, long arg);
+};
+
+extern const struct lwk_io_ops *lwk_io;
+extern const struct lwk_io_ops lwk_io_console;
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * time.c: clocks for newlib from the kernel's clock_ns call (the calibrated
+ * TSC): gettimeofday, clock_gettime/getres, times (hence clock()), and
+ * sleeps.  A node has no periodic tick, so a sleep gives the CPU back to
+ * the PCT with quit_quantum until the deadline passes.
+ */
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lwk/syscall.h>
+
+#include "libc_internal.h"
+
+#define NS_PER_SEC 1000000000LL
+
+static long long start_ns;
+
+static long long now_ns(int clock)
+{
+    return lwk_sys_clock_ns(clock);
+}
+
+void __lwk_time_init(void)
+{
+    start_ns = now_ns(LWK_CLOCK_MONOTONIC);
+}
+
+static int lwk_clock(clockid_t id)
+{
+    switch (id) {
+    case CLOCK_REALTIME:
+        return LWK_CLOCK_REALTIME;
+    case CLOCK_MONOTONIC:
+        return LWK_CLOCK_MONOTONIC;
+    default:
+        return -1;
+    }
+}
+
+int clock_gettime(clockid_t id, struct timespec *tp)
+{
+    int clock = lwk_clock(id);
+    long long ns;
+
+    if (clock < 0)
+        return lwk_fail(EINVAL);
+    ns = now_ns(clock);
+    if (ns < 0)
+        return (int)lwk_ret(ns);
+    tp->tv_sec = ns / NS_PER_SEC;
+    tp->tv_nsec = ns % NS_PER_SEC;
+    return 0;
+}
+
+int clock_getres(clockid_t id, struct timespec *res)
+{
+    if (lwk_clock(id) < 0)
+        return lwk_fail(EINVAL);
+    if (res) {
+        res->tv_sec = 0;
+        res->tv_nsec = 1;
+    }
+    return 0;
+}
+
+int clock_settime(clockid_t id, const struct timespec *tp)
+{
+    (void)id;
+    (void)tp;
+    return lwk_fail(EPERM);
+}
+
+int gettimeofday(struct timeval *tv, void *tz)
+{
+    long long ns = now_ns(LWK_CLOCK_REALTIME);
+
+    (void)tz;
+    if (ns < 0)
+        return (int)lwk_ret(ns);
+    if (tv) {
+        tv->tv_sec = ns / NS_PER_SEC;
+        tv->tv_usec = (ns % NS_PER_SEC) / 1000;
+    }
+    return 0;
+}
+
+/*
+ * times() counts in CLOCKS_PER_SEC units because newlib's clock() returns
+ * tms_utime + tms_stime.  The process owns its CPU, so user time is the
+ * time since crt0 ran; system time is not measured separately.
+ */
+clock_t times(struct tms *buf)
+{
+    long long now = now_ns(LWK_CLOCK_MONOTONIC);
+    long long per_tick = NS_PER_SEC / CLOCKS_PER_SEC;
+
+    if (now < 0)
+        return (clock_t)lwk_ret(now);
+    if (buf) {
+        buf->tms_utime = (clock_t)((now - start_ns) / per_tick);
+        buf->tms_stime = 0;
+        buf->tms_cutime = 0;
+        buf->tms_cstime = 0;
+    }
+    return (clock_t)(now / per_tick);
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    long long deadline;
+
+    if (req->tv_nsec < 0 || req->tv_nsec >= NS_PER_SEC || req->tv_sec < 0)
+        return lwk_fail(EINVAL);
+    deadline = now_ns(LWK_CLOCK_MONOTONIC) + req->tv_sec * NS_PER_SEC +
+               req->tv_nsec;
+    while (now_ns(LWK_CLOCK_MONOTONIC) < deadline)
+        lwk_sys_quit_quantum();
+    if (rem)
+        rem->tv_sec = rem->tv_nsec = 0;
+    return 0;
+}
+
+int usleep(useconds_t usec)
+{
+    struct timespec ts = { usec / 1000000, (long)(usec % 1000000) * 1000 };
+
+    return nanosleep(&ts, NULL);
+}
+
+unsigned sleep(unsigned seconds)
+{
+    struct timespec ts = { seconds, 0 };
+
+    nanosleep(&ts, NULL);
+    return 0;
+}

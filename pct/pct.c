@@ -1,0 +1,186 @@
+/*
+ * The PCT's main loop.  For now (one node, no yod yet) the programs to run
+ * are the boot modules after the PCT itself, each "path arg...".  Kernel
+ * command-line settings the PCT reads:
+ *   pct.heap=SIZE     heap per program (default: all the memory left)
+ *   pct.stack=SIZE    stack per program (default 2M)
+ *   pct.quantum=NS    time slice when several programs share the node (10 ms)
+ *   pct.together      load all programs at once and schedule them by
+ *                     priority (a module word "prio=N"; higher first,
+ *                     round robin among equals); default: one after another
+ *   pct.halt          stop the node when every program has ended
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lwk/syscall.h>
+#include "pct.h"
+
+static struct job jobs[PCT_MAX_JOBS];
+static int njobs;
+static struct lwk_node_info node;
+
+/* Value of a "key=value" word on the kernel command line, or NULL. */
+static const char *opt(const char *key)
+{
+    static char val[128];
+    size_t n = strlen(key);
+
+    for (const char *p = node.cmdline; (p = strstr(p, key)); p += n) {
+        if ((p != node.cmdline && p[-1] != ' ') ||
+            (p[n] != '=' && p[n] != ' ' && p[n] != 0))
+            continue;
+        if (p[n] != '=')
+            return "";
+        size_t len = strcspn(p + n + 1, " ");
+        if (len >= sizeof(val))
+            len = sizeof(val) - 1;
+        memcpy(val, p + n + 1, len);
+        val[len] = 0;
+        return val;
+    }
+    return NULL;
+}
+
+static uint64_t size_opt(const char *key, uint64_t dflt)
+{
+    const char *v = opt(key);
+    char *end;
+    uint64_t x;
+
+    if (!v)
+        return dflt;
+    x = strtoull(v, &end, 0);
+    switch (*end) {
+    case 'K': case 'k': x <<= 10; break;
+    case 'M': case 'm': x <<= 20; break;
+    case 'G': case 'g': x <<= 30; break;
+    }
+    return x;
+}
+
+static int is_pct_module(const char *name)
+{
+    size_t n = strcspn(name, " ");
+    const char *base = name;
+
+    for (size_t i = 0; i < n; i++)
+        if (name[i] == '/')
+            base = name + i + 1;
+    n -= base - name;
+    return (n == 3 && !strncmp(base, "pct", 3)) ||
+           (n == 7 && !strncmp(base, "pct.elf", 7));
+}
+
+/* Split a module name "path arg ..." into the job's argv. */
+static void parse_module(struct job *j, char *words)
+{
+    char *save, *w;
+
+    for (w = strtok_r(words, " ", &save); w && j->argc < PCT_MAX_ARGS;
+         w = strtok_r(NULL, " ", &save)) {
+        if (!strncmp(w, "prio=", 5)) {
+            j->prio = atoi(w + 5);
+            continue;
+        }
+        j->argv[j->argc++] = w;
+    }
+    j->argv[j->argc] = NULL;
+    j->name = j->argc ? j->argv[0] : "?";
+    for (const char *p = j->name; *p; p++)
+        if (*p == '/')
+            j->name = p + 1;
+}
+
+static void find_programs(void)
+{
+    struct lwk_module m;
+
+    for (int i = 0; njobs < PCT_MAX_JOBS &&
+                    lwk_sys_module_map(i, (long)&m) == 0; i++) {
+        if (is_pct_module(m.name))
+            continue;
+        struct job *j = &jobs[njobs++];
+        j->image = (const void *)m.pct_va;
+        j->image_size = m.size;
+        parse_module(j, strdup(m.name));
+    }
+}
+
+/* Run `j` for one quantum (0: until it stops on its own). */
+static void run_once(struct job *j, uint64_t quantum)
+{
+    long rc = lwk_sys_proc_run(j->pid, quantum, (long)&j->last);
+
+    if (rc < 0) {
+        printf("pct: pid %d (%s): proc_run failed (%ld)\n", j->pid, j->name,
+               rc);
+        j->done = 1;
+        j->last.reason = LWK_STOP_FAULT;
+        return;
+    }
+    if (j->last.reason == LWK_STOP_EXIT || j->last.reason == LWK_STOP_FAULT) {
+        j->done = 1;
+        pct_report(j);
+        lwk_sys_proc_destroy(j->pid);
+    }
+}
+
+/* Highest priority first; among equals, the one after `last` (round robin). */
+static struct job *pick(int last)
+{
+    struct job *best = NULL;
+
+    for (int k = 1; k <= njobs; k++) {
+        struct job *j = &jobs[(last + k) % njobs];
+        if (j->pid && !j->done && (!best || j->prio > best->prio))
+            best = j;
+    }
+    return best;
+}
+
+static int ok(const struct job *j)
+{
+    return j->pid && j->last.reason == LWK_STOP_EXIT && j->last.status == 0;
+}
+
+int main(void)
+{
+    uint64_t stack, heap, quantum;
+    int all_ok = 1;
+
+    lwk_sys_node_info((long)&node);
+    printf("pct: node %lu up, %lu MiB free for programs\n", node.nid,
+           node.ram_free >> 20);
+    stack = size_opt("pct.stack", 2 << 20);
+    quantum = size_opt("pct.quantum", 10000000);
+    find_programs();
+    if (!njobs)
+        printf("pct: no program to run\n");
+    for (int i = 0; i < njobs; i++) {
+        struct job *j = &jobs[i];
+        /* Default heap: what is left after text, data and stack pages. */
+        lwk_sys_node_info((long)&node);
+        heap = size_opt("pct.heap", opt("pct.together") ? (16 << 20)
+                        : node.largest_free - stack - 3 * LWK_PAGE_SIZE);
+        if (pct_load(j, heap, stack, node.nid) < 0) {
+            j->done = 1;
+            all_ok = 0;
+            continue;
+        }
+        if (!opt("pct.together"))
+            while (!j->done)
+                run_once(j, 0);
+    }
+    struct job *j = NULL;
+    while ((j = pick(j ? (int)(j - jobs) : -1)))
+        run_once(j, quantum);
+    for (int i = 0; i < njobs; i++)
+        all_ok &= ok(&jobs[i]);
+    printf("pct: all programs ended (%s)\n", all_ok ? "all succeeded" :
+           "some failed");
+    if (opt("pct.halt"))
+        lwk_sys_node_stop(all_ok);
+    for (;;)
+        lwk_sys_quit_quantum();
+}

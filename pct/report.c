@@ -1,0 +1,46 @@
+/*
+ * How a process ended, in one line a user can act on.
+ */
+#include <stdio.h>
+#include "pct.h"
+
+static const char *fault_kind(const struct job *j)
+{
+    const struct lwk_run_result *r = &j->last;
+    uint64_t a = r->fault_addr;
+
+    switch (r->fault_vector) {
+    case 0: return "divide error";
+    case 6: return "invalid opcode";
+    case 13: return "general protection fault (privileged instruction or "
+                    "bad address)";
+    case 12: return "stack-segment fault";
+    case 14:
+        if (a >= 0xFFFF800000000000UL)
+            return "page fault: access to kernel memory";
+        if (a < j->stack_lo && a >= j->stack_lo - LWK_PAGE_SIZE)
+            return "page fault: stack overflow";
+        if (r->fault_error & 1)
+            return "page fault: write to read-only memory";
+        return "page fault: address not mapped";
+    default: return "CPU exception";
+    }
+}
+
+void pct_report(const struct job *j)
+{
+    const struct lwk_run_result *r = &j->last;
+    uint64_t off = 0;
+    const char *sym;
+
+    if (r->reason == LWK_STOP_EXIT) {
+        printf("pct: pid %d (%s) exited with status %d\n", j->pid, j->name,
+               r->status);
+        return;
+    }
+    sym = elf_symbol(j->image, j->image_size, r->fault_rip, &off);
+    printf("pct: pid %d (%s) killed: %s (vector %u) at address %#lx, "
+           "rip %#lx <%s+%#lx>\n", j->pid, j->name, fault_kind(j),
+           r->fault_vector, r->fault_addr, r->fault_rip, sym ? sym : "?",
+           sym ? off : 0);
+}
