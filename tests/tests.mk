@@ -1,7 +1,7 @@
 # tests/: host unit tests (cmocka, ASan+UBSan) of the kernel's pure logic,
 # and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
-UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo
+UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel/boot sources each unit test links against.
@@ -9,6 +9,7 @@ UNIT_SRCS_test_region   := kernel/region.c
 UNIT_SRCS_test_cmdline  := kernel/cmdline.c
 UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
+UNIT_SRCS_test_elf      := kernel/elf.c
 
 UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
 

@@ -1,0 +1,212 @@
+/*
+ * Host tests of the ELF checks, process layout and initial stack
+ * (kernel/elf.c), with crafted images: valid, truncated, overlapping,
+ * wrong machine, dynamic, huge sizes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "errno.h"
+#include "elf.h"
+
+#define M2 0x200000UL
+#define LO LWK_APP_BASE
+#define HI LWK_STACK_TOP
+
+struct ehdr {
+    uint8_t ident[16];
+    uint16_t type, machine;
+    uint32_t version;
+    uint64_t entry, phoff, shoff;
+    uint32_t flags;
+    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+struct phdr {
+    uint32_t type, flags;
+    uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+static uint8_t file[8192];
+static struct ehdr *eh = (struct ehdr *)file;
+static struct phdr *ph = (struct phdr *)(file + 64);
+static struct elf_image img;
+static const char *why;
+
+/* A good image: text at 4 MiB (RX), data on the next 2 MB page (RW). */
+static void good(void)
+{
+    memset(file, 0, sizeof(file));
+    memcpy(eh->ident, "\177ELF\2\1\1", 7);
+    eh->type = 2;
+    eh->machine = 62;
+    eh->entry = LO + 0x100;
+    eh->phoff = 64;
+    eh->phentsize = sizeof(struct phdr);
+    eh->phnum = 2;
+    ph[0] = (struct phdr){ 1, 5, 0x1000, LO, LO, 0x800, 0x800, M2 };
+    ph[1] = (struct phdr){ 1, 6, 0x1800, LO + M2, LO + M2, 0x100, 0x5000, M2 };
+}
+
+static int parse(uint64_t len)
+{
+    return elf_parse(file, len, LO, HI, &img, &why);
+}
+
+static void valid_image_parses(void **s)
+{
+    (void)s;
+    good();
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_int_equal(img.nseg, 2);
+    assert_int_equal(img.entry, LO + 0x100);
+    assert_int_equal(img.lo, LO);
+    assert_int_equal(img.hi, LO + M2 + 0x5000);
+}
+
+static void expect_refused(const char *what)
+{
+    assert_int_equal(parse(sizeof(file)), -ENOEXEC);
+    assert_non_null(strstr(why, what));
+}
+
+static void bad_headers_are_refused(void **s)
+{
+    (void)s;
+    good(); file[1] = 'X'; expect_refused("not an ELF");
+    good(); eh->ident[4] = 1; expect_refused("64-bit");
+    good(); eh->machine = 183; expect_refused("another machine");
+    good(); eh->type = 3; expect_refused("not a static executable");
+    good(); eh->phnum = 200; expect_refused("program headers");
+    good(); eh->phoff = ~0ULL - 10; expect_refused("program headers");
+    good(); eh->phentsize = 32; expect_refused("program headers");
+    good(); assert_int_equal(parse(40), -ENOEXEC);  /* shorter than a header */
+}
+
+static void truncated_segment_is_refused(void **s)
+{
+    (void)s;
+    good();
+    assert_int_equal(parse(0x1000 + 0x100), -ENOEXEC);
+    assert_non_null(strstr(why, "truncated"));
+    good(); ph[1].offset = ~0ULL; expect_refused("truncated");
+    good(); ph[1].filesz = 0x6000; expect_refused("file size above");
+}
+
+static void overlapping_segments_are_refused(void **s)
+{
+    (void)s;
+    good(); ph[1].vaddr = LO + 0x400; expect_refused("overlap");
+    good(); ph[0].vaddr = LO + M2 + 0x10; ph[1].vaddr = LO + M2;
+    eh->entry = LO + M2 + 0x20; expect_refused("overlap");
+}
+
+static void huge_or_outside_sizes_are_refused(void **s)
+{
+    (void)s;
+    good(); ph[1].memsz = ~0ULL; expect_refused("outside the user");
+    good(); ph[1].vaddr = ~0ULL - 0x10; expect_refused("outside the user");
+    good(); ph[0].vaddr = 0x1000; eh->entry = 0x1100; expect_refused("outside the user");
+    good(); ph[1].vaddr = HI; expect_refused("outside the user");
+}
+
+static void entry_and_dynamic_checked(void **s)
+{
+    (void)s;
+    good(); eh->entry = LO + M2; expect_refused("entry point");
+    good(); ph[1].type = 3; expect_refused("dynamically linked");
+    good(); ph[0].type = 4; ph[1].type = 4; expect_refused("nothing to load");
+}
+
+static void layout_places_regions(void **s)
+{
+    struct lwk_proc_desc d;
+    uint64_t heap_base;
+    (void)s;
+    good();
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_int_equal(elf_layout(&img, 10 << 20, 1, &d, &heap_base, &why), 0);
+    assert_int_equal(d.text_va, LO);
+    assert_int_equal(d.text_size, M2);
+    assert_int_equal(d.data_va, LO + M2);
+    assert_int_equal(heap_base, LO + M2 + 0x5000);
+    assert_true(d.data_va + d.data_size - heap_base >= (10 << 20));
+    assert_int_equal(d.data_size % M2, 0);
+    assert_int_equal(d.stack_size, M2);
+    assert_int_equal(elf_layout(&img, ~0ULL / 2, M2, &d, &heap_base, &why), -ENOEXEC);
+}
+
+static void text_after_data_is_refused(void **s)
+{
+    struct lwk_proc_desc d;
+    uint64_t hb;
+    (void)s;
+    good();
+    ph[0].flags = 6;
+    ph[1].flags = 5;
+    eh->entry = LO + M2;
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_int_equal(elf_layout(&img, 0, M2, &d, &hb, &why), -ENOEXEC);
+}
+
+static void load_copies_and_leaves_bss_zero(void **s)
+{
+    static uint8_t text[M2], data[M2];
+    struct lwk_proc_desc d;
+    uint64_t hb;
+    (void)s;
+    good();
+    memset(file + 0x1000, 0xAB, 0x800);
+    memset(file + 0x1800, 0xCD, 0x100);
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_int_equal(elf_layout(&img, 0, M2, &d, &hb, &why), 0);
+    elf_load(&img, file, &d, text, data);
+    assert_int_equal(text[0], 0xAB);
+    assert_int_equal(text[0x7FF], 0xAB);
+    assert_int_equal(text[0x800], 0);
+    assert_int_equal(data[0xFF], 0xCD);
+    assert_int_equal(data[0x100], 0);
+}
+
+static void stack_has_argv_envp_auxv(void **s)
+{
+    static uint8_t stack[65536];
+    const char *argv[] = { "prog", "a1", NULL }, *envp[] = { "K=V", NULL };
+    uint64_t auxv[] = { AT_LWK_RANK, 3, AT_NULL, 0 };
+    uint64_t top = 0x7000000000UL, sp;
+    (void)s;
+    sp = ustack_build(stack, sizeof(stack), top, 2, argv, envp, auxv);
+    assert_int_not_equal(sp, 0);
+    assert_int_equal(sp % 16, 0);
+    uint64_t *w = (uint64_t *)(stack + sizeof(stack) - (top - sp));
+    assert_int_equal(w[0], 2);
+    assert_string_equal((char *)stack + sizeof(stack) - (top - w[1]), "prog");
+    assert_string_equal((char *)stack + sizeof(stack) - (top - w[2]), "a1");
+    assert_int_equal(w[3], 0);
+    assert_string_equal((char *)stack + sizeof(stack) - (top - w[4]), "K=V");
+    assert_int_equal(w[5], 0);
+    assert_int_equal(w[6], AT_LWK_RANK);
+    assert_int_equal(w[7], 3);
+    assert_int_equal(w[8], AT_NULL);
+    /* Does not fit: refused, not overflowed. */
+    assert_int_equal(ustack_build(stack, 16, top, 2, argv, envp, auxv), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(valid_image_parses),
+        cmocka_unit_test(bad_headers_are_refused),
+        cmocka_unit_test(truncated_segment_is_refused),
+        cmocka_unit_test(overlapping_segments_are_refused),
+        cmocka_unit_test(huge_or_outside_sizes_are_refused),
+        cmocka_unit_test(entry_and_dynamic_checked),
+        cmocka_unit_test(layout_places_regions),
+        cmocka_unit_test(text_after_data_is_refused),
+        cmocka_unit_test(load_copies_and_leaves_bss_zero),
+        cmocka_unit_test(stack_has_argv_envp_auxv),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
