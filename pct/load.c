@@ -13,7 +13,6 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     struct lwk_proc_map m;
     uint64_t heap_base, sp;
     const char *why;
-    char *envp[] = { NULL };
     long pid;
 
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
@@ -45,7 +44,7 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     };
     sp = ustack_build((void *)m.pct_va[LWK_REG_STACK], m.size[LWK_REG_STACK],
                       LWK_STACK_TOP, j->argc, (const char *const *)j->argv,
-                      (const char *const *)envp, auxv);
+                      (const char *const *)j->envp, auxv);
     if (!sp || lwk_sys_proc_start(pid, j->elf.entry, sp) < 0) {
         printf("pct: %s: cannot run: arguments do not fit on its stack\n",
                j->name);

@@ -72,7 +72,8 @@ static int is_pct_module(const char *name)
            (n == 7 && !strncmp(base, "pct.elf", 7));
 }
 
-/* Split a module name "path arg ..." into the job's argv. */
+/* Split a module name "path arg ..." into the job's argv; the words
+   "prio=N" and "env=K=V" are for the PCT (priority, environment). */
 static void parse_module(struct job *j, char *words)
 {
     char *save, *w;
@@ -83,9 +84,14 @@ static void parse_module(struct job *j, char *words)
             j->prio = atoi(w + 5);
             continue;
         }
+        if (!strncmp(w, "env=", 4)) {
+            j->envp[j->envc++] = w + 4;
+            continue;
+        }
         j->argv[j->argc++] = w;
     }
     j->argv[j->argc] = NULL;
+    j->envp[j->envc] = NULL;
     j->name = j->argc ? j->argv[0] : "?";
     for (const char *p = j->name; *p; p++)
         if (*p == '/')

@@ -22,6 +22,8 @@ struct job {
     struct elf_image elf;
     int argc;
     char *argv[PCT_MAX_ARGS + 1];
+    int envc;
+    char *envp[PCT_MAX_ARGS + 1];
     uint64_t stack_lo;          /* lowest stack address: overflow check */
     int done;
     struct lwk_run_result last;
