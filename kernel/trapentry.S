@@ -31,7 +31,8 @@ trap_stub_\n:
     STUBS 128, 191
     STUBS 192, 255
 
-trap_common:
+/* Save the general registers in struct trapframe order (rax highest). */
+    .macro PUSH_REGS
     pushq %rax
     pushq %rbx
     pushq %rcx
@@ -47,6 +48,10 @@ trap_common:
     pushq %r13
     pushq %r14
     pushq %r15
+    .endm
+
+trap_common:
+    PUSH_REGS
     cld
     mov %rsp, %rdi
     call trap_dispatch
@@ -94,21 +99,7 @@ syscall_entry:
     pushq %rcx                  /* rip */
     pushq $0                    /* error */
     pushq $256                  /* vector: system call */
-    pushq %rax
-    pushq %rbx
-    pushq %rcx
-    pushq %rdx
-    pushq %rsi
-    pushq %rdi
-    pushq %rbp
-    pushq %r8
-    pushq %r9
-    pushq %r10
-    pushq %r11
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
+    PUSH_REGS
     cld
     mov %rsp, %rdi
     call syscall_dispatch
