@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eq.c: event queues.  The ring lives in host shared memory (see
+ * ptl_eqring.h); the core only ever produces into it.
+ */
+#include "ptl_internal.h"
+
+struct ptl_eq *ptl_eq_get(struct ptl_lib *lib, ptl_handle_eq_t h, int ni)
+{
+    struct ptl_lib *owner;
+    struct ptl_eq *eq = ptl_resolve(h, PTL_K_EQ, &owner);
+
+    if (eq == NULL || owner != lib || (ni >= 0 && eq->ni != ni))
+        return NULL;
+    return eq;
+}
+
+uint64_t ptl_eq_space(const struct ptl_eq *eq)
+{
+    const struct ptl_eq_ring *r = eq->ring;
+    uint64_t used = r->head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+
+    /* One slot is held back for PT_DISABLED. */
+    return used + 1 >= r->size ? 0 : r->size - 1 - used;
+}
+
+static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
+{
+    struct ptl_eq_ring *r = eq->ring;
+    uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+
+    if (r->head - tail >= cap) {
+        __atomic_store_n(&r->dropped, 1, __ATOMIC_RELEASE);
+        return false;
+    }
+    r->ev[r->head % r->size] = *ev;
+    __atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
+{
+    if (eq == NULL)
+        return true;
+    if (eq_write(eq, ev, eq->ring->size - 1))
+        return true;
+    lib->st.eq_dropped++;
+    return false;
+}
+
+bool ptl_eq_post_reserved(struct ptl_lib *lib, struct ptl_eq *eq,
+                          const ptl_event_t *ev)
+{
+    if (eq_write(eq, ev, eq->ring->size))
+        return true;
+    lib->st.eq_dropped++;
+    return false;
+}
+
+int PtlEQAlloc(ptl_handle_ni_t nih, ptl_size_t count, ptl_handle_eq_t *out)
+{
+    struct ptl_lib *lib;
+    unsigned nii;
+    struct ptl_eq *eq;
+    size_t bytes;
+
+    if (ptl_resolve_ni(nih, &lib, &nii) == NULL || out == NULL ||
+        count == 0 || count > (1u << 24))
+        return PTL_ARG_INVALID;
+    bytes = sizeof(struct ptl_eq_ring) + sizeof(ptl_event_t) * (count + 1);
+    ptl_enter(lib);
+    eq = ptl_pool_get(&lib->eqs);
+    if (eq != NULL)
+        eq->ring = lib->ops->shared_alloc(lib->ctx, bytes);
+    if (eq == NULL || eq->ring == NULL) {
+        if (eq)
+            ptl_pool_put(&lib->eqs, eq);
+        ptl_leave(lib);
+        return PTL_NO_SPACE;
+    }
+    ptl_memzero(eq->ring, sizeof(struct ptl_eq_ring));
+    eq->ring->size = (uint32_t)count + 1;
+    eq->ring_bytes = bytes;
+    eq->ni = (uint8_t)nii;
+    eq->used = true;
+    *out = ptl_handle(PTL_K_EQ, lib->slot, nii, ptl_pool_idx(&lib->eqs, eq));
+    ptl_leave(lib);
+    return PTL_OK;
+}
+
+static bool eq_referenced(struct ptl_lib *lib, struct ptl_eq *eq)
+{
+    struct ptl_ni *ni = &lib->ni[eq->ni];
+
+    for (uint32_t i = 0; i <= lib->p.max_pt_index; i++)
+        if (ni->pts[i].used && ni->pts[i].eq == eq)
+            return true;
+    for (uint32_t i = 0; i < lib->mds.count; i++) {
+        struct ptl_md *md = ptl_pool_at(&lib->mds, i);
+        if (md->used && md->eq == eq)
+            return true;
+    }
+    return false;
+}
+
+int PtlEQFree(ptl_handle_eq_t h)
+{
+    struct ptl_lib *lib;
+    struct ptl_eq *eq = ptl_resolve(h, PTL_K_EQ, &lib);
+
+    if (eq == NULL)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    if (eq_referenced(lib, eq)) {
+        ptl_leave(lib);
+        return PTL_IN_USE;
+    }
+    lib->ops->shared_free(lib->ctx, eq->ring, eq->ring_bytes);
+    eq->used = false;
+    ptl_pool_put(&lib->eqs, eq);
+    ptl_leave(lib);
+    return PTL_OK;
+}
+
+int PtlEQGet(ptl_handle_eq_t h, ptl_event_t *ev)
+{
+    struct ptl_lib *lib;
+    struct ptl_eq *eq = ptl_resolve(h, PTL_K_EQ, &lib);
+    int rc;
+
+    if (eq == NULL || ev == NULL)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    ptl_lib_progress(lib);
+    rc = ptl_eq_ring_get(eq->ring, ev);
+    ptl_leave(lib);
+    return rc;
+}
+
+int PtlEQWait(ptl_handle_eq_t h, ptl_event_t *ev)
+{
+    unsigned which;
+
+    return PtlEQPoll(&h, 1, PTL_TIME_FOREVER, ev, &which);
+}
+
+static int eq_poll_once(struct ptl_lib *lib, const ptl_handle_eq_t *hs,
+                        unsigned n, ptl_event_t *ev, unsigned *which)
+{
+    for (unsigned i = 0; i < n; i++) {
+        struct ptl_eq *eq = ptl_eq_get(lib, hs[i], -1);
+        int rc;
+
+        if (eq == NULL)
+            return PTL_ARG_INVALID;
+        rc = ptl_eq_ring_get(eq->ring, ev);
+        if (rc != PTL_EQ_EMPTY) {
+            *which = i;
+            return rc;
+        }
+    }
+    return PTL_EQ_EMPTY;
+}
+
+int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
+              ptl_event_t *ev, unsigned int *which)
+{
+    struct ptl_lib *lib;
+    uint64_t deadline;
+    int rc;
+
+    if (hs == NULL || n == 0 || ev == NULL || which == NULL ||
+        ptl_resolve(hs[0], PTL_K_EQ, &lib) == NULL)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    deadline = ptl_deadline_ms(lib, timeout);
+    for (;;) {
+        ptl_lib_progress(lib);
+        rc = eq_poll_once(lib, hs, n, ev, which);
+        if (rc != PTL_EQ_EMPTY)
+            break;
+        if (ptl_now(lib) >= deadline)
+            break;
+        if (ptl_block(lib, deadline) != 0) {
+            rc = PTL_INTERRUPTED;
+            break;
+        }
+    }
+    ptl_leave(lib);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptl_wire.h: the Portals-over-Ethernet frame format (portals/PROTOCOL.md is
+ * the normative description; this header must agree with it).  All
+ * multi-byte fields are little-endian on the wire.
+ */
+#ifndef PTL_WIRE_H
+#define PTL_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PTL_ETHERTYPE     0x88B5
+#define PTL_WIRE_VERSION  1
+#define PTL_ETH_HLEN      14
+#define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
+#define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
+#define PTL_MTU_DEFAULT   1500
+#define PTL_MTU_MIN       1024     /* an atomic always fits one frame */
+#define PTL_MTU_MAX       65000
+
+/* hdr.type */
+enum ptl_wire_type {
+    PTL_W_PUT = 1,
+    PTL_W_GET,
+    PTL_W_ATOMIC,
+    PTL_W_FETCH,
+    PTL_W_SWAP,
+    PTL_W_ACK,      /* Portals ACK (target -> initiator), sequenced */
+    PTL_W_REPLY,    /* Get/fetch/swap data back, sequenced */
+    PTL_W_LACK,     /* link-level acknowledgement only, not sequenced */
+    PTL_W_TYPE_LAST
+};
+
+/* hdr.flags */
+#define PTL_WF_NI_MASK   0x03u    /* which of the 4 NIs (see PROTOCOL.md) */
+#define PTL_WF_SEQ       0x04u    /* frame carries a sequence number */
+
+/* The decoded header. */
+struct ptl_whdr {
+    uint8_t version, type, flags, ack_req;
+    uint32_t csum;
+    uint32_t src_nid, src_pid, dst_nid, dst_pid;
+    uint32_t epoch, dst_epoch;
+    uint32_t seq, ack;
+    uint32_t msg_id, pt_index, uid, jid, src_rank;
+    uint64_t match_bits, hdr_data, remote_offset, rlength, mlength;
+    uint64_t frag_off;
+    uint32_t frag_len;
+    uint32_t total;         /* payload bytes of the whole message */
+    uint8_t atomic_op, atomic_type, fail_type, ptl_list;
+};
+
+/* Streaming frame checksum (see PROTOCOL.md "Checksum"). */
+struct ptl_csum {
+    uint64_t h;
+    uint8_t part[8];
+    unsigned npart;
+};
+
+void ptl_csum_init(struct ptl_csum *c, uint64_t total_len);
+void ptl_csum_add(struct ptl_csum *c, const void *p, size_t len);
+uint32_t ptl_csum_final(struct ptl_csum *c);
+
+/* Derive the locally administered MAC for a nid: 02:50:xx:xx:xx:xx with the
+ * nid in the last four bytes, big-endian. */
+void ptl_wire_nid_mac(uint32_t nid, uint8_t mac[6]);
+/* nid of a MAC made by ptl_wire_nid_mac; returns -1 if it is not one. */
+int ptl_wire_mac_nid(const uint8_t mac[6], uint32_t *nid);
+
+/* Write the Ethernet + Portals header (PTL_FRAME_HLEN bytes) for h, with a
+ * checksum field of csum. */
+void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
+/* Parse and check a received frame: ethertype, version, type, lengths and,
+ * unless skip_csum, the checksum.  On success returns 0, fills h and points
+ * *payload at h->frag_len bytes inside frame. */
+int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
+                   const uint8_t **payload, int skip_csum);
+
+#endif /* PTL_WIRE_H */

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * list.c: the target's lists: priority and overflow list entries (ME/LE)
+ * and the unexpected-header list.  An append to the priority list first
+ * consumes matching unexpected headers (spec: PtlMEAppend), which is how a
+ * late-posted receive finds a message that arrived early.
+ */
+#include "ptl_internal.h"
+
+static bool id_matches(const struct ptl_ni *ni, ptl_process_t want,
+                       ptl_process_t init)
+{
+    if (ni->options & PTL_NI_LOGICAL)
+        return want.rank == PTL_RANK_ANY || want.rank == init.rank;
+    return (want.phys.nid == PTL_NID_ANY || want.phys.nid == init.phys.nid) &&
+           (want.phys.pid == PTL_PID_ANY || want.phys.pid == init.phys.pid);
+}
+
+/* The match rule: ((incoming ^ match_bits) & ~ignore_bits) == 0, plus the
+ * initiator id; non-matching NIs (LEs) match everything. */
+bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
+                    const struct ptl_me *me, const struct ptl_whdr *h,
+                    ptl_process_t init)
+{
+    (void)lib;
+    if (me->is_le)
+        return true;
+    if (((h->match_bits ^ me->me.match_bits) & ~me->me.ignore_bits) != 0)
+        return false;
+    return id_matches(ni, me->me.match_id, init);
+}
+
+static struct ptl_me **list_head(struct ptl_pt *pt, int list,
+                                 struct ptl_me ***tail)
+{
+    if (list == PTL_PRIORITY_LIST) {
+        *tail = &pt->prio_tail;
+        return &pt->prio;
+    }
+    *tail = &pt->over_tail;
+    return &pt->over;
+}
+
+static void list_append(struct ptl_pt *pt, struct ptl_me *me)
+{
+    struct ptl_me **tail, **head = list_head(pt, me->list, &tail);
+
+    me->next = NULL;
+    if (*head == NULL)
+        *head = me;
+    else
+        (*tail)->next = me;
+    *tail = me;
+    me->linked = true;
+}
+
+static void list_remove(struct ptl_pt *pt, struct ptl_me *me)
+{
+    struct ptl_me **tail, **head = list_head(pt, me->list, &tail);
+    struct ptl_me *prev = NULL;
+
+    for (struct ptl_me **pp = head; *pp; prev = *pp, pp = &(*pp)->next) {
+        if (*pp == me) {
+            *pp = me->next;
+            if (*tail == me)
+                *tail = prev;
+            break;
+        }
+    }
+    me->linked = false;
+    me->next = NULL;
+}
+
+/* Free the entry once nothing refers to it any more. */
+void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me)
+{
+    if (me->linked || me->busy || me->uh_refs || !me->used)
+        return;
+    me->used = false;
+    ptl_pool_put(&lib->mes, me);
+}
+
+/* Take an entry off its list (USE_ONCE, min_free or explicit unlink). */
+void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt, struct ptl_me *me)
+{
+    if (me->linked)
+        list_remove(pt, me);
+    ptl_me_release(lib, me);
+}
+
+/* Drop every entry and header of a PT (PtlPTFree, PtlNIFini). */
+void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt)
+{
+    while (pt->uh != NULL) {
+        struct ptl_uh *uh = pt->uh;
+        pt->uh = uh->next;
+        uh->me->uh_refs--;
+        ptl_me_release(lib, uh->me);
+        ptl_pool_put(&lib->uhs, uh);
+    }
+    while (pt->prio != NULL)
+        ptl_me_unlink(lib, pt, pt->prio);
+    while (pt->over != NULL)
+        ptl_me_unlink(lib, pt, pt->over);
+    pt->used = false;
+}
+
+static ptl_event_kind_t overflow_kind(uint8_t wtype)
+{
+    switch (wtype) {
+    case PTL_W_GET: return PTL_EVENT_GET_OVERFLOW;
+    case PTL_W_ATOMIC: return PTL_EVENT_ATOMIC_OVERFLOW;
+    case PTL_W_FETCH:
+    case PTL_W_SWAP: return PTL_EVENT_FETCH_ATOMIC_OVERFLOW;
+    default: return PTL_EVENT_PUT_OVERFLOW;
+    }
+}
+
+static bool op_allowed(const struct ptl_me *me, uint8_t wtype)
+{
+    unsigned o = me->me.options;
+
+    switch (wtype) {
+    case PTL_W_GET: return o & PTL_ME_OP_GET;
+    case PTL_W_FETCH:
+    case PTL_W_SWAP: return (o & PTL_ME_OP_GET) && (o & PTL_ME_OP_PUT);
+    default: return o & PTL_ME_OP_PUT;
+    }
+}
+
+static bool uh_matches(struct ptl_lib *lib, struct ptl_ni *ni,
+                       const struct ptl_me *me, const struct ptl_uh *uh)
+{
+    struct ptl_whdr h;
+
+    h.match_bits = uh->match_bits;
+    if (!ptl_me_matches(lib, ni, me, &h, uh->initiator))
+        return false;
+    if (me->me.uid != PTL_UID_ANY && me->me.uid != uh->uid)
+        return false;
+    return op_allowed(me, uh->wtype);
+}
+
+static void uh_event(struct ptl_lib *lib, struct ptl_pt *pt,
+                     struct ptl_me *me, const struct ptl_uh *uh,
+                     ptl_event_kind_t kind, uint8_t fail)
+{
+    ptl_event_t ev;
+
+    ptl_memzero(&ev, sizeof(ev));
+    ev.type = kind;
+    ev.start = uh->start;
+    ev.user_ptr = me->user_ptr;
+    ev.hdr_data = uh->hdr_data;
+    ev.match_bits = uh->match_bits;
+    ev.rlength = uh->rlength;
+    ev.mlength = uh->mlength;
+    ev.remote_offset = uh->remote_offset;
+    ev.uid = uh->uid;
+    ev.initiator = uh->initiator;
+    ev.ptl_list = PTL_OVERFLOW_LIST;
+    ev.ni_fail_type = fail;
+    ev.atomic_operation = uh->atomic_op;
+    ev.atomic_type = uh->atomic_type;
+    ptl_target_event(lib, pt, me, kind, &ev);
+}
+
+/* The overflow entry that held a consumed header may now be AUTO_FREE. */
+static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
+                    struct ptl_uh *uh)
+{
+    struct ptl_me *ome = uh->me;
+    ptl_event_t ev;
+
+    ome->uh_refs--;
+    if (ome->auto_unlinked && ome->uh_refs == 0 && ome->busy == 0) {
+        ptl_memzero(&ev, sizeof(ev));
+        ev.type = PTL_EVENT_AUTO_FREE;
+        ev.user_ptr = ome->user_ptr;
+        ev.ptl_list = PTL_OVERFLOW_LIST;
+        ptl_target_event(lib, pt, ome, PTL_EVENT_AUTO_FREE, &ev);
+        ome->auto_unlinked = false;
+    }
+    ptl_me_release(lib, ome);
+    ptl_pool_put(&lib->uhs, uh);
+}
+
+/* Walk the unexpected list for me.  deliver: report and remove matches;
+ * otherwise only report the first.  Returns matches found. */
+static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
+                        struct ptl_pt *pt, struct ptl_me *me, bool deliver,
+                        bool once)
+{
+    struct ptl_uh **pp = &pt->uh, *prev = NULL;
+    unsigned n = 0;
+
+    while (*pp != NULL) {
+        struct ptl_uh *uh = *pp;
+        if (!uh_matches(lib, ni, me, uh)) {
+            prev = uh;
+            pp = &uh->next;
+            continue;
+        }
+        n++;
+        if (!deliver) {
+            uh_event(lib, pt, me, uh, PTL_EVENT_SEARCH, PTL_NI_OK);
+            return n;
+        }
+        *pp = uh->next;
+        if (pt->uh_tail == uh)
+            pt->uh_tail = prev;
+        uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
+        uh_drop(lib, pt, uh);
+        if (once)
+            return n;
+    }
+    return n;
+}
+
+static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
+                    const ptl_me_t *me, struct ptl_ct **ct)
+{
+    if (me->options & PTL_IOVEC)
+        return PTL_ARG_INVALID;     /* max_iovecs is 0 */
+    if (me->length && lib->ops->check(lib->ctx, me->start, me->length, 1))
+        return PTL_ARG_INVALID;
+    *ct = NULL;
+    if (me->ct_handle != PTL_CT_NONE &&
+        (*ct = ptl_ct_get(lib, me->ct_handle, nii)) == NULL)
+        return PTL_ARG_INVALID;
+    (void)ni;
+    return PTL_OK;
+}
+
+static void link_event(struct ptl_lib *lib, struct ptl_pt *pt,
+                       struct ptl_me *me)
+{
+    ptl_event_t ev;
+
+    if (me->me.options & PTL_ME_EVENT_LINK_DISABLE)
+        return;
+    ptl_memzero(&ev, sizeof(ev));
+    ev.type = PTL_EVENT_LINK;
+    ev.user_ptr = me->user_ptr;
+    ev.ptl_list = me->list;
+    ptl_target_event(lib, pt, me, PTL_EVENT_LINK, &ev);
+}
+
+static int append_locked(struct ptl_lib *lib, unsigned nii,
+                         ptl_pt_index_t pti, const ptl_me_t *mein,
+                         bool is_le, ptl_list_t list, void *uptr,
+                         uint32_t *out)
+{
+    struct ptl_ni *ni = &lib->ni[nii];
+    struct ptl_pt *pt;
+    struct ptl_me *me;
+    struct ptl_ct *ct;
+    int rc;
+
+    if (pti > lib->p.max_pt_index || !ni->pts[pti].used ||
+        (list != PTL_PRIORITY_LIST && list != PTL_OVERFLOW_LIST))
+        return PTL_ARG_INVALID;
+    if ((rc = me_check(lib, ni, nii, mein, &ct)) != PTL_OK)
+        return rc;
+    pt = &ni->pts[pti];
+    if ((me = ptl_pool_get(&lib->mes)) == NULL)
+        return PTL_NO_SPACE;
+    me->used = true;
+    me->is_le = is_le;
+    me->ni = (uint8_t)nii;
+    me->list = (uint8_t)list;
+    me->pt = pti;
+    me->me = *mein;
+    me->ct = ct;
+    me->user_ptr = uptr;
+    *out = ptl_handle(PTL_K_ME, lib->slot, nii, ptl_pool_idx(&lib->mes, me));
+    if (list == PTL_PRIORITY_LIST &&
+        uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE) &&
+        (me->me.options & PTL_ME_USE_ONCE)) {
+        ptl_me_release(lib, me);    /* satisfied; never linked */
+        return PTL_OK;
+    }
+    list_append(pt, me);
+    link_event(lib, pt, me);
+    return PTL_OK;
+}
+
+static int append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
+                  const ptl_me_t *me, bool is_le, ptl_list_t list,
+                  void *uptr, uint32_t *out)
+{
+    struct ptl_lib *lib;
+    unsigned nii;
+    struct ptl_ni *ni = ptl_resolve_ni(nih, &lib, &nii);
+    int rc;
+
+    if (ni == NULL || me == NULL || out == NULL ||
+        is_le != !!(ni->options & PTL_NI_NO_MATCHING))
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = append_locked(lib, nii, pti, me, is_le, list, uptr, out);
+    ptl_leave(lib);
+    return rc;
+}
+
+static void le_to_me(const ptl_le_t *le, ptl_me_t *me)
+{
+    ptl_memzero(me, sizeof(*me));
+    me->start = le->start;
+    me->length = le->length;
+    me->ct_handle = le->ct_handle;
+    me->uid = le->uid;
+    me->options = le->options;
+    me->match_id.phys.nid = PTL_NID_ANY;
+    me->match_id.phys.pid = PTL_PID_ANY;
+    me->ignore_bits = ~(ptl_match_bits_t)0;
+}
+
+int PtlMEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_me_t *me,
+                ptl_list_t list, void *uptr, ptl_handle_me_t *out)
+{
+    return append(ni, pt, me, false, list, uptr, out);
+}
+
+int PtlLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
+                ptl_list_t list, void *uptr, ptl_handle_le_t *out)
+{
+    ptl_me_t me;
+
+    if (le == NULL)
+        return PTL_ARG_INVALID;
+    le_to_me(le, &me);
+    return append(ni, pt, &me, true, list, uptr, out);
+}
+
+int PtlMEUnlink(ptl_handle_me_t h)
+{
+    struct ptl_lib *lib;
+    struct ptl_me *me = ptl_resolve(h, PTL_K_ME, &lib);
+    int rc = PTL_OK;
+
+    if (me == NULL || !me->linked)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    if (me->busy)
+        rc = PTL_IN_USE;    /* a message is landing in it right now */
+    else
+        ptl_me_unlink(lib, &lib->ni[me->ni].pts[me->pt], me);
+    ptl_leave(lib);
+    return rc;
+}
+
+int PtlLEUnlink(ptl_handle_le_t h)
+{
+    return PtlMEUnlink(h);
+}
+
+/* PtlMESearch: a temporary entry that never links.  SEARCH_ONLY reports
+ * the first match as a SEARCH event; SEARCH_DELETE consumes every match
+ * as overflow events.  Either way no match is a SEARCH event with
+ * ni_fail_type PTL_NI_NO_MATCH. */
+static int search_locked(struct ptl_lib *lib, unsigned nii,
+                         ptl_pt_index_t pti, const ptl_me_t *mein,
+                         bool is_le, ptl_search_op_t op, void *uptr)
+{
+    struct ptl_ni *ni = &lib->ni[nii];
+    struct ptl_me tmp;
+    struct ptl_pt *pt;
+    ptl_event_t ev;
+
+    if (pti > lib->p.max_pt_index || !ni->pts[pti].used ||
+        (op != PTL_SEARCH_ONLY && op != PTL_SEARCH_DELETE))
+        return PTL_ARG_INVALID;
+    pt = &ni->pts[pti];
+    ptl_memzero(&tmp, sizeof(tmp));
+    tmp.me = *mein;
+    tmp.is_le = is_le;
+    tmp.user_ptr = uptr;
+    tmp.ct = NULL;
+    if (mein->ct_handle != PTL_CT_NONE &&
+        (tmp.ct = ptl_ct_get(lib, mein->ct_handle, nii)) == NULL)
+        return PTL_ARG_INVALID;
+    if (uh_scan(lib, ni, pt, &tmp, op == PTL_SEARCH_DELETE, false) == 0) {
+        ptl_memzero(&ev, sizeof(ev));
+        ev.type = PTL_EVENT_SEARCH;
+        ev.user_ptr = uptr;
+        ev.ni_fail_type = PTL_NI_NO_MATCH;
+        ptl_target_event(lib, pt, &tmp, PTL_EVENT_SEARCH, &ev);
+    }
+    return PTL_OK;
+}
+
+static int search(ptl_handle_ni_t nih, ptl_pt_index_t pti,
+                  const ptl_me_t *me, bool is_le, ptl_search_op_t op,
+                  void *uptr)
+{
+    struct ptl_lib *lib;
+    unsigned nii;
+    struct ptl_ni *ni = ptl_resolve_ni(nih, &lib, &nii);
+    int rc;
+
+    if (ni == NULL || me == NULL ||
+        is_le != !!(ni->options & PTL_NI_NO_MATCHING))
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = search_locked(lib, nii, pti, me, is_le, op, uptr);
+    ptl_leave(lib);
+    return rc;
+}
+
+int PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_me_t *me,
+                ptl_search_op_t op, void *uptr)
+{
+    return search(ni, pt, me, false, op, uptr);
+}
+
+int PtlLESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
+                ptl_search_op_t op, void *uptr)
+{
+    ptl_me_t me;
+
+    if (le == NULL)
+        return PTL_ARG_INVALID;
+    le_to_me(le, &me);
+    return search(ni, pt, &me, true, op, uptr);
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptl_internal.h: the core's private structures.  Everything lives in
+ * fixed-size pools carved from the memory the host gave ptl_lib_create;
+ * nothing is allocated on the message path.
+ */
+#ifndef PTL_INTERNAL_H
+#define PTL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "portals4.h"
+#include "ptl_eqring.h"
+#include "ptl_host.h"
+#include "ptl_wire.h"
+
+#define PTL_NNI          4       /* matching x logical */
+#define PTL_INLINE_MAX   512     /* atomic operands and fetched data */
+#define PTL_MAX_WINDOW   256
+
+/* Handle layout: kind(4) | lib slot(6) | ni(2) | index(20). */
+enum ptl_kind {
+    PTL_K_NI = 1, PTL_K_EQ, PTL_K_CT, PTL_K_MD, PTL_K_ME
+};
+#define PTL_H_IDX_BITS  20
+#define PTL_H_IDX_MASK  ((1u << PTL_H_IDX_BITS) - 1)
+
+static inline uint32_t ptl_handle(unsigned kind, unsigned lib, unsigned ni,
+                                  unsigned idx)
+{
+    return (uint32_t)kind << 28 | (uint32_t)lib << 22 | (uint32_t)ni << 20 |
+           (idx & PTL_H_IDX_MASK);
+}
+
+struct ptl_lib;
+
+/* Intrusive singly linked queue (FIFO), by pool index via pointers. */
+struct ptl_link {
+    struct ptl_link *next;
+};
+
+struct ptl_eq {
+    bool used;
+    uint8_t ni;
+    struct ptl_eq_ring *ring;
+    size_t ring_bytes;
+};
+
+struct ptl_trig;
+
+struct ptl_ct {
+    bool used;
+    uint8_t ni;
+    ptl_ct_event_t *val;          /* in host shared memory */
+    struct ptl_trig *trigs;       /* sorted by threshold */
+};
+
+struct ptl_md {
+    bool used;
+    uint8_t ni;
+    uint32_t refs;                /* operations in flight */
+    ptl_md_t md;
+    struct ptl_eq *eq;
+    struct ptl_ct *ct;
+};
+
+struct ptl_uh;
+
+struct ptl_me {
+    bool used, linked, is_le;
+    uint8_t ni;
+    uint8_t list;                 /* ptl_list_t */
+    uint32_t pt;
+    uint32_t busy;                /* messages landing in it right now */
+    uint32_t uh_refs;             /* unexpected headers pointing into it */
+    bool auto_unlinked;           /* AUTO_FREE due when uh_refs == 0 */
+    bool unlink_pending;          /* AUTO_UNLINK when the message ends */
+    ptl_me_t me;
+    struct ptl_ct *ct;
+    void *user_ptr;
+    uint64_t local_offset;        /* MANAGE_LOCAL */
+    struct ptl_me *next;
+};
+
+/* A header that matched the overflow list, kept for late receives. */
+struct ptl_uh {
+    struct ptl_uh *next;
+    struct ptl_me *me;            /* overflow entry that holds the data */
+    uint8_t wtype;                /* PTL_W_* of the request */
+    uint8_t atomic_op, atomic_type;
+    ptl_process_t initiator;
+    ptl_uid_t uid;
+    ptl_match_bits_t match_bits;
+    ptl_hdr_data_t hdr_data;
+    uint64_t rlength, mlength, remote_offset;
+    void *start;
+};
+
+struct ptl_pt {
+    bool used, enabled;
+    unsigned options;
+    struct ptl_eq *eq;
+    struct ptl_me *prio, *prio_tail;
+    struct ptl_me *over, *over_tail;
+    struct ptl_uh *uh, *uh_tail;
+};
+
+struct ptl_ni {
+    bool used;
+    unsigned options;
+    ptl_ni_limits_t limits;
+    struct ptl_pt *pts;           /* limits.max_pt_index + 1 */
+    ptl_process_t *map;           /* logical NIs: rank -> phys */
+    uint32_t map_size;
+    uint32_t my_rank;
+};
+
+/* Outgoing message: an initiator operation or a target response. */
+enum ptl_msg_state { PTL_M_FREE, PTL_M_QUEUED, PTL_M_SENT };
+
+struct ptl_msg {
+    uint8_t state;
+    uint8_t ni;
+    bool need_send_ev;            /* wait for link ack, then SEND */
+    bool need_resp;               /* wait for ACK/REPLY from the target */
+    bool send_done, resp_done;
+    bool is_response;
+    uint32_t frames_unacked;
+    uint32_t gen;
+    struct ptl_peer *peer;
+    struct ptl_msg *next;         /* peer send queue */
+    struct ptl_whdr hdr;          /* template for every fragment */
+    const uint8_t *data;          /* payload: app address, or inline */
+    bool data_app;
+    uint64_t len, queued;         /* payload bytes, bytes framed so far */
+    /* initiator bookkeeping */
+    struct ptl_md *md, *get_md;
+    uint64_t local_off, get_off;
+    void *user_ptr;
+    uint8_t inline_data[PTL_INLINE_MAX];
+};
+
+/* One unacknowledged frame in a peer's window. */
+struct ptl_txslot {
+    uint32_t seq;
+    uint32_t len;
+    uint64_t off;
+    struct ptl_msg *msg;          /* NULL: slot free */
+};
+
+/* Receive-side state of the message a peer is streaming to us. */
+struct ptl_rxmsg {
+    bool active;
+    uint8_t wtype;
+    uint64_t rlength;
+    uint64_t mlength;
+    uint8_t *dst;                 /* app address of byte 0, or NULL */
+    struct ptl_me *me;            /* target side */
+    struct ptl_msg *op;           /* initiator side (REPLY) */
+    struct ptl_msg *resp;         /* target side: our ACK/REPLY */
+    struct ptl_whdr first;        /* header of the first fragment */
+    uint8_t fail;
+    uint8_t list;
+    uint64_t offset;              /* where in the ME the data lands */
+    struct ptl_pt *pt;
+};
+
+struct ptl_peer {
+    bool used;
+    uint32_t nid, pid;
+    uint32_t epoch;               /* theirs, 0 until heard from */
+    uint32_t tx_next, tx_acked;   /* seq to use next, oldest unacked */
+    uint32_t tx_resend;           /* next presumed-lost frame to resend */
+    uint32_t cwnd;                /* frames allowed in flight now */
+    uint32_t rx_next;             /* next seq we expect */
+    bool ack_owed, dead;
+    uint32_t unacked_rx;          /* frames received since last ack sent */
+    uint64_t rto, deadline;       /* retransmission timer */
+    uint64_t ack_due;             /* delayed ACK: send a LACK by then */
+    uint32_t retries;
+    uint32_t dupacks;             /* acks that moved nothing */
+    uint32_t recover;             /* no fast retransmit until acked */
+    struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
+    struct ptl_txslot *win;       /* window slots, indexed seq % window */
+    struct ptl_rxmsg rx;
+    struct ptl_peer *hnext;       /* hash chain */
+};
+
+enum ptl_trig_kind {
+    PTL_T_PUT, PTL_T_GET, PTL_T_ATOMIC, PTL_T_FETCH, PTL_T_SWAP,
+    PTL_T_CTINC, PTL_T_CTSET
+};
+
+/* A deferred operation; the arguments are copied at registration. */
+struct ptl_trig {
+    bool used;
+    uint8_t kind;
+    struct ptl_trig *next;
+    struct ptl_ct *trig_ct;
+    uint64_t threshold;
+    ptl_handle_md_t md, get_md;
+    ptl_size_t local_off, get_off, length, remote_off;
+    ptl_ack_req_t ack_req;
+    ptl_process_t target;
+    ptl_pt_index_t pt;
+    ptl_match_bits_t bits;
+    void *user_ptr;
+    ptl_hdr_data_t hdr_data;
+    ptl_op_t op;
+    ptl_datatype_t dt;
+    uint8_t operand[32];
+    ptl_handle_ct_t ct;           /* CTINC/CTSET target */
+    ptl_ct_event_t ctval;
+};
+
+/* A fixed-size pool: objects plus a stack of free indexes. */
+struct ptl_pool {
+    void *base;
+    size_t objsize;
+    uint32_t count, nfree;
+    uint32_t *free;
+};
+
+struct ptl_lib {
+    bool live;
+    unsigned slot;
+    const struct ptl_host_ops *ops;
+    void *ctx;
+    struct ptl_lib_params p;
+    struct ptl_lib_stats st;
+    uint32_t msg_gen;
+    struct ptl_ni ni[PTL_NNI];
+    struct ptl_pool eqs, cts, mds, mes, uhs, msgs, peers, trigs;
+    struct ptl_peer **phash;
+    uint32_t phash_size;
+    struct ptl_txslot *wins;      /* max_peers windows of p.window */
+    uint8_t frame_hdr[PTL_FRAME_HLEN];
+    int in_fire;                  /* nested trigger firing guard */
+};
+
+/* ---- lib.c ---- */
+extern struct ptl_lib *ptl_libs[PTL_MAX_IFACES];
+void *ptl_pool_get(struct ptl_pool *pl);
+void ptl_pool_put(struct ptl_pool *pl, void *obj);
+uint32_t ptl_pool_idx(const struct ptl_pool *pl, const void *obj);
+void *ptl_pool_at(const struct ptl_pool *pl, uint32_t idx);
+/* Resolve a handle of kind to (lib, object); NULL if invalid. */
+void *ptl_resolve(uint32_t h, unsigned kind, struct ptl_lib **lib);
+struct ptl_ni *ptl_resolve_ni(ptl_handle_ni_t h, struct ptl_lib **lib,
+                              unsigned *nii);
+void ptl_enter(struct ptl_lib *lib);
+void ptl_leave(struct ptl_lib *lib);
+uint64_t ptl_now(struct ptl_lib *lib);
+/* Run the host's wait hook until deadline (lock released meanwhile). */
+int ptl_block(struct ptl_lib *lib, uint64_t deadline);
+uint64_t ptl_deadline_ms(struct ptl_lib *lib, ptl_time_t ms);
+void ptl_memzero(void *p, size_t n);
+void ptl_memcopy(void *d, const void *s, size_t n);
+
+/* ---- eq.c ---- */
+struct ptl_eq *ptl_eq_get(struct ptl_lib *lib, ptl_handle_eq_t h, int ni);
+/* Post an event; false if the ring was full (event dropped). */
+bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq,
+                 const ptl_event_t *ev);
+bool ptl_eq_post_reserved(struct ptl_lib *lib, struct ptl_eq *eq,
+                          const ptl_event_t *ev);
+uint64_t ptl_eq_space(const struct ptl_eq *eq);
+
+/* ---- ct.c ---- */
+struct ptl_ct *ptl_ct_get(struct ptl_lib *lib, ptl_handle_ct_t h, int ni);
+void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
+                uint64_t fail);
+void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct);
+void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
+
+/* ---- list.c ---- */
+bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
+                    const struct ptl_me *me, const struct ptl_whdr *h,
+                    ptl_process_t init);
+void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me);
+void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt,
+                   struct ptl_me *me);
+void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt);
+
+/* ---- target.c ---- */
+/* Process an in-order request fragment; false = no resources, retry. */
+bool ptl_tgt_rx(struct ptl_lib *lib, struct ptl_peer *peer,
+                const struct ptl_whdr *h, const uint8_t *data);
+void ptl_target_event(struct ptl_lib *lib, struct ptl_pt *pt,
+                      struct ptl_me *me, ptl_event_kind_t kind,
+                      const ptl_event_t *tmpl);
+ptl_process_t ptl_initiator_of(const struct ptl_lib *lib,
+                               const struct ptl_ni *ni,
+                               const struct ptl_whdr *h);
+
+/* ---- initiator.c ---- */
+bool ptl_ini_rx(struct ptl_lib *lib, struct ptl_peer *peer,
+                const struct ptl_whdr *h, const uint8_t *data);
+void ptl_msg_sent(struct ptl_lib *lib, struct ptl_msg *m);
+void ptl_msg_fail(struct ptl_lib *lib, struct ptl_msg *m, uint8_t fail);
+int ptl_do_put(struct ptl_lib *lib, ptl_handle_md_t mdh, ptl_size_t loff,
+               ptl_size_t len, ptl_ack_req_t ack, ptl_process_t tgt,
+               ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t roff,
+               void *uptr, ptl_hdr_data_t hdr, uint8_t wtype, ptl_op_t op,
+               ptl_datatype_t dt);
+int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
+               ptl_handle_md_t pmdh, ptl_size_t poff, ptl_size_t len,
+               ptl_process_t tgt, ptl_pt_index_t pt, ptl_match_bits_t bits,
+               ptl_size_t roff, void *uptr, ptl_hdr_data_t hdr,
+               uint8_t wtype, const void *operand, ptl_op_t op,
+               ptl_datatype_t dt);
+
+/* ---- rel.c ---- */
+struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
+                               uint32_t pid, bool create);
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib);
+void ptl_msg_free(struct ptl_lib *lib, struct ptl_msg *m);
+struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
+/* Queue a message to its peer and push what the window allows. */
+void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
+void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *peer);
+
+/* ---- atomic_ops.c ---- */
+size_t ptl_atomic_dtsize(ptl_datatype_t dt);
+/* Is (op, dt, len) a legal combination? */
+bool ptl_atomic_valid(ptl_op_t op, ptl_datatype_t dt, uint64_t len,
+                      bool is_swap);
+/* dst = dst OP src over len bytes (whole elements); operand for CSWAP and
+ * MSWAP. */
+void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
+                      const void *src, const void *operand, size_t len);
+
+#endif /* PTL_INTERNAL_H */

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_faults.c: the reliable layer under a hostile link (in-process
+ * network): loss, duplication, reordering, corruption and truncation.
+ * Messages must arrive exactly once, in order per pair, intact; damaged
+ * frames must be dropped and counted, never delivered.
+ */
+#include "ptl_test.h"
+
+#define SLOT      8192
+#define RSLOTS    128               /* receive slots per sender */
+#define SSLOTS    64                /* source slots per sender */
+#define INFLIGHT  32
+
+static struct station A, B, C;
+static ptl_pt_index_t PT;
+
+static int setup(void **state)
+{
+    (void)state;
+    ptl_memnet_reset();
+    st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 4096);
+    st_open_opts(&B, 2, 2, 20, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 8192);
+    st_open_opts(&C, 3, 3, 30, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 4096);
+    return PtlPTAlloc(B.ni, 0, B.eq, 0, &PT) == PTL_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ptl_memnet_reset();
+    st_close(&A);
+    st_close(&B);
+    st_close(&C);
+    return 0;
+}
+
+static uint32_t msg_size(uint64_t seq)
+{
+    uint64_t x = seq * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return seq % 97 == 0 ? 0 : (uint32_t)(x % 6000);
+}
+
+static uint8_t pattern(uint64_t seq, uint32_t i)
+{
+    return (uint8_t)(seq * 31 + i * 7 + (i >> 8));
+}
+
+/* One sending station's state. */
+struct flow {
+    struct station *s;
+    ptl_handle_md_t md;
+    uint8_t *src;
+    uint8_t *dst;
+    uint64_t total, issued, acked, received;
+    ptl_handle_me_t me;
+};
+
+static void flow_init(struct flow *f, struct station *s, uint64_t total)
+{
+    ptl_me_t me;
+
+    memset(f, 0, sizeof(*f));
+    f->s = s;
+    f->total = total;
+    f->src = calloc(SSLOTS, SLOT);
+    f->dst = calloc(RSLOTS, SLOT);
+    f->md = md_make(s, f->src, SSLOTS * SLOT,
+                    PTL_MD_EVENT_SEND_DISABLE, PTL_CT_NONE);
+    me = me_make(f->dst, RSLOTS * SLOT, s->id.phys.nid,
+                 PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE);
+    me.match_id = s->id;
+    assert_int_equal(PtlMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
+                                 &f->me), PTL_OK);
+}
+
+static void flow_free(struct flow *f)
+{
+    PtlMEUnlink(f->me);
+    PtlMDRelease(f->md);
+    free(f->src);
+    free(f->dst);
+}
+
+static void flow_issue(struct flow *f)
+{
+    while (f->issued < f->total && f->issued - f->acked < INFLIGHT) {
+        uint64_t seq = f->issued++;
+        uint32_t n = msg_size(seq);
+        uint8_t *p = f->src + (seq % SSLOTS) * SLOT;
+
+        for (uint32_t i = 0; i < n; i++)
+            p[i] = pattern(seq, i);
+        assert_int_equal(PtlPut(f->md, (seq % SSLOTS) * SLOT, n, PTL_ACK_REQ,
+                                B.id, PT, f->s->id.phys.nid,
+                                (seq % RSLOTS) * SLOT, NULL, seq), PTL_OK);
+    }
+}
+
+static void flow_acks(struct flow *f)
+{
+    ptl_event_t ev;
+
+    while (PtlEQGet(f->s->eq, &ev) == PTL_OK) {
+        if (ev.type != PTL_EVENT_ACK)
+            fail_msg("sender %u: event %d", f->s->id.phys.nid, ev.type);
+        assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+        assert_int_equal(ev.hdr_data, f->acked);    /* in order */
+        f->acked++;
+    }
+}
+
+/* Check one arrival: exactly once and in order (hdr_data is the sequence
+ * number), with the right length and bytes. */
+static void check_arrival(struct flow *f, const ptl_event_t *ev)
+{
+    uint64_t seq = ev->hdr_data;
+    uint32_t n = msg_size(seq);
+    const uint8_t *p = ev->start;
+
+    if (seq != f->received)
+        fail_msg("from nid %u: got seq %lu, expected %lu",
+                 f->s->id.phys.nid, (unsigned long)seq,
+                 (unsigned long)f->received);
+    assert_int_equal(ev->mlength, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (p[i] != pattern(seq, i))
+            fail_msg("seq %lu byte %u damaged", (unsigned long)seq, i);
+    f->received++;
+}
+
+static void drain_target(struct flow *flows, int nf)
+{
+    ptl_event_t ev;
+    int rc;
+
+    while ((rc = PtlEQGet(B.eq, &ev)) != PTL_EQ_EMPTY) {
+        assert_int_equal(rc, PTL_OK);
+        assert_int_equal(ev.type, PTL_EVENT_PUT);
+        for (int i = 0; i < nf; i++)
+            if (flows[i].s->id.phys.nid == ev.initiator.phys.nid)
+                check_arrival(&flows[i], &ev);
+    }
+}
+
+static bool flows_done(struct flow *flows, int nf)
+{
+    for (int i = 0; i < nf; i++)
+        if (flows[i].acked < flows[i].total ||
+            flows[i].received < flows[i].total)
+            return false;
+    return true;
+}
+
+static void run_flows(struct flow *flows, int nf)
+{
+    long iter;
+
+    for (iter = 0; iter < 20000000 && !flows_done(flows, nf); iter++) {
+        for (int i = 0; i < nf; i++) {
+            flow_issue(&flows[i]);
+            flow_acks(&flows[i]);
+        }
+        drain_target(flows, nf);
+        ptl_memnet_pump();
+    }
+    assert_true(flows_done(flows, nf));
+}
+
+static void ten_thousand_messages_lossy_link(void **state)
+{
+    struct ptl_memnet_faults f = { .loss_pct = 10, .dup_pct = 10,
+                                   .reorder_pct = 10, .seed = 12345 };
+    struct ptl_memnet_stats ns;
+    struct ptl_lib_stats sa, sb;
+    struct flow flows[2];
+
+    (void)state;
+    ptl_memnet_set_faults(&f);
+    flow_init(&flows[0], &A, 10000);
+    flow_init(&flows[1], &C, 2000);
+    run_flows(flows, 2);
+    ptl_memnet_get_stats(&ns);
+    ptl_lib_get_stats(ptl_linux_lib(A.iface), &sa);
+    ptl_lib_get_stats(ptl_linux_lib(B.iface), &sb);
+    print_message("net: sent %lu lost %lu dup %lu reordered %lu; "
+                  "A rtx %lu; B dup %lu ooo %lu; virtual %.3f s\n",
+                  (unsigned long)ns.sent, (unsigned long)ns.lost,
+                  (unsigned long)ns.duplicated, (unsigned long)ns.reordered,
+                  (unsigned long)sa.rtx_frames, (unsigned long)sb.rx_dup,
+                  (unsigned long)sb.rx_ooo, ptl_memnet_now() / 1e9);
+    assert_true(ns.lost > 1000 && ns.duplicated > 1000);
+    assert_true(sa.rtx_frames > 0 && sb.rx_dup > 0 && sb.rx_ooo > 0);
+    flow_free(&flows[0]);
+    flow_free(&flows[1]);
+}
+
+static void damaged_frames(struct ptl_memnet_faults *f)
+{
+    struct ptl_memnet_faults clean = { 0 };
+    struct ptl_lib_stats sb;
+    struct flow flow;
+    ptl_event_t ev;
+
+    ptl_memnet_set_faults(f);
+    flow_init(&flow, &A, 1);
+    flow.total = 1;
+    flow_issue(&flow);
+    /* a few retransmissions, all damaged (fewer than max_retries) */
+    for (int i = 0; i < 10000; i++) {
+        ptl_memnet_pump();
+        ptl_lib_get_stats(ptl_linux_lib(B.iface), &sb);
+        if (sb.rx_bad >= 4)
+            break;
+    }
+    assert_int_equal(PtlEQGet(B.eq, &ev), PTL_EQ_EMPTY);    /* never */
+    assert_true(sb.rx_bad > 0);
+    assert_int_equal(sb.rx_frames, 0);
+    ptl_memnet_set_faults(&clean);      /* the link heals */
+    run_flows(&flow, 1);
+    assert_int_equal(flow.received, 1);
+    flow_free(&flow);
+}
+
+static void corrupted_frames_dropped_and_counted(void **state)
+{
+    struct ptl_memnet_faults f = { .corrupt_pct = 100, .seed = 7 };
+
+    (void)state;
+    damaged_frames(&f);
+}
+
+static void truncated_frames_dropped_and_counted(void **state)
+{
+    struct ptl_memnet_faults f = { .truncate_pct = 100, .seed = 9 };
+
+    (void)state;
+    damaged_frames(&f);
+}
+
+static void unreachable_peer_is_undeliverable(void **state)
+{
+    uint8_t buf[64];
+    ptl_handle_md_t md = md_make(&A, buf, sizeof(buf), 0, PTL_CT_NONE);
+    ptl_process_t nobody = { .phys = { 77, 1 } };
+    ptl_event_t ev;
+
+    (void)state;
+    assert_int_equal(PtlPut(md, 0, 8, PTL_ACK_REQ, nobody, 0, 0, 0, NULL, 0),
+                     PTL_OK);
+    for (int i = 0; i < 100000 && PtlEQGet(A.eq, &ev) == PTL_EQ_EMPTY; i++)
+        ptl_memnet_pump();
+    assert_int_equal(ev.type, PTL_EVENT_SEND);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
+    ev = st_expect(&A, PTL_EVENT_ACK);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
+}
+
+static void restarted_peer_is_resynchronised(void **state)
+{
+    struct flow flow;
+
+    (void)state;
+    flow_init(&flow, &A, 5);
+    run_flows(&flow, 1);
+    flow_free(&flow);
+    /* A restarts: same nid/pid, new incarnation, sequence from 0. */
+    PtlNIFini(A.ni);
+    ptl_linux_iface_close(A.iface);
+    st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 4096);
+    flow_init(&flow, &A, 5);
+    run_flows(&flow, 1);
+    flow_free(&flow);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(ten_thousand_messages_lossy_link),
+        T(corrupted_frames_dropped_and_counted),
+        T(truncated_frames_dropped_and_counted),
+        T(unreachable_peer_is_undeliverable),
+        T(restarted_peer_is_resynchronised),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
