@@ -5,23 +5,6 @@
 #include "kernel.h"
 #include "elf.h"
 
-struct ehdr {
-    uint8_t ident[16];
-    uint16_t type, machine;
-    uint32_t version;
-    uint64_t entry, phoff, shoff;
-    uint32_t flags;
-    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-    uint32_t type, flags;
-    uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
-_Static_assert(sizeof(struct ehdr) == 64, "ELF64 header");
-_Static_assert(sizeof(struct phdr) == 56, "ELF64 program header");
-
 #define ET_EXEC         2
 #define EM_X86_64       62
 #define PT_LOAD         1
@@ -34,7 +17,8 @@ static int fail(const char **why, const char *msg)
     return -ENOEXEC;
 }
 
-static int check_header(const struct ehdr *e, uint64_t len, const char **why)
+static int check_header(const struct elf64_ehdr *e, uint64_t len,
+                        const char **why)
 {
     if (len < sizeof(*e) || e->ident[0] != 0x7F || e->ident[1] != 'E' ||
         e->ident[2] != 'L' || e->ident[3] != 'F')
@@ -47,14 +31,14 @@ static int check_header(const struct ehdr *e, uint64_t len, const char **why)
     if (e->type != ET_EXEC)
         return fail(why, "not a static executable (shared object or "
                          "relocatable); link it with lwkcc");
-    if (e->phentsize != sizeof(struct phdr) || e->phnum == 0 ||
-        e->phoff > len || (uint64_t)e->phnum * sizeof(struct phdr) >
+    if (e->phentsize != sizeof(struct elf64_phdr) || e->phnum == 0 ||
+        e->phoff > len || (uint64_t)e->phnum * sizeof(struct elf64_phdr) >
                               len - e->phoff)
         return fail(why, "truncated or corrupt ELF program headers");
     return 0;
 }
 
-static int add_seg(struct elf_image *img, const struct phdr *p,
+static int add_seg(struct elf_image *img, const struct elf64_phdr *p,
                    uint64_t len, uint64_t lo, uint64_t hi, const char **why)
 {
     struct elf_seg *s;
@@ -85,14 +69,14 @@ static int add_seg(struct elf_image *img, const struct phdr *p,
 int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
               uint64_t user_hi, struct elf_image *img, const char **why)
 {
-    const struct ehdr *e = buf;
+    const struct elf64_ehdr *e = buf;
     int rc = check_header(e, len, why);
 
     if (rc)
         return rc;
     *img = (struct elf_image){ .entry = e->entry };
     for (int i = 0; i < e->phnum; i++) {
-        const struct phdr *p = (const void *)((const uint8_t *)buf +
+        const struct elf64_phdr *p = (const void *)((const uint8_t *)buf +
                                               e->phoff + i * sizeof(*p));
         if (p->type == PT_INTERP || p->type == PT_DYNAMIC)
             return fail(why, "dynamically linked; link it statically with "

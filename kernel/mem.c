@@ -20,7 +20,7 @@ static uint64_t avail_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static uint64_t used_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static const struct bootinfo *boot;
 static uint64_t early_next, early_end, early_used;
-static uint64_t ram_total, ram_top, kpage_chunks;
+static uint64_t ram_total, ram_top;
 
 extern char _kernel_end[];
 
@@ -50,7 +50,6 @@ static bool more_kpages(void)
         return false;
     early_next = pa;
     early_end = pa + REGION_CHUNK;
-    kpage_chunks++;
     return true;
 }
 

@@ -13,6 +13,24 @@
 #define ELF_PF_W        2
 #define ELF_PF_R        4
 
+/* The on-disk headers (ELF-64 Object File Format, sections 3 and 6). */
+struct elf64_ehdr {
+    uint8_t ident[16];
+    uint16_t type, machine;
+    uint32_t version;
+    uint64_t entry, phoff, shoff;
+    uint32_t flags;
+    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf64_phdr {
+    uint32_t type, flags;
+    uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+_Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF64 header");
+_Static_assert(sizeof(struct elf64_phdr) == 56, "ELF64 program header");
+
 struct elf_seg {
     uint64_t va, memsz, filesz, offset;
     uint32_t flags;             /* ELF_PF_* */

@@ -16,22 +16,9 @@
 #define LO LWK_APP_BASE
 #define HI LWK_STACK_TOP
 
-struct ehdr {
-    uint8_t ident[16];
-    uint16_t type, machine;
-    uint32_t version;
-    uint64_t entry, phoff, shoff;
-    uint32_t flags;
-    uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-struct phdr {
-    uint32_t type, flags;
-    uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
 static uint8_t file[8192];
-static struct ehdr *eh = (struct ehdr *)file;
-static struct phdr *ph = (struct phdr *)(file + 64);
+static struct elf64_ehdr *eh = (struct elf64_ehdr *)file;
+static struct elf64_phdr *ph = (struct elf64_phdr *)(file + 64);
 static struct elf_image img;
 static const char *why;
 
@@ -44,10 +31,10 @@ static void good(void)
     eh->machine = 62;
     eh->entry = LO + 0x100;
     eh->phoff = 64;
-    eh->phentsize = sizeof(struct phdr);
+    eh->phentsize = sizeof(struct elf64_phdr);
     eh->phnum = 2;
-    ph[0] = (struct phdr){ 1, 5, 0x1000, LO, LO, 0x800, 0x800, M2 };
-    ph[1] = (struct phdr){ 1, 6, 0x1800, LO + M2, LO + M2, 0x100, 0x5000, M2 };
+    ph[0] = (struct elf64_phdr){ 1, 5, 0x1000, LO, LO, 0x800, 0x800, M2 };
+    ph[1] = (struct elf64_phdr){ 1, 6, 0x1800, LO + M2, LO + M2, 0x100, 0x5000, M2 };
 }
 
 static int parse(uint64_t len)
