@@ -1,0 +1,76 @@
+/*
+ * The network-device layer (netdev.c): what the rest of the kernel sees of
+ * a NIC.  One driver today (virtio_net.c); Portals sits on top.
+ *
+ * Transmit is zero copy: a frame is a short header (Ethernet + protocol,
+ * copied into a slot the driver owns) followed by segments the device
+ * reads in place.  Each segment is a kernel virtual address of physically
+ * contiguous memory (the physmap view of a process region, or kernel
+ * memory); it must stay untouched until the device is done with it, which
+ * netdev_tx_idle() tells.  Receive hands each frame to one handler, from
+ * the interrupt (or from netdev_poll), in a buffer reused once it returns.
+ */
+#ifndef NETDEV_H
+#define NETDEV_H
+
+#include "kernel.h"
+
+#define NETDEV_HDR_MAX      128     /* bytes netdev_tx copies */
+#define NETDEV_SEG_MAX      4       /* segments after the header */
+
+struct netdev_seg {
+    const void *base;           /* kernel virtual, physically contiguous */
+    uint32_t len;
+};
+
+typedef void (*netdev_rx_fn)(void *ctx, const void *frame, size_t len);
+
+struct netdev_stats {
+    uint64_t tx_frames, tx_bytes, tx_full;      /* tx_full: ring had no room */
+    uint64_t rx_frames, rx_bytes, rx_dropped;   /* rx_dropped: loss injection */
+    uint64_t irqs;
+};
+
+struct netdev;
+
+struct netdev_ops {
+    int (*tx)(struct netdev *nd, const void *hdr, size_t hlen,
+              const struct netdev_seg *seg, int nseg);
+    void (*poll)(struct netdev *nd);
+    bool (*tx_idle)(struct netdev *nd);
+};
+
+struct netdev {
+    const char *name;
+    uint8_t mac[6];             /* the device's own (from its config) */
+    uint32_t mtu;               /* largest frame payload after the 14-byte
+                                   Ethernet header the device and link take */
+    const struct netdev_ops *ops;
+    void *priv;
+    netdev_rx_fn rx;
+    void *rx_ctx;
+    unsigned loss_ppm;          /* receive loss injection (net.loss=) */
+    uint64_t rng;
+    struct netdev_stats st;
+};
+
+/* Called by drivers when a device is up. */
+void netdev_register(struct netdev *nd);
+/* Called by drivers for each received frame; applies loss injection and
+   calls the handler. */
+void netdev_deliver(struct netdev *nd, const void *frame, size_t len);
+
+/* The first (only) NIC, or NULL if the node has none. */
+struct netdev *netdev_get(void);
+void netdev_set_rx(struct netdev *nd, netdev_rx_fn fn, void *ctx);
+/* Queue one frame: hlen <= NETDEV_HDR_MAX, nseg <= NETDEV_SEG_MAX, total
+   <= 14 + mtu.  0, -EAGAIN if the ring is full, -EINVAL if malformed. */
+int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,
+              const struct netdev_seg *seg, int nseg);
+/* Reclaim finished transmissions and deliver received frames now, without
+   waiting for an interrupt (callable with interrupts off). */
+void netdev_poll(struct netdev *nd);
+/* True when the device holds no transmit segment any more. */
+bool netdev_tx_idle(struct netdev *nd);
+
+#endif
