@@ -12,6 +12,7 @@
 #include "memlayout.h"
 #include "paging.h"
 #include "panic.h"
+#include "portals.h"
 #include "proc.h"
 #include "timer.h"
 #include "x86.h"
@@ -148,6 +149,7 @@ static struct proc *proc_find(uint64_t pid)
 
 static void release(struct proc *p)
 {
+    kptl_release(p);
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
         if (!r->size)
@@ -320,7 +322,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
     p->result = (struct lwk_run_result){ 0 };
     quantum_over = false;
     if (quantum)
-        timer_oneshot(quantum, on_quantum);
+        timer_set(TIMER_QUANTUM, clock_ns() + quantum, on_quantum);
     p->run_start_tsc = rdtsc();
     switch_to(tf, p);
     return 0;
@@ -331,7 +333,9 @@ static void stop_running(struct trapframe *tf, uint32_t reason)
 {
     struct proc *p = running;
 
-    timer_oneshot(0, NULL);
+    timer_set(TIMER_QUANTUM, 0, NULL);
+    if (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
+        kptl_release(p);        /* its traffic ends with it */
     p->result.reason = reason;
     p->result.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
     p->state = (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
@@ -392,6 +396,16 @@ void proc_user_trap(struct trapframe *tf)
     if (quantum_over && current == running && running)
         stop_running(tf, LWK_STOP_QUANTUM);
     quantum_over = false;
+}
+
+/* A quantum that ended while the process was in a system call (waiting
+   for the network) takes effect on the way out. */
+void proc_syscall_exit(struct trapframe *tf)
+{
+    if (quantum_over && running && current == running) {
+        quantum_over = false;
+        stop_running(tf, LWK_STOP_QUANTUM);
+    }
 }
 
 #define MODULE_WINDOW   0x00000F0000000000UL    /* boot modules in the PCT */

@@ -13,6 +13,7 @@
 #include "mem.h"
 #include "memlayout.h"
 #include "panic.h"
+#include "portals.h"
 #include "proc.h"
 #include "timer.h"
 #include "trap.h"
@@ -123,6 +124,16 @@ static long sys_node_stop(struct trapframe *tf)
     machine_stop(A0(tf) != 0);
 }
 
+static long sys_ptl(struct trapframe *tf)
+{
+    return ptl_syscall(current, A0(tf), A1(tf));
+}
+
+static long sys_ptl_wait(struct trapframe *tf)
+{
+    return ptl_wait_syscall(current, A0(tf), A1(tf));
+}
+
 typedef long (*syscall_fn)(struct trapframe *);
 
 static const struct {
@@ -152,8 +163,10 @@ void syscall_dispatch(struct trapframe *tf)
     } else {
         ret = table[nr].fn(tf);
     }
-    if (current == caller)      /* a switch set the next process's rax */
+    if (current == caller) {    /* a switch set the next process's rax */
         tf->rax = (uint64_t)ret;
+        proc_syscall_exit(tf);
+    }
 }
 
 #define MSR_EFER    0xC0000080

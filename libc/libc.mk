@@ -18,7 +18,8 @@ include libc/newlib.mk
 
 # ---- headers programs see as <lwk/...> -----------------------------------
 LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h
-LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h
+LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
+                  $(LIBC_INC)/lwk/uapi/ptlcalls.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
 
 $(LIBC_HDRS_OWN): $(LIBC_INC)/lwk/%: libc/include/lwk/%
@@ -70,8 +71,23 @@ $(LIBC_LIB)/liblwk.a: $(LIBC_GLUE_OBJS)
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
 
+# ---- Portals for node programs: portals4.h, served by the kernel ----------
+$(LIBC_INC)/portals4.h: portals/include/portals4.h
+	@mkdir -p $(@D) && cp $< $@
+
+$(LIBC_OUT)/obj/ptl_lwk.o: portals/lwk/ptl_lwk.c portals/include/ptl_eqring.h \
+                           $(LIBC_DEPS) $(LIBC_INC)/portals4.h
+	$(call say,LWKCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
+
+$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o
+	$(call say,AR,$@)
+	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
+
 LIBC_ALL := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS) $(LIBC_LIB)/crt0.o \
-            $(LIBC_LIB)/liblwk.a $(LIBC_LIB)/app.ld $(LIBC_LIB)/lwk.specs
+            $(LIBC_LIB)/liblwk.a $(LIBC_LIB)/app.ld $(LIBC_LIB)/lwk.specs \
+            $(LIBC_INC)/portals4.h $(LIBC_LIB)/libportals.a
 
 libc: $(LIBC_ALL)
 all: libc

@@ -219,6 +219,14 @@ void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st)
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib) { return lib->p.nid; }
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib) { return lib->p.pid; }
 
+void *ptl_lib_shared_of(struct ptl_lib *lib, ptl_handle_any_t h)
+{
+    struct ptl_eq *eq = ptl_eq_get(lib, h, -1);
+    struct ptl_ct *ct = ptl_ct_get(lib, h, -1);
+
+    return eq ? (void *)eq->ring : ct ? (void *)ct->val : NULL;
+}
+
 /* ---- locking, time ---- */
 
 void ptl_enter(struct ptl_lib *lib)

@@ -46,6 +46,8 @@ struct ptl_eq {
     uint8_t ni;
     struct ptl_eq_ring *ring;
     size_t ring_bytes;
+    uint64_t head;                /* private copies: the ring is writable */
+    uint32_t size;                /* by the application */
 };
 
 struct ptl_trig;

@@ -15,7 +15,7 @@
 
 #include "kernel.h"
 
-#define NETDEV_HDR_MAX      128     /* bytes netdev_tx copies */
+#define NETDEV_HDR_MAX      192     /* bytes netdev_tx copies (Portals: 134) */
 #define NETDEV_SEG_MAX      4       /* segments after the header */
 
 struct netdev_seg {

@@ -66,6 +66,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
 long proc_destroy(uint64_t pid);
 void proc_exit(struct trapframe *tf, int status);
 void proc_yield(struct trapframe *tf);
+void proc_syscall_exit(struct trapframe *tf);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);
