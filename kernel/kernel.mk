@@ -5,10 +5,13 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
-               kernel/elf.c kernel/proc.c kernel/syscall.c
+               kernel/elf.c kernel/proc.c kernel/syscall.c \
+               kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
+               kernel/netdev.c
 
 # In-kernel tests are part of every kernel image; test= selects them.
-KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c
+KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
+               tests/kernel/test_net.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS))
 
