@@ -6,7 +6,8 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
                kernel/elf.c kernel/proc.c kernel/syscall.c \
-               kernel/portals.c kernel/ptlcall.c
+               kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
+               kernel/netdev.c kernel/portals.c kernel/ptlcall.c
 
 # The Portals core (portals/), compiled as the kernel compiles.  atomic_ops.c
 # alone uses SSE: its entry points get an _sse suffix here and
@@ -19,7 +20,8 @@ KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse
 
 # In-kernel tests are part of every kernel image; test= selects them.
-KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c
+KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
+               tests/kernel/test_net.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))
