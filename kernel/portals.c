@@ -35,12 +35,16 @@
 
 #define LIB_MEM         PAGE_2M         /* the core's tables, per process */
 #define USER_TOP        0x0000800000000000ULL
+#define LOOP_MTU_MAX    9000            /* largest frame we loop back */
+#define LOOP_SLOT_BYTES (PTL_ETH_HLEN + LOOP_MTU_MAX)
+#define LOOP_BYTES      ((uint64_t)LOOP_SLOTS * LOOP_SLOT_BYTES)
 
 extern uint64_t node_id;
 
 static struct kptl kptls[NPROC];
 static struct netdev *nic;
 static struct ptl_lib_params params;
+static uint8_t own_mac[6];           /* 02:50:<nid> */
 static uint64_t rx_unclaimed;           /* frames for no process here */
 
 /* ---- the SSE part of the core --------------------------------------------- */
@@ -142,6 +146,7 @@ static void wake(struct kptl *kp)
 }
 
 static void net_timer(void);
+static void loop_drain(struct kptl *kp);
 
 static void arm_timer(void)
 {
@@ -162,6 +167,7 @@ static void net_timer(void)
     for (int i = 0; i < NPROC; i++)
         if (kptls[i].lib && ptl_lib_deadline(kptls[i].lib) <= now) {
             ptl_lib_progress(kptls[i].lib);
+            loop_drain(&kptls[i]);
             wake(&kptls[i]);
         }
     arm_timer();
@@ -169,11 +175,87 @@ static void net_timer(void)
 
 void kptl_after_call(struct kptl *kp)
 {
-    (void)kp;
+    loop_drain(kp);
     arm_timer();
 }
 
 /* ---- the host hooks ------------------------------------------------------- */
+
+static void h_copy_in(void *ctx, void *dst, const void *app, size_t len);
+
+/* ---- loopback: frames to this node never reach the wire ------------------ */
+
+/* The switch does not send a frame back out of the port it came from, so
+   frames between endpoints of this node are delivered here.  To another
+   process: at once.  To the sender itself: queued (we are inside its core
+   call) and delivered when that call returns. */
+
+static uint8_t bounce[PTL_ETH_HLEN + LOOP_MTU_MAX];
+
+static size_t gather(uint8_t *dst, const struct ptl_iov *iov, int niov,
+                     struct kptl *kp)
+{
+    size_t n = 0;
+
+    for (int i = 0; i < niov; i++) {
+        if (iov[i].app)
+            h_copy_in(kp, dst + n, iov[i].base, iov[i].len);
+        else
+            memcpy(dst + n, iov[i].base, iov[i].len);
+        n += iov[i].len;
+    }
+    return n;
+}
+
+static void deliver(struct kptl *to, const void *frame, size_t len)
+{
+    ptl_lib_rx(to->lib, frame, len);
+    ptl_lib_progress(to->lib);
+    wake(to);
+}
+
+static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
+{
+    size_t len = 0;
+    struct ptl_whdr h;
+    const uint8_t *payload;
+    struct kptl *to;
+
+    for (int i = 0; i < niov; i++)
+        len += iov[i].len;
+    if (len > sizeof(bounce))
+        return -1;
+    gather(bounce, iov, niov, kp);
+    if (ptl_wire_parse(bounce, len, &h, &payload, 1) != 0 ||
+        !(to = kptl_of_pid(h.dst_pid)))
+        return 0;               /* nobody here: lost, as on the wire */
+    if (to != kp) {
+        deliver(to, bounce, len);
+        return 0;
+    }
+    if (kp->loop_n == LOOP_SLOTS)
+        return -1;              /* the reliable layer sends it again */
+    uint8_t *slot = kp->loop + (size_t)((kp->loop_head + kp->loop_n) %
+                                        LOOP_SLOTS) * LOOP_SLOT_BYTES;
+    memcpy(slot, bounce, len);
+    kp->loop_len[(kp->loop_head + kp->loop_n) % LOOP_SLOTS] = (uint32_t)len;
+    kp->loop_n++;
+    return 0;
+}
+
+/* Deliver what a process sent itself (and what that causes, in turn). */
+static void loop_drain(struct kptl *kp)
+{
+    for (int budget = 4 * LOOP_SLOTS; kp->loop_n && budget; budget--) {
+        uint32_t i = kp->loop_head;
+
+        memcpy(bounce, kp->loop + (size_t)i * LOOP_SLOT_BYTES,
+               kp->loop_len[i]);
+        kp->loop_head = (i + 1) % LOOP_SLOTS;
+        kp->loop_n--;
+        deliver(kp, bounce, kp->loop_len[i]);
+    }
+}
 
 static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
 {
@@ -181,7 +263,11 @@ static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
     struct netdev_seg seg[NETDEV_SEG_MAX];
     int n = 0, rc;
 
-    if (!nic || niov < 1 || niov - 1 > NETDEV_SEG_MAX)
+    if (niov < 1 || niov - 1 > NETDEV_SEG_MAX)
+        return -1;
+    if (memcmp(iov[0].base, own_mac, 6) == 0)
+        return loop_tx(kp, iov, niov);
+    if (!nic)
         return -1;
     for (int i = 1; i < niov; i++) {
         const void *base = iov[i].base;
@@ -339,13 +425,24 @@ static void rx(void *ctx, const void *frame, size_t len)
         rx_unclaimed++;
         return;
     }
-    ptl_lib_rx(kp->lib, frame, len);
-    ptl_lib_progress(kp->lib);
-    wake(kp);
+    deliver(kp, frame, len);
+    loop_drain(kp);
     arm_timer();
 }
 
 /* ---- life cycle ----------------------------------------------------------- */
+
+/* One endpoint's tables are set aside at boot: the PCT hands applications
+   all the memory there is, and the usual node runs one application. */
+static uint64_t spare_pa;
+
+static void give_back(uint64_t pa)
+{
+    if (!spare_pa)
+        spare_pa = pa;
+    else
+        region_free(&phys_pool, pa, LIB_MEM);
+}
 
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out)
@@ -366,23 +463,43 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
             kp = &kptls[i];
     if (!kp)
         return -EBUSY;
-    if (region_alloc(&phys_pool, LIB_MEM, &pa) < 0)
+    if (spare_pa)               /* the one set aside at boot */
+        pa = spare_pa, spare_pa = 0;
+    else if (region_alloc(&phys_pool, LIB_MEM, &pa) < 0) {
+        pr_warn("pid %d: no 2 MB region left for its Portals tables\n",
+                p->pid);
         return -ENOMEM;
+    }
     *kp = (struct kptl){ .p = p, .mem_pa = pa, .shm = shm,
                          .shm_uva = shm_uva, .shm_len = shm_len };
+    /* The loopback queue sits after the core's tables, in the same region. */
+    kp->loop = (uint8_t *)phys_to_virt(pa) + LIB_MEM - LOOP_BYTES;
     kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* the wake counter */
     memset(shm, 0, 64);
     params.epoch = (uint32_t)clock_ns() | 1;    /* a new incarnation */
     rc = ptl_lib_create(kptl_iface(kp), &params, &host_ops, kp,
-                        phys_to_virt(pa), LIB_MEM, &kp->lib);
+                        phys_to_virt(pa), LIB_MEM - LOOP_BYTES, &kp->lib);
     if (rc != PTL_OK) {
-        region_free(&phys_pool, pa, LIB_MEM);
+        give_back(pa);
         kp->lib = NULL;
         pr_warn("pid %d: cannot create a Portals endpoint (%d)\n", p->pid, rc);
         return -ENOMEM;
     }
     *out = kp;
     return 0;
+}
+
+/* What the endpoint did, for the node log (tests read it). */
+static void log_stats(struct kptl *kp)
+{
+    struct ptl_lib_stats st;
+
+    ptl_lib_get_stats(kp->lib, &st);
+    pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
+            "duplicates %lu, out of order %lu, bad %lu; NIC lost %lu "
+            "(net.loss)\n", kp->p->pid, st.tx_frames, st.rx_frames,
+            st.rtx_frames, st.rx_dup, st.rx_ooo, st.rx_bad,
+            nic ? nic->st.rx_dropped : 0);
 }
 
 /* The process is gone: no more frames for it, and none of its memory may
@@ -394,13 +511,14 @@ void kptl_release(struct proc *p)
 
     if (!kp)
         return;
+    log_stats(kp);
     ptl_lib_destroy(kp->lib);
     kp->lib = NULL;
     while (nic && !netdev_tx_idle(nic) && clock_ns() < give_up)
         netdev_poll(nic);
     if (nic && !netdev_tx_idle(nic))
         pr_warn("pid %d: NIC still holds its frames after 100 ms\n", p->pid);
-    region_free(&phys_pool, kp->mem_pa, LIB_MEM);
+    give_back(kp->mem_pa);
     if (kp->bad_copies)
         pr_warn("pid %d: %lu copies to memory it no longer had\n", p->pid,
                 kp->bad_copies);
@@ -420,7 +538,7 @@ void portals_init(void)
     ptl_lib_params_default(&params);
     params.nid = (ptl_nid_t)node_id;
     params.pid = PTL_PID_ANY;
-    params.mtu = MIN(nic->mtu, PTL_MTU_MAX);
+    params.mtu = MIN(nic->mtu, LOOP_MTU_MAX);
     /* Sized to fit LIB_MEM with room to spare (ptl_lib_mem_size). */
     params.max_entries = 2048;
     params.max_uh = 2048;
@@ -431,15 +549,18 @@ void portals_init(void)
     params.max_cts = 128;
     params.max_eqs = 32;
     params.window = 64;
-    if (ptl_lib_mem_size(&params) > LIB_MEM)
+    if (ptl_lib_mem_size(&params) > LIB_MEM - LOOP_BYTES)
         panic("Portals tables need %lu bytes, more than %lu",
               ptl_lib_mem_size(&params), LIB_MEM);
     ptl_wire_nid_mac((uint32_t)node_id, mac);
+    memcpy(own_mac, mac, 6);
     if (memcmp(mac, nic->mac, 6) != 0)
         pr_info("NIC MAC %02x:%02x:%02x:%02x:%02x:%02x is not nid %lu's; "
                 "sending as 02:50:%02x:%02x:%02x:%02x\n", nic->mac[0],
                 nic->mac[1], nic->mac[2], nic->mac[3], nic->mac[4],
                 nic->mac[5], node_id, mac[2], mac[3], mac[4], mac[5]);
+    if (region_alloc(&phys_pool, LIB_MEM, &spare_pa) < 0)
+        pr_warn("no memory for Portals tables\n");
     netdev_set_rx(nic, rx, NULL);
     pr_info("nid %lu on %s, mtu %u, %lu KiB of tables per process\n",
             node_id, nic->name, params.mtu,

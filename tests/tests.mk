@@ -42,3 +42,27 @@ $(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $(LIBC_ALL)
 
 test-build: $(USER_PROGS) $(PCT_ELF)
 TEST_SUITES += tests/qemu/suite-user
+
+# Portals on the compute nodes (tests/qemu/suite-portals, tests/bench/pingpong):
+# programs for the nodes, and the same ping-pong for Linux over libportals.
+NET_ELFS := $(BUILD)/tests/net/pingpong.elf $(BUILD)/tests/net/badaddr.elf \
+            $(BUILD)/tests/net/ptl_node.elf
+NET_LINUX := $(BUILD)/tests/net/pingpong
+
+$(BUILD)/tests/net/%.elf: tests/net/%.c $$(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
+
+$(BUILD)/tests/net/ptl_node.elf: tests/portals/ptl_node.c $$(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
+
+$(BUILD)/tests/net/pingpong: tests/net/pingpong.c $$(PTL_B)/libportals.a
+	@mkdir -p $(@D)
+	$(call say,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -Iportals/include -o $@ $< \
+	    $(PTL_B)/libportals.a -lvdeplug -pthread
+
+test-build: $(NET_ELFS) $(NET_LINUX)

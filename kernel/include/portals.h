@@ -9,6 +9,7 @@
 #include "proc.h"
 
 #define KPTL_SHM_EXTENTS    64
+#define LOOP_SLOTS          32      /* frames a process has sent itself */
 
 struct ptl_lib;
 
@@ -23,6 +24,9 @@ struct kptl {
     uint8_t *shm;               /* the process's shared area, kernel view */
     uint64_t shm_uva, shm_len;
     struct kptl_ext ext[KPTL_SHM_EXTENTS];
+    uint8_t *loop;              /* LOOP_SLOTS frames, in the tables' region */
+    uint32_t loop_len[LOOP_SLOTS];
+    uint32_t loop_head, loop_n;
     uint64_t wake_seq;          /* bumped whenever the process may have news */
     uint64_t bad_copies;
 };
