@@ -492,3 +492,16 @@ KTEST_MANUAL(netbench, a_to_b)
     bench(1514, 20000);
     end();
 }
+
+/* test=all runs on a machine without NICs: the node must have none, and
+   the netdev layer must say so rather than invent one. */
+KTEST(nonic, netdev_absent)
+{
+    bool nic = false;
+
+    for (int i = 0; pci_nth(i); i++)
+        nic |= pci_nth(i)->vendor == 0x1AF4 && pci_nth(i)->class == 0x02;
+    KEXPECT(!nic);
+    KEXPECT(netdev_get() == NULL);
+    KEXPECT(netdev_nth(0) == NULL);
+}
