@@ -490,6 +490,8 @@ KTEST_MANUAL(netbench, a_to_b)
     netdev_set_rx(B, count_only, &cap);
     bench(64, 20000);
     bench(1514, 20000);
+    if (A->mtu > 1500 && B->mtu == A->mtu)
+        bench(ETH_HLEN + A->mtu, 10000);    /* jumbo frames */
     end();
 }
 
