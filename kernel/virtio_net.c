@@ -123,7 +123,7 @@ static void rx_drain(struct vnet *n)
     n->in_rx = true;
     while ((head = virtq_get_used(&n->rx.vq, &len)) >= 0) {
         unsigned b = n->rx_buf_of[head];
-        if (len > NET_HDR)
+        if (len > NET_HDR && len <= n->rxbuf_size)
             netdev_deliver(&n->nd, rx_buf(n, b) + NET_HDR, len - NET_HDR);
         rx_post(n, b);
         got++;
@@ -231,15 +231,22 @@ static int alloc_buffers(struct vnet *n)
     return 0;
 }
 
+#define CFG_OFF(f)  __builtin_offsetof(struct virtio_net_config, f)
+
+/* Each field on its own: the configuration space ends after the last
+   field the device's features need. */
 static void read_config(struct vnet *n)
 {
-    struct virtio_net_config cfg;
+    uint16_t mtu = DEFAULT_MTU;
 
-    virtio_config_read(&n->vd, 0, &cfg, sizeof(cfg));
-    memcpy(n->nd.mac, cfg.mac, 6);
-    n->nd.mtu = DEFAULT_MTU;
-    if (virtio_has(&n->vd, VIRTIO_NET_F_MTU) && cfg.mtu >= 68)
-        n->nd.mtu = MIN(cfg.mtu, MAX_MTU);
+    virtio_config_read(&n->vd, CFG_OFF(mac), n->nd.mac, 6);
+    if (virtio_has(&n->vd, VIRTIO_NET_F_MTU))
+        virtio_config_read(&n->vd, CFG_OFF(mtu), &mtu, 2);
+    if (mtu > MAX_MTU)
+        pr_warn("%s: device MTU %u is above the %u this driver buffers; "
+                "frames longer than %u bytes will be lost\n", n->name, mtu,
+                MAX_MTU, ETH_HLEN + MAX_MTU);
+    n->nd.mtu = mtu < 68 ? DEFAULT_MTU : MIN(mtu, MAX_MTU);
 }
 
 static bool link_up(struct vnet *n)
@@ -248,7 +255,7 @@ static bool link_up(struct vnet *n)
 
     if (!virtio_has(&n->vd, VIRTIO_NET_F_STATUS))
         return true;            /* no status: the link is always up */
-    virtio_config_read(&n->vd, 6, &st, 2);
+    virtio_config_read(&n->vd, CFG_OFF(status), &st, 2);
     return st & VIRTIO_NET_S_LINK_UP;
 }
 

@@ -1,7 +1,7 @@
 # tests/: host unit tests (cmocka, ASan+UBSan) of the kernel's pure logic,
 # and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
-UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf
+UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel/boot sources each unit test links against.
@@ -10,6 +10,7 @@ UNIT_SRCS_test_cmdline  := kernel/cmdline.c
 UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
 UNIT_SRCS_test_elf      := kernel/elf.c
+UNIT_SRCS_test_virtq    := kernel/virtq.c
 
 UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
 
@@ -22,7 +23,7 @@ $(BUILD)/unit/%: tests/unit/%.c $$(UNIT_SRCS_%)
 test-build: $(UNIT_BINS) $(BUILD)/kernel.elf $(BUILD)/lwk.iso $(BUILD)/lwk-test.iso
 
 TEST_SUITES += $(patsubst %,tests/unit/run-cmocka@%,$(UNIT_BINS))
-TEST_SUITES += tests/qemu/suite-boot
+TEST_SUITES += tests/qemu/suite-boot tests/qemu/suite-net
 
 -include $(UNIT_BINS:=.d)
 
