@@ -549,6 +549,7 @@ void portals_init(void)
     params.max_cts = 128;
     params.max_eqs = 32;
     params.window = 64;
+    params.rto_ns = 5000000;    /* RTT on TCG is ~0.3 ms; 20 ms made loss crawl */
     if (ptl_lib_mem_size(&params) > LIB_MEM - LOOP_BYTES)
         panic("Portals tables need %lu bytes, more than %lu",
               ptl_lib_mem_size(&params), LIB_MEM);
