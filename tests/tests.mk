@@ -42,3 +42,7 @@ $(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $(LIBC_ALL)
 
 test-build: $(USER_PROGS) $(PCT_ELF)
 TEST_SUITES += tests/qemu/suite-user
+
+# Clusters of nodes on one VDE segment (tools/cluster); runs nodeid.elf
+# from USER_PROGS on every node and libportals' ptl-node beside them.
+TEST_SUITES += tests/qemu/suite-cluster
