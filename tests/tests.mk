@@ -67,3 +67,8 @@ $(BUILD)/tests/net/pingpong: tests/net/pingpong.c $$(PTL_B)/libportals.a
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
 test-build: $(NET_ELFS) $(NET_LINUX)
+TEST_SUITES += tests/qemu/suite-portals
+
+# Clusters of nodes on one VDE segment (tools/cluster); runs nodeid.elf
+# from USER_PROGS on every node and libportals' ptl-node beside them.
+TEST_SUITES += tests/qemu/suite-cluster
