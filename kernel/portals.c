@@ -19,6 +19,7 @@
  */
 #define LOG_PREFIX "portals"
 #include "kernel.h"
+#include "cmdline.h"
 #include "console.h"
 #include "lib.h"
 #include "mem.h"
@@ -529,6 +530,7 @@ void kptl_release(struct proc *p)
 void portals_init(void)
 {
     uint8_t mac[6];
+    uint64_t window = 8;
 
     nic = netdev_get();
     if (!nic) {
@@ -548,7 +550,13 @@ void portals_init(void)
     params.max_trig = 256;
     params.max_cts = 128;
     params.max_eqs = 32;
-    params.window = 64;
+    /* Frames in flight per peer.  A vde_switch port queues only 10 frames,
+       so more than 8 there just gets dropped and sent again; a tap or a
+       real switch can take ptl.window=64. */
+    params.window = 8;
+    cmdline_get_u64(&kernel_cmdline, "ptl.window", 8, &window);
+    if (window >= 1 && window <= 256)
+        params.window = (uint32_t)window;
     params.rto_ns = 5000000;    /* RTT on TCG is ~0.3 ms; 20 ms made loss crawl */
     if (ptl_lib_mem_size(&params) > LIB_MEM - LOOP_BYTES)
         panic("Portals tables need %lu bytes, more than %lu",
@@ -563,8 +571,8 @@ void portals_init(void)
     if (region_alloc(&phys_pool, LIB_MEM, &spare_pa) < 0)
         pr_warn("no memory for Portals tables\n");
     netdev_set_rx(nic, rx, NULL);
-    pr_info("nid %lu on %s, mtu %u, %lu KiB of tables per process\n",
-            node_id, nic->name, params.mtu,
+    pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
+            "process\n", node_id, nic->name, params.mtu, params.window,
             ptl_lib_mem_size(&params) >> 10);
 }
 
