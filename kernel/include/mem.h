@@ -35,13 +35,14 @@ struct mem_stats {
 
 void mem_init(const struct bootinfo *bi);
 
-/* A region of `*size` bytes (a 4 KiB multiple), physically contiguous:
+/* A region of `*size` bytes (rounded up to 4 KiB), physically contiguous:
  * whole 2 MB chunks for a 2 MB multiple; 4 KiB pages in a small pool for a
  * size under 2 MB; whole chunks followed by the first pages of a partial
  * chunk for a size in between.  `os` (kernel and PCT) prefers the kernel's
- * chunk; applications never get it.  When no partial chunk has room, whole
- * chunks are used and *size grows to fill them (never wasted).  0 and *pa
- * set, or -EINVAL / -ENOMEM. */
+ * chunk; applications never get it.  Kernel buffers (a NIC's packet
+ * buffers) ask with `os` so they stay in the OS's chunk when they fit.
+ * When no partial chunk has room, whole chunks are used and *size grows to
+ * fill them (never wasted).  0 and *pa set, or -EINVAL / -ENOMEM. */
 int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa);
 /* Give back a region from mem_region_alloc (its final size): 0 or -EINVAL
    if any of it was not allocated. */
