@@ -58,8 +58,8 @@ static void ready(void)
 
     mem_get_stats(&st);
     pr_info("ready nid=%lu boot_us=%lu ram_kib=%lu kernel_kib=%lu "
-            "free_kib=%lu\n", node_id, us, st.total >> 10, st.kernel >> 10,
-            st.free >> 10);
+            "free_kib=%lu os_free_kib=%lu\n", node_id, us, st.total >> 10,
+            st.kernel >> 10, st.free >> 10, st.os_free >> 10);
 }
 
 static void start_pct(void);

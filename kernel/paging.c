@@ -89,11 +89,11 @@ uint64_t paging_virt_to_phys(uint64_t cr3, uint64_t va)
         uint64_t e = t[(va >> shift) & 511];
         if (!(e & PTE_P))
             return (uint64_t)-1;
-        if (level > 0 && (e & PTE_PS)) {
+        if (level == 3 || (level > 0 && (e & PTE_PS))) {
             uint64_t size = 1ULL << shift;
             return (e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
         }
         t = phys_to_virt(e & PTE_ADDR);
     }
-    return (uint64_t)-1;        /* 4 KiB pages are never used */
+    return (uint64_t)-1;
 }

@@ -34,10 +34,9 @@
 #include "ptl_host.h"
 #include "ptl_wire.h"
 
-#define LIB_MEM         PAGE_2M         /* the core's tables, per process */
 #define USER_TOP        0x0000800000000000ULL
 #define LOOP_MTU_MAX    9000            /* largest frame we loop back */
-#define LOOP_SLOT_BYTES (PTL_ETH_HLEN + LOOP_MTU_MAX)
+#define LOOP_SLOT_BYTES (PTL_ETH_HLEN + params.mtu)
 #define LOOP_BYTES      ((uint64_t)LOOP_SLOTS * LOOP_SLOT_BYTES)
 
 extern uint64_t node_id;
@@ -435,21 +434,31 @@ static void rx(void *ctx, const void *frame, size_t len)
 
 /* One endpoint's tables are set aside at boot: the PCT hands applications
    all the memory there is, and the usual node runs one application. */
-static uint64_t spare_pa;
+static uint64_t spare_pa, spare_len;
 
-static void give_back(uint64_t pa)
+static uint64_t lib_mem;                /* bytes per endpoint */
+
+static void give_back(uint64_t pa, uint64_t len)
 {
     if (!spare_pa)
-        spare_pa = pa;
+        spare_pa = pa, spare_len = len;
     else
-        region_free(&phys_pool, pa, LIB_MEM);
+        mem_region_free(pa, len);
+}
+
+/* The core's tables and the loopback queue: kernel memory, in the OS's
+   chunk while it has room. */
+static int lib_mem_alloc(uint64_t *pa, uint64_t *len)
+{
+    *len = lib_mem;             /* may grow to whole chunks */
+    return mem_region_alloc(len, true, pa) < 0 ? -ENOMEM : 0;
 }
 
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out)
 {
     struct kptl *kp = NULL;
-    uint64_t pa;
+    uint64_t pa, len;
     uint8_t *shm;
     int rc;
 
@@ -465,23 +474,23 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
     if (!kp)
         return -EBUSY;
     if (spare_pa)               /* the one set aside at boot */
-        pa = spare_pa, spare_pa = 0;
-    else if (region_alloc(&phys_pool, LIB_MEM, &pa) < 0) {
-        pr_warn("pid %d: no 2 MB region left for its Portals tables\n",
-                p->pid);
+        pa = spare_pa, len = spare_len, spare_pa = 0;
+    else if (lib_mem_alloc(&pa, &len) < 0) {
+        pr_warn("pid %d: no memory left for its Portals tables (%lu KiB)\n",
+                p->pid, lib_mem >> 10);
         return -ENOMEM;
     }
-    *kp = (struct kptl){ .p = p, .mem_pa = pa, .shm = shm,
+    *kp = (struct kptl){ .p = p, .mem_pa = pa, .mem_len = len, .shm = shm,
                          .shm_uva = shm_uva, .shm_len = shm_len };
     /* The loopback queue sits after the core's tables, in the same region. */
-    kp->loop = (uint8_t *)phys_to_virt(pa) + LIB_MEM - LOOP_BYTES;
+    kp->loop = (uint8_t *)phys_to_virt(pa) + len - LOOP_BYTES;
     kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* the wake counter */
     memset(shm, 0, 64);
     params.epoch = (uint32_t)clock_ns() | 1;    /* a new incarnation */
     rc = ptl_lib_create(kptl_iface(kp), &params, &host_ops, kp,
-                        phys_to_virt(pa), LIB_MEM - LOOP_BYTES, &kp->lib);
+                        phys_to_virt(pa), len - LOOP_BYTES, &kp->lib);
     if (rc != PTL_OK) {
-        give_back(pa);
+        give_back(pa, len);
         kp->lib = NULL;
         pr_warn("pid %d: cannot create a Portals endpoint (%d)\n", p->pid, rc);
         return -ENOMEM;
@@ -519,7 +528,7 @@ void kptl_release(struct proc *p)
         netdev_poll(nic);
     if (nic && !netdev_tx_idle(nic))
         pr_warn("pid %d: NIC still holds its frames after 100 ms\n", p->pid);
-    give_back(kp->mem_pa);
+    give_back(kp->mem_pa, kp->mem_len);
     if (kp->bad_copies)
         pr_warn("pid %d: %lu copies to memory it no longer had\n", p->pid,
                 kp->bad_copies);
@@ -541,11 +550,12 @@ void portals_init(void)
     params.nid = (ptl_nid_t)node_id;
     params.pid = PTL_PID_ANY;
     params.mtu = MIN(nic->mtu, LOOP_MTU_MAX);
-    /* Sized to fit LIB_MEM with room to spare (ptl_lib_mem_size). */
-    params.max_entries = 2048;
-    params.max_uh = 2048;
-    params.max_mds = 512;
-    params.max_msgs = 512;
+    /* Enough for MPI's posted receives and overflow headers, small enough
+       that one endpoint fits beside the kernel in its 2 MB chunk. */
+    params.max_entries = 1024;
+    params.max_uh = 1024;
+    params.max_mds = 256;
+    params.max_msgs = 256;
     params.max_peers = 128;
     params.max_trig = 256;
     params.max_cts = 128;
@@ -557,10 +567,10 @@ void portals_init(void)
     cmdline_get_u64(&kernel_cmdline, "ptl.window", 8, &window);
     if (window >= 1 && window <= 256)
         params.window = (uint32_t)window;
-    params.rto_ns = 5000000;    /* RTT on TCG is ~0.3 ms; 20 ms made loss crawl */
-    if (ptl_lib_mem_size(&params) > LIB_MEM - LOOP_BYTES)
-        panic("Portals tables need %lu bytes, more than %lu",
-              ptl_lib_mem_size(&params), LIB_MEM);
+    /* A peer is given up only after ~40 s without progress: TCG nodes
+       sharing a loaded host can stall for seconds. */
+    params.max_retries = 40;
+    lib_mem = ALIGN_UP(ptl_lib_mem_size(&params) + LOOP_BYTES, PAGE_4K);
     ptl_wire_nid_mac((uint32_t)node_id, mac);
     memcpy(own_mac, mac, 6);
     if (memcmp(mac, nic->mac, 6) != 0)
@@ -568,12 +578,12 @@ void portals_init(void)
                 "sending as 02:50:%02x:%02x:%02x:%02x\n", nic->mac[0],
                 nic->mac[1], nic->mac[2], nic->mac[3], nic->mac[4],
                 nic->mac[5], node_id, mac[2], mac[3], mac[4], mac[5]);
-    if (region_alloc(&phys_pool, LIB_MEM, &spare_pa) < 0)
+    if (lib_mem_alloc(&spare_pa, &spare_len) < 0)
         pr_warn("no memory for Portals tables\n");
     netdev_set_rx(nic, rx, NULL);
     pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
             "process\n", node_id, nic->name, params.mtu, params.window,
-            ptl_lib_mem_size(&params) >> 10);
+            lib_mem >> 10);
 }
 
 void kptl_stats(uint64_t *unclaimed)

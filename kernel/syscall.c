@@ -97,7 +97,7 @@ static long sys_node_info(struct trapframe *tf)
     ni.ram_total = st.total;
     ni.ram_kernel = st.kernel;
     ni.ram_free = st.free;
-    ni.largest_free = region_largest_free(&phys_pool);
+    ni.largest_free = mem_largest_free();
     memcpy(ni.cmdline, bootinfo.cmdline, sizeof(ni.cmdline));
     return copy_to_user(current, A0(tf), &ni, sizeof(ni));
 }
@@ -110,12 +110,34 @@ static long sys_module_map(struct trapframe *tf)
 
     if (i >= (uint64_t)bootinfo.nmods)
         return -ENOENT;
+    if (!mem_module_live(i))
+        return -EINVAL;         /* released: its memory is someone else's */
     m.pct_va = module_map_into(current, i, bm->start, bm->end);
     if (!m.pct_va)
         return -ENOMEM;
     m.size = bm->end - bm->start;
     memcpy(m.name, bm->name, sizeof(m.name));
     return copy_to_user(current, A1(tf), &m, sizeof(m));
+}
+
+/* The PCT has loaded what it needed from module `i`: unmap it and give
+   its memory to the pools (programs loaded later can have it). */
+static long sys_module_release(struct trapframe *tf)
+{
+    uint64_t i = A0(tf);
+
+    if (i >= (uint64_t)bootinfo.nmods)
+        return -ENOENT;
+    if (!mem_module_live(i))
+        return -EINVAL;
+    module_unmap_from(current, i, bootinfo.mods[i].start,
+                      bootinfo.mods[i].end);
+    return mem_module_release(i);
+}
+
+static long sys_proc_heap(struct trapframe *tf)
+{
+    return proc_heap(A0(tf), A1(tf), A2(tf));
 }
 
 static long sys_node_stop(struct trapframe *tf)

@@ -221,7 +221,7 @@ static int alloc_buffers(struct vnet *n)
 
     n->rxbuf_size = ALIGN_UP(NET_HDR + ETH_HLEN + n->nd.mtu, 64);
     n->mem_bytes = (uint64_t)nrx * n->rxbuf_size + n->tx.vq.size * TX_SLOT;
-    if (region_alloc(&phys_pool, n->mem_bytes, &n->mem_phys) < 0)
+    if (mem_region_alloc(&n->mem_bytes, true, &n->mem_phys) < 0)
         return -ENOMEM;
     n->mem = phys_to_virt(n->mem_phys);
     n->slots_phys = n->mem_phys + (uint64_t)nrx * n->rxbuf_size;

@@ -38,7 +38,7 @@ void pct_report(const struct job *j)
                r->status);
         return;
     }
-    sym = elf_symbol(j->image, j->image_size, r->fault_rip, &off);
+    sym = pct_symbol(j, r->fault_rip, &off);
     printf("pct: pid %d (%s) killed: %s (vector %u) at address %#lx, "
            "rip %#lx <%s+%#lx>\n", j->pid, j->name, fault_kind(j),
            r->fault_vector, r->fault_addr, r->fault_rip, sym ? sym : "?",

@@ -1,5 +1,6 @@
 /*
- * Kernel page tables (paging.c): 2 MB pages only.  PHYSMAP covers all RAM
+ * Kernel page tables (paging.c): 2 MB pages only (processes also get 4 KiB
+ * pages, proc.c).  PHYSMAP covers all RAM
  * and the MMIO hole below 4 GiB (uncached); the kernel image is mapped at
  * KERNEL_VMA.  The low half is left empty for processes.
  */

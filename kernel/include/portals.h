@@ -20,7 +20,7 @@ struct kptl_ext {
 struct kptl {
     struct proc *p;             /* owner */
     struct ptl_lib *lib;        /* NULL: slot free */
-    uint64_t mem_pa;            /* the core's tables (a region) */
+    uint64_t mem_pa, mem_len;   /* the core's tables and loopback queue */
     uint8_t *shm;               /* the process's shared area, kernel view */
     uint64_t shm_uva, shm_len;
     struct kptl_ext ext[KPTL_SHM_EXTENTS];
