@@ -180,9 +180,11 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
     if (ev->ni_fail_type == PTL_NI_PT_DISABLED) {
         nx_flow_nacked(leg);
     } else if (ev->ni_fail_type != PTL_NI_OK) {
-        leg_finish(leg, EIO, ev->ni_fail_type == PTL_NI_UNDELIVERABLE
-                   ? "destination node unreachable"
-                   : "destination refused the message");
+        char why[96];
+        snprintf(why, sizeof(why), ev->ni_fail_type == PTL_NI_UNDELIVERABLE
+                 ? "node %d unreachable" : "node %d refused the message "
+                 "(Portals failure %d)", dst, ev->ni_fail_type);
+        leg_finish(leg, EIO, why);
     } else {
         leg->acked = 1;
         if (leg->has_md)

@@ -7,6 +7,7 @@
 #ifndef NXTEST_H
 #define NXTEST_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -36,7 +36,6 @@ int main(void)
             crecv(100 + k, in, len);
             csend(100 + k, out, len, right, 0);
         }
-        if (!same(in, len, left, me, k)) { long i = 0; while (in[i] == pat(left, me, k, i)) i++; fprintf(stderr, "k=%ld len=%ld first bad byte %ld\n", k, len, i); }
         CHECK(same(in, len, left, me, k));
         CHECK(infocount() == len && infonode() == left &&
               infotype() == 100 + k && infoptype() == 0);
