@@ -80,6 +80,8 @@ struct nx_req {
     long count;
     uint64_t bits;
     int rndv;
+    int detached;               /* libnx's own copy of a short message */
+    void *bounce;               /* that copy */
     struct nx_leg *legs;
     int nlegs, legs_left;
     /* receive */

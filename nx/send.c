@@ -38,8 +38,17 @@ static void leg_finish(struct nx_leg *leg, int err, const char *why)
         snprintf(r->errmsg, sizeof(r->errmsg), "%s", why);
     }
     nx.legs_pending--;
-    if (--r->legs_left == 0)
-        r->done = 1;
+    if (--r->legs_left > 0)
+        return;
+    r->done = 1;
+    if (!r->detached)
+        return;
+    /* Nobody waits for a copied message: its failure ends the job. */
+    if (r->err)
+        nx_fatal("NX: node %d: a message could not be delivered: %s",
+                 nx.me, r->errmsg);
+    free(r->bounce);
+    nx_req_free(r);
 }
 
 /* Expose a long message's buffer for the destination's Get. */
@@ -140,6 +149,30 @@ static int start_leg(struct nx_req *r, struct nx_leg *leg, int dst)
     return 0;
 }
 
+/* A short message is sent from a copy, so the caller's send completes at
+ * once (its buffer is free) instead of a round trip later at the ACK: the
+ * copy, in a request of libnx's own, lives until every leg is ACKed (a
+ * refused Put is resent from it).  Returns that request. */
+static struct nx_req *detach(struct nx_req *r)
+{
+    struct nx_req *d = nx_req_new(NX_REQ_SEND);
+
+    if (d == NULL || (r->count > 0 && (d->bounce = malloc((size_t)r->count))
+                                      == NULL)) {
+        if (d != NULL)
+            nx_req_free(d);
+        return NULL;
+    }
+    if (r->count > 0)
+        memcpy(d->bounce, r->sbuf, (size_t)r->count);
+    d->sbuf = d->bounce;
+    d->count = r->count;
+    d->bits = r->bits;
+    d->detached = 1;
+    r->done = 1;
+    return d;
+}
+
 /* Start a send to node (or every other node, -1); self sends are copied
  * and matched here (recv.c).  The request completes in progress. */
 int nx_send_start(struct nx_req *r, const void *buf, long count, long node,
@@ -159,6 +192,8 @@ int nx_send_start(struct nx_req *r, const void *buf, long count, long node,
         r->done = 1;
         return 0;
     }
+    if (!r->rndv && (r = detach(r)) == NULL)
+        return nx_error(ENOMEM, "out of memory for a message copy");
     if ((r->legs = calloc((size_t)n, sizeof(*r->legs))) == NULL)
         return nx_error(ENOMEM, "out of memory");
     r->nlegs = r->legs_left = n;
