@@ -35,6 +35,7 @@
 #include "ptl_wire.h"
 
 #define USER_TOP        0x0000800000000000ULL
+#define IDLE_POLL_NS    1000000ULL      /* see kptl_idle */
 #define LOOP_MTU_MAX    9000            /* largest frame we loop back */
 #define LOOP_SLOT_BYTES (PTL_ETH_HLEN + params.mtu)
 #define LOOP_BYTES      ((uint64_t)LOOP_SLOTS * LOOP_SLOT_BYTES)
@@ -405,7 +406,10 @@ void kptl_idle(uint64_t deadline)
         netdev_poll(nic);
     if (clock_ns() >= deadline)
         return;
-    timer_set(TIMER_WAKE, deadline == UINT64_MAX ? 0 : deadline, NULL);
+    /* Wake at least every millisecond to look at the NIC: a frame whose
+       interrupt went missing must not leave a process asleep until its
+       deadline. */
+    timer_set(TIMER_WAKE, MIN(deadline, clock_ns() + IDLE_POLL_NS), NULL);
     irq_enable_and_halt();
     irq_disable();
     timer_set(TIMER_WAKE, 0, NULL);
