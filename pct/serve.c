@@ -14,7 +14,7 @@
 #include "pct.h"
 #include "yod_proto.h"
 
-#define REQ_BUF     (16 * sizeof(struct yod_msg))
+#define REQ_BUF     (32 * sizeof(struct yod_msg))
 #define CHUNK       (32u << 10)        /* image bytes per Get */
 #define GET_WAIT_MS 10000
 
@@ -31,7 +31,9 @@ static struct {
     struct yod_msg out;
     char chunk[CHUNK];
 } io;
-static char req_buf[REQ_BUF] __attribute__((aligned(64)));
+/* Two request buffers: while a full one waits to be appended again, the
+   other takes requests (a request with no buffer would be dropped). */
+static char req_buf[2][REQ_BUF] __attribute__((aligned(64)));
 static char args[YOD_ARGS_MAX];
 
 static struct {
@@ -234,6 +236,19 @@ static void request(const struct yod_msg *m, ptl_process_t from)
     }
 }
 
+static int append_req(char *buf)
+{
+    ptl_me_t me = { .start = buf, .length = REQ_BUF,
+                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
+                    .ignore_bits = ~0ull, .ct_handle = PTL_CT_NONE,
+                    .min_free = sizeof(struct yod_msg),
+                    .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };
+    ptl_handle_me_t h;
+
+    return PtlMEAppend(s.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, buf, &h)
+           == PTL_OK ? 0 : -1;
+}
+
 /* Handle every request that arrived; wait for one if nothing runs. */
 static void requests(int block)
 {
@@ -250,28 +265,16 @@ static void requests(int block)
             memcpy(&m, ev.start, sizeof(m));
             request(&m, ev.initiator);
         } else if (ev.type == PTL_EVENT_AUTO_UNLINK) {
-            ptl_me_t me = { .start = req_buf, .length = REQ_BUF,
-                            .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
-                            .ignore_bits = ~0ull, .ct_handle = PTL_CT_NONE,
-                            .min_free = sizeof(struct yod_msg),
-                            .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };
-            PtlMEAppend(s.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL,
-                        &(ptl_handle_me_t){ 0 });
+            append_req(ev.user_ptr);
         }
     }
 }
 
 static int open_portals(void)
 {
-    ptl_me_t me = { .start = req_buf, .length = REQ_BUF,
-                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
-                    .ignore_bits = ~0ull, .ct_handle = PTL_CT_NONE,
-                    .min_free = sizeof(struct yod_msg),
-                    .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };
     ptl_md_t md = { .start = &io, .length = sizeof(io),
                     .ct_handle = PTL_CT_NONE };
     ptl_pt_index_t pt;
-    ptl_handle_me_t meh;
 
     /* The PCT's heap is 256 KiB: a small area for EQ rings. */
     setenv("PTL_SHM_KB", "64", 1);
@@ -281,8 +284,7 @@ static int open_portals(void)
         PtlEQAlloc(s.ni, 64, &s.req_eq) != PTL_OK ||
         PtlEQAlloc(s.ni, 16, &s.ini_eq) != PTL_OK ||
         PtlPTAlloc(s.ni, 0, s.req_eq, YOD_PT_CTL, &pt) != PTL_OK ||
-        PtlMEAppend(s.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL, &meh)
-            != PTL_OK)
+        append_req(req_buf[0]) < 0 || append_req(req_buf[1]) < 0)
         return -1;
     md.eq_handle = s.ini_eq;
     return PtlMDBind(s.ni, &md, &s.md) == PTL_OK ? 0 : -1;

@@ -28,7 +28,7 @@
 #define MAX_NODES   128
 #define IO_BUF      (1u << 20)
 #define CTL_BUF     (256 * sizeof(struct yod_msg))
-#define ANSWER_MS   5000        /* a PCT answers a request within this */
+#define ANSWER_MS   10000       /* a PCT answers a request within this */
 
 struct node {
     unsigned nid;
@@ -36,7 +36,8 @@ struct node {
     struct yod_msg got;         /* its last answer (got.type 0: none) */
     int exited;
     struct yod_msg exit;
-    int at_line_start;          /* -label: prefix the next byte */
+    char line[2][YOD_IO_CHUNK]; /* stdout, stderr: the unfinished line */
+    size_t len[2];
 };
 
 static struct opts {
@@ -58,7 +59,7 @@ static struct {
     ptl_handle_md_t md;
     struct yod_msg out;
 } P;
-static char ctl_buf[CTL_BUF], io_buf[2][IO_BUF];
+static char ctl_buf[2][CTL_BUF], io_buf[2][IO_BUF];
 static char *image, args[YOD_ARGS_MAX];
 static size_t image_len, args_len;
 
@@ -299,11 +300,12 @@ static void open_portals(unsigned nid)
         if ((want == YOD_PT_CTL || want == YOD_PT_DATA || want == YOD_PT_IO) &&
             PtlPTAlloc(P.ni, 0, P.eq, want, &pt) != PTL_OK)
             die("cannot allocate portal %u", want);
-    append(YOD_PT_CTL, ctl_buf, CTL_BUF, PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL,
-           0, sizeof(struct yod_msg));
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        append(YOD_PT_CTL, ctl_buf[i], CTL_BUF,
+               PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, sizeof(struct yod_msg));
         append(YOD_PT_IO, io_buf[i], IO_BUF,
                PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, YOD_IO_CHUNK);
+    }
     append(YOD_PT_DATA, image, image_len, PTL_ME_OP_GET, YOD_MB_IMAGE, 0);
     md.eq_handle = P.ini_eq;
     if (PtlMDBind(P.ni, &md, &P.md) != PTL_OK)
@@ -318,22 +320,34 @@ static struct node *node_of(unsigned nid)
     return NULL;
 }
 
-/* Program output: "[rank] " before each line with -label. */
+/* A rank's output goes out in whole lines ("[rank] " first with -label),
+   so ranks' lines never mix, however the program split its writes. */
+static void flush_line(struct node *n, int i)
+{
+    FILE *f = i ? stderr : stdout;
+
+    if (!n->len[i])
+        return;
+    if (o.label)
+        fprintf(f, "[%d] ", n->rank);
+    fwrite(n->line[i], 1, n->len[i], f);
+    fflush(f);
+    n->len[i] = 0;
+}
+
 static void output(const ptl_event_t *ev)
 {
-    int rank = (int)(ev->hdr_data >> 8), fd = (int)(ev->hdr_data & 0xff);
-    FILE *f = fd == 2 ? stderr : stdout;
+    int rank = (int)(ev->hdr_data >> 8), i = (ev->hdr_data & 0xff) == 2;
     struct node *n = rank >= 0 && rank < o.size ? job[rank] : NULL;
     const char *p = ev->start;
 
-    for (ptl_size_t i = 0; i < ev->mlength; i++) {
-        if (o.label && n && n->at_line_start)
-            fprintf(f, "[%d] ", rank);
-        if (n)
-            n->at_line_start = p[i] == '\n';
-        fputc(p[i], f);
+    if (!n)
+        return;
+    for (ptl_size_t k = 0; k < ev->mlength; k++) {
+        n->line[i][n->len[i]++] = p[k];
+        if (p[k] == '\n' || n->len[i] == sizeof(n->line[i]))
+            flush_line(n, i);
     }
-    fflush(f);
 }
 
 static void control(const ptl_event_t *ev)
@@ -347,6 +361,8 @@ static void control(const ptl_event_t *ev)
     if (m.job != jobid)
         return;                 /* an answer to an earlier yod */
     if (m.type == YOD_EXIT) {
+        flush_line(n, 0);       /* a last line without a newline */
+        flush_line(n, 1);
         n->exit = m;
         n->exited = 1;
     } else {
@@ -374,7 +390,7 @@ static void pump(int ms)
             append(YOD_PT_IO, ev.user_ptr, IO_BUF,
                    PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, YOD_IO_CHUNK);
         else
-            append(YOD_PT_CTL, ctl_buf, CTL_BUF,
+            append(YOD_PT_CTL, ev.user_ptr, CTL_BUF,
                    PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0,
                    sizeof(struct yod_msg));
     }
@@ -438,7 +454,6 @@ static void claim(void)
         uint32_t a = send(n, YOD_ALLOC, -1) == 0 ? answer(n) : 0;
         if (a == YOD_OK) {
             n->rank = got;
-            n->at_line_start = 1;
             job[got++] = n;
             continue;
         }
@@ -557,6 +572,8 @@ int main(int argc, char **argv)
     every_rank(YOD_START, "start");
     run();
     status = report();
+    if (stop_signal)
+        status = 128 + stop_signal;     /* as a shell reports it */
     free_all();
     PtlNIFini(P.ni);
     PtlFini();
