@@ -45,17 +45,20 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 # ---- crt0 and the newlib glue --------------------------------------------
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
-                  libc/io.c libc/misc.c libc/setjmp.S
+                  libc/io.c libc/yodio.c libc/misc.c libc/setjmp.S
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS)))
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
-                  -fno-stack-protector -Ilibc -MMD -MP
+                  -fno-stack-protector -Ilibc -Iyod -MMD -MP
 LIBC_DEPS      := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS)
 
 $(LIBC_OUT)/obj/%.o: libc/%.c $(LIBC_DEPS)
 	$(call say,LWKCC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -c $< -o $@
+
+# yodio.c speaks Portals to yod (yod/yod_proto.h).
+$(LIBC_OUT)/obj/yodio.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
 
 $(LIBC_OUT)/obj/%.o: libc/%.S $(LIBC_DEPS)
 	$(call say,LWKCC,$<)

@@ -19,13 +19,41 @@ static uint64_t largest_free(void)
     return ni.largest_free;
 }
 
+/* The image is a boot module, or (from yod) the data region of a scratch
+   process made only to hold it: either way its memory goes back. */
 void pct_release_image(struct job *j)
 {
     if (!j->image)
         return;
-    if (lwk_sys_module_release(j->module) < 0)
+    if (j->scratch_pid > 0)
+        lwk_sys_proc_destroy(j->scratch_pid);
+    else if (lwk_sys_module_release(j->module) < 0)
         printf("pct: %s: could not give its boot module back\n", j->name);
+    j->scratch_pid = 0;
     j->image = NULL;
+}
+
+/* Room for an image of `size` bytes that yod sends: the PCT's own heap is
+   small (256 KiB), so the bytes go into a process region the PCT sees
+   through its window; the process never runs. */
+void *pct_image_buffer(struct job *j, uint64_t size)
+{
+    struct lwk_proc_desc d = {
+        .text_va = LWK_APP_BASE, .text_size = LWK_PAGE_SIZE,
+        .data_va = LWK_APP_BASE + (2u << 20),
+        .data_size = ALIGN_UP(size, LWK_PAGE_SIZE),
+        .stack_size = LWK_PAGE_SIZE,
+    };
+    struct lwk_proc_map m;
+    long pid = lwk_sys_proc_create((long)&d, (long)&m);
+
+    if (pid < 0)
+        return NULL;
+    j->scratch_pid = (int)pid;
+    j->module = -1;
+    j->image = (const void *)m.pct_va[LWK_REG_DATA];
+    j->image_size = size;
+    return (void *)m.pct_va[LWK_REG_DATA];
 }
 
 static long create(struct job *j, const struct lwk_proc_desc *d,
@@ -69,7 +97,8 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         AT_PAGESZ, LWK_PAGE_SIZE, AT_ENTRY, j->elf.entry,
         AT_LWK_HEAP_BASE, heap_va, AT_LWK_HEAP_SIZE, heap,
         AT_LWK_STACK_SIZE, m->size[LWK_REG_STACK], AT_LWK_NID, nid,
-        AT_LWK_RANK, 0, AT_LWK_SIZE, 1, AT_NULL, 0,
+        AT_LWK_RANK, (uint64_t)j->rank, AT_LWK_SIZE,
+        (uint64_t)(j->size ? j->size : 1), AT_NULL, 0,
     };
 
     sp = ustack_build((void *)m->pct_va[LWK_REG_STACK], m->size[LWK_REG_STACK],

@@ -1,6 +1,7 @@
 /*
- * The PCT's main loop.  For now (one node, no yod yet) the programs to run
- * are the boot modules after the PCT itself, each "path arg...".  Kernel
+ * The PCT's main loop.  The programs to run are the boot modules after
+ * the PCT itself, each "path arg..."; with none, the PCT serves yod
+ * (serve.c, yod/yod_proto.h).  Kernel
  * command-line settings the PCT reads:
  *   pct.heap=SIZE     heap per program (default: all the memory left;
  *                     16M with pct.together)
@@ -174,8 +175,10 @@ int main(void)
                                                     : PCT_HEAP_ALL);
     quantum = size_opt("pct.quantum", 10000000);
     find_programs();
-    if (!njobs)
+    if (!njobs) {
         printf("pct: no program to run\n");
+        pct_serve(&node, heap, stack, quantum);     /* never returns */
+    }
     for (int i = 0; i < njobs; i++) {
         struct job *j = &jobs[i];
         if (pct_load(j, heap, stack, node.nid) < 0) {

@@ -6,6 +6,7 @@
 #ifndef PCT_H
 #define PCT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "elf.h"
 #include "uapi/abi.h"
@@ -20,7 +21,9 @@ struct job {
     int pid;                    /* 0: not loaded */
     int prio;                   /* higher runs first */
     const char *name;
-    int module;                 /* boot module index */
+    int module;                 /* boot module index; -1: from yod */
+    int scratch_pid;            /* from yod: the process holding the image */
+    int rank, size;             /* in the job (0 of 1 for boot modules) */
     const void *image;          /* its image; NULL once given back */
     uint64_t image_size;
     struct pct_sym *syms;       /* function names, kept for fault reports */
@@ -39,8 +42,14 @@ struct job {
    may be PCT_HEAP_ALL.  The boot module is given back either way. */
 int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid);
 void pct_release_image(struct job *j);
+/* A buffer of `size` bytes for an image yod sends (j->image), or NULL. */
+void *pct_image_buffer(struct job *j, uint64_t size);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
+void pct_describe(const struct job *j, char *buf, size_t len);
+/* serve.c: with no boot-module program, serve yod's requests forever. */
+void pct_serve(const struct lwk_node_info *node, uint64_t heap,
+               uint64_t stack, uint64_t quantum);
 /* symbols.c: copy the function names out of the job's image (if the
    PCT's heap has room); the function containing `addr`, or NULL. */
 void pct_keep_symbols(struct job *j);
