@@ -262,7 +262,7 @@ static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
 {
     struct kptl *kp = ctx;
     struct netdev_seg seg[NETDEV_SEG_MAX];
-    int n = 0, rc;
+    int n = 0;
 
     if (niov < 1 || niov - 1 > NETDEV_SEG_MAX)
         return -1;
@@ -280,12 +280,10 @@ static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
             return -1;          /* checked at the call: cannot happen */
         seg[n++] = (struct netdev_seg){ base, (uint32_t)iov[i].len };
     }
-    rc = netdev_tx(nic, iov[0].base, iov[0].len, seg, n);
-    if (rc == -EAGAIN) {        /* reclaim finished frames and retry once */
-        netdev_poll(nic);
-        rc = netdev_tx(nic, iov[0].base, iov[0].len, seg, n);
-    }
-    return rc;
+    /* A full ring (-EAGAIN, after the driver reclaimed what it could) is
+       "not sent": the reliable layer sends it again.  No netdev_poll here:
+       it would deliver frames into the core we are called from. */
+    return netdev_tx(nic, iov[0].base, iov[0].len, seg, n);
 }
 
 static uint64_t h_now(void *ctx)
@@ -511,9 +509,10 @@ static void log_stats(struct kptl *kp)
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
             "duplicates %lu, out of order %lu, bad %lu; NIC lost %lu "
-            "(net.loss)\n", kp->p->pid, st.tx_frames, st.rx_frames,
-            st.rtx_frames, st.rx_dup, st.rx_ooo, st.rx_bad,
-            nic ? nic->st.rx_dropped : 0);
+            "(net.loss); node: %lu frames for no process here\n",
+            kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
+            st.rx_dup, st.rx_ooo, st.rx_bad, nic ? nic->st.rx_dropped : 0,
+            rx_unclaimed);
 }
 
 /* The process is gone: no more frames for it, and none of its memory may
@@ -588,9 +587,4 @@ void portals_init(void)
     pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
             "process\n", node_id, nic->name, params.mtu, params.window,
             lib_mem >> 10);
-}
-
-void kptl_stats(uint64_t *unclaimed)
-{
-    *unclaimed = rx_unclaimed;
 }

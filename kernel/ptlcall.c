@@ -404,10 +404,14 @@ static int c_TriggeredCTSet(struct call *c)
 
 /* ---- the table -------------------------------------------------------------- */
 
+/* PtlInit: (shm, len).  The one call made before the endpoint exists. */
 static int c_Setup(struct call *c)
 {
-    (void)c;
-    return PTL_OK;              /* done in ptl_syscall before the table */
+    int err = kptl_setup(c->p, c->a[0], c->a[1], &c->kp);
+
+    if (err == -ENODEV)
+        pr_info("pid %d: PtlInit on a node without a NIC\n", c->p->pid);
+    return err;
 }
 
 static const struct {
@@ -429,16 +433,12 @@ long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
         return -ENOSYS;
     if (copy_from_user(p, c.a, uargs, calls[op].nargs * sizeof(uint64_t)) < 0)
         return -EFAULT;
-    if (op == 0) {                  /* Setup: (shm, len) */
-        int err = kptl_setup(p, c.a[0], c.a[1], &c.kp);
-        if (err == -ENODEV)
-            pr_info("pid %d: PtlInit on a node without a NIC\n", p->pid);
-        return err < 0 ? err : PTL_OK;
-    }
-    if (!(c.kp = kptl_of(p)))
+    c.kp = kptl_of(p);
+    if (!c.kp && calls[op].fn != c_Setup)
         return PTL_NO_INIT;
     rc = calls[op].fn(&c);
-    kptl_after_call(c.kp);
+    if (c.kp)
+        kptl_after_call(c.kp);
     return rc;
 }
 

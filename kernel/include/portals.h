@@ -43,7 +43,6 @@ void kptl_release(struct proc *p);
 void kptl_after_call(struct kptl *kp);
 uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
 void kptl_idle(uint64_t deadline);
-void kptl_stats(uint64_t *unclaimed);
 
 /* The ptl system call (ptlcall.c). */
 long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs);
