@@ -92,7 +92,14 @@ static void calibrate_lapic(void)
     lapic_hz = (uint64_t)(0xFFFFFFFFu - left) * 200;
 }
 
-/* Program the LAPIC for the earliest armed timer, or stop it. */
+/* When the LAPIC will interrupt (clock_ns time), 0 if it will not.  Under
+   a hypervisor every LAPIC register write is an emulated device access
+   costing tens of microseconds, and the network re-arms its timer for
+   every frame, so the LAPIC is reprogrammed only when it must fire
+   earlier than it will; firing early costs one interrupt that finds
+   nothing due and arms for the next deadline. */
+static uint64_t lapic_at;
+
 static void lapic_arm(void)
 {
     uint64_t first = UINT64_MAX, now = clock_ns(), ns, count;
@@ -100,10 +107,8 @@ static void lapic_arm(void)
     for (int i = 0; i < TIMER_NSLOTS; i++)
         if (timers[i].deadline && timers[i].deadline < first)
             first = timers[i].deadline;
-    if (first == UINT64_MAX) {
-        apic_write(APIC_TIMER_INIT, 0);
+    if (first == UINT64_MAX || (lapic_at && lapic_at <= first))
         return;
-    }
     ns = first > now ? first - now : 0;
     if (ns > 100000000000ULL)
         ns = 100000000000ULL;   /* 100 s: keeps ns * lapic_hz in 64 bits */
@@ -112,8 +117,8 @@ static void lapic_arm(void)
         count = 1;
     if (count > 0xFFFFFFFFu)
         count = 0xFFFFFFFFu;    /* fires early: the handler re-checks */
-    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
     apic_write(APIC_TIMER_INIT, (uint32_t)count);
+    lapic_at = now + count * 1000000000ULL / lapic_hz;
 }
 
 static void timer_irq(struct trapframe *tf)
@@ -121,6 +126,7 @@ static void timer_irq(struct trapframe *tf)
     uint64_t now = clock_ns();
 
     (void)tf;
+    lapic_at = 0;               /* one-shot: it has fired */
     apic_eoi();
     for (int i = 0; i < TIMER_NSLOTS; i++) {
         void (*fn)(void) = timers[i].fn;
@@ -151,6 +157,7 @@ void timer_init(void)
     calibrate_tsc();
     calibrate_lapic();
     trap_set_handler(VEC_TIMER, timer_irq);
+    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
     pr_info("TSC %lu.%03lu MHz, LAPIC timer %lu kHz (calibrated against "
             "the PIT)\n", tsc_hz / 1000000, tsc_hz / 1000 % 1000,
             lapic_hz / 1000);
