@@ -524,11 +524,12 @@ static void log_stats(struct kptl *kp)
 
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
-            "duplicates %lu, out of order %lu, bad %lu; NIC lost %lu "
+            "duplicates %lu, out of order %lu, refused (no resources) %lu, "
+            "bad %lu; messages dropped %lu, events lost %lu; NIC lost %lu "
             "(net.loss); node: %lu frames for no process here\n",
             kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
-            st.rx_dup, st.rx_ooo, st.rx_bad, nic ? nic->st.rx_dropped : 0,
-            rx_unclaimed);
+            st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad, st.drops,
+            st.eq_dropped, nic ? nic->st.rx_dropped : 0, rx_unclaimed);
 }
 
 /* The process is gone: no more frames for it, and none of its memory may
