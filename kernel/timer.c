@@ -14,6 +14,7 @@
 #define PIT_CMD         0x43
 #define PIT_GATE        0x61    /* bit 0 gate, bit 1 speaker, bit 5 OUT2 */
 #define CALIBRATE_MS    10
+#define CALIBRATE_RUNS  5
 #define LAPIC_DIV16     0x3
 
 uint64_t tsc_hz;
@@ -65,9 +66,26 @@ static uint64_t pit_measure_tsc(void)
     return t1 - t0;
 }
 
+/* The median of a few measurements: a virtual CPU descheduled by a busy
+   host between starting the PIT and reading the TSC (or after the PIT
+   fires) makes one measurement far off, in either direction (seen: 756
+   and 2917 MHz for one 2 GHz host). */
+static uint64_t pit_median_tsc(void)
+{
+    uint64_t m[CALIBRATE_RUNS];
+
+    for (int i = 0; i < CALIBRATE_RUNS; i++) {
+        uint64_t t = pit_measure_tsc(), j = i;
+        for (; j > 0 && m[j - 1] > t; j--)
+            m[j] = m[j - 1];
+        m[j] = t;
+    }
+    return m[CALIBRATE_RUNS / 2];
+}
+
 static void calibrate_tsc(void)
 {
-    uint64_t ticks = pit_measure_tsc();
+    uint64_t ticks = pit_median_tsc();
 
     if (!ticks) {
         pr_warn("PIT did not count down; assuming a 1 GHz TSC\n");
