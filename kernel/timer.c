@@ -13,7 +13,7 @@
 #define PIT_CH2         0x42
 #define PIT_CMD         0x43
 #define PIT_GATE        0x61    /* bit 0 gate, bit 1 speaker, bit 5 OUT2 */
-#define CALIBRATE_MS    10
+#define CALIBRATE_MS    2
 #define CALIBRATE_RUNS  5
 #define LAPIC_DIV16     0x3
 
