@@ -106,12 +106,13 @@ long lwk_yod_output(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
-/* An ME on our YOD_PT_FILE that only yod may use. */
+/* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
+   it (a zero uid would admit root's yod only). */
 static int append(void *start, size_t len, unsigned opts, uint64_t bits,
                   ptl_handle_me_t *h)
 {
     ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
-                    .match_id = yod, .match_bits = bits,
+                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
                     .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
 
     return PtlMEAppend(ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, start, h);

@@ -16,6 +16,8 @@
  *   iotest cwd DIR            rank 1 moves into DIR, rank 0 stays: each
  *                             creates "cwdfile" where it is
  *   iotest errors DIR         the errno of each failing call, with strerror
+ *   iotest hold DIR N         open N files and exit without closing them;
+ *                             rank 0 first waits for DIR/go
  *   iotest create PATH        create PATH; a clear message and status 3 if
  *                             it cannot
  *   iotest stdin              read stdin to its end; count, crc and first line
@@ -307,6 +309,25 @@ static int do_errors(const char *dir)
     return fails;
 }
 
+/* Open n files and keep them; rank 0 then waits for DIR/go, the others
+   end at once (yod must close their files when they end). */
+static int do_hold(const char *dir, int n)
+{
+    char path[600];
+
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/h.%ld.%d", dir, rank, i);
+        check_quiet(open(path, O_CREAT | O_WRONLY, 0644) >= 3);
+    }
+    printf("rank %ld holds %d files\n", rank, n);
+    fflush(stdout);
+    if (rank == 0) {
+        snprintf(path, sizeof(path), "%s/go", dir);
+        check(wait_for(path) == 0, "go");
+    }
+    return fails;
+}
+
 static int do_create(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -389,6 +410,8 @@ int main(int argc, char **argv)
         return do_cwd(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "errors"))
         return do_errors(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "hold"))
+        return do_hold(argv[2], atoi(argv[3]));
     if (argc == 3 && !strcmp(argv[1], "create"))
         return do_create(argv[2]);
     if (argc == 2 && !strcmp(argv[1], "stdin"))
@@ -397,7 +420,7 @@ int main(int argc, char **argv)
         return do_lat(atoi(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "bw"))
         return do_bw(strtoul(argv[2], NULL, 0));
-    fprintf(stderr, "usage: iotest write|read|ops|cwd|errors|create|"
-            "stdin|bw ...\n");
+    fprintf(stderr, "usage: iotest write|read|ops|cwd|errors|hold|create|"
+            "stdin|bw|lat ...\n");
     return 2;
 }
