@@ -170,6 +170,10 @@ static long yod_lseek(int fd, long off, int whence)
     return call();
 }
 
+/* stdio buffers a file in st_blksize blocks, and every block of a
+   forwarded file costs a round trip to yod: ask for big ones. */
+#define FORWARD_BLKSIZE (64u << 10)
+
 static void from_yod_stat(const struct yod_stat *y, struct stat *st)
 {
     *st = (struct stat){
@@ -180,7 +184,8 @@ static void from_yod_stat(const struct yod_stat *y, struct stat *st)
         .st_atim = { y->atime, y->atime_ns },
         .st_mtim = { y->mtime, y->mtime_ns },
         .st_ctim = { y->ctime, y->ctime_ns },
-        .st_blksize = (blksize_t)y->blksize,
+        .st_blksize = (blksize_t)(y->blksize > FORWARD_BLKSIZE
+                                  ? y->blksize : FORWARD_BLKSIZE),
         .st_blocks = (blkcnt_t)y->blocks,
     };
 }

@@ -25,10 +25,11 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 
 # The test program of tests/qemu/suite-yodio (file I/O through yod).
 YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf
-$(YOD_IO_ELF): tests/yod/iotest.c $(LIBC_ALL)
+$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
 	$(call say,LWKCC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
+	    -lportals
 
 test-build: $(YOD_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio

@@ -23,6 +23,7 @@
  *   iotest stdin              read stdin to its end; count, crc and first line
  *   iotest bw BYTES           time writing and reading back a file of BYTES
  *   iotest lat N              time N stat calls (a small request's round trip)
+ *   iotest garbage            malformed requests straight to yod's portal
  *
  * pattern(r)[i] = (i % 251 + r) & 255: a prime period, so a chunk landing
  * at the wrong offset shows.
@@ -37,6 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <lwk/lwk.h>
+#include <portals4.h>
+
+#include "yod_proto.h"
 
 /* libc has lstat; newlib's <sys/stat.h> declares it only for some targets. */
 int lstat(const char *path, struct stat *st);
@@ -395,6 +399,114 @@ static int do_lat(int n)
     return fails;
 }
 
+/* ---- malformed requests: yod must answer EINVAL/ENOSYS or drop them -------- */
+
+static struct {
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_md_t md;
+    ptl_process_t yod;
+    struct yod_file_req q;
+    struct yod_file_ans a;
+} g;
+
+/* Send `len` bytes of g.q; the answer's err (protocol code), or -1 if
+   none comes within 2 s, -2 if yod did not take the message. */
+static int raw_request(size_t len)
+{
+    ptl_event_t ev;
+    unsigned which;
+    int acked = 0;
+
+    g.a.seq = 0xdead;
+    if (PtlPut(g.md, 0, len, PTL_ACK_REQ, g.yod, YOD_PT_FILE, 0, 0, NULL, 0)
+        != PTL_OK)
+        return -2;
+    while (PtlEQPoll(&g.eq, 1, 2000, &ev, &which) == PTL_OK) {
+        if (ev.type == PTL_EVENT_ACK && ev.ni_fail_type != PTL_NI_OK)
+            return -2;
+        acked |= ev.type == PTL_EVENT_ACK;
+        if (ev.type == PTL_EVENT_PUT && acked)
+            return (int)g.a.err;
+    }
+    return -1;
+}
+
+/* The protocol's code for a newlib errno. */
+static int code(int e)
+{
+    static const int list[] = {
+#define E(x) x,
+        YOD_ERRNO_LIST(E)
+#undef E
+    };
+
+    for (unsigned i = 0; i < sizeof(list) / sizeof(list[0]); i++)
+        if (list[i] == e)
+            return (int)i + 1;
+    return -100;
+}
+
+/* Before libc opens its own channel on the same pid: nothing is printed
+   until the NI is closed again. */
+static int do_garbage(void)
+{
+    const char *y = getenv("LWK_YOD");
+    ptl_me_t me = { .start = &g.a, .length = sizeof(g.a),
+                    .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
+                    .ignore_bits = ~0ull, .options = PTL_ME_OP_PUT };
+    ptl_md_t md = { .start = &g.q, .length = sizeof(g.q),
+                    .ct_handle = PTL_CT_NONE };
+    ptl_handle_me_t h;
+    ptl_pt_index_t pt;
+    int r[6];
+
+    if (!y || PtlInit() != PTL_OK ||
+        PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                  (ptl_pid_t)atoi(getenv("PTL_PID")), NULL, NULL, &g.ni)
+        != PTL_OK ||
+        PtlEQAlloc(g.ni, 16, &g.eq) != PTL_OK ||
+        PtlPTAlloc(g.ni, 0, g.eq, YOD_PT_FILE, &pt) != PTL_OK)
+        return 100;
+    g.yod.phys.nid = (ptl_nid_t)strtoul(y, NULL, 0);
+    g.yod.phys.pid = (ptl_pid_t)strtoul(strchr(y, ':') + 1, NULL, 0);
+    me.match_id = g.yod;
+    md.eq_handle = g.eq;
+    if (PtlMEAppend(g.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, NULL, &h)
+        != PTL_OK || PtlMDBind(g.ni, &md, &g.md) != PTL_OK)
+        return 101;
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 1, .rank = 0,
+                                 .path_len = 10 };
+    memcpy(g.q.path, ".", 2);
+    r[0] = raw_request(YOD_FILE_REQ_HDR + 2);   /* lengths disagree */
+    g.q.op = 99;
+    g.q.path_len = 0;
+    r[1] = raw_request(YOD_FILE_REQ_HDR);       /* no such operation */
+    r[2] = raw_request(8);                      /* too short: dropped */
+    g.q.rank = 77;
+    r[3] = raw_request(YOD_FILE_REQ_HDR);       /* not this rank: dropped */
+    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 2, .fd = 40,
+                                 .len = 10 };
+    r[4] = raw_request(YOD_FILE_REQ_HDR);       /* fd not open */
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 3,
+                                 .path_len = 2 };
+    memcpy(g.q.path, ".", 2);
+    r[5] = raw_request(YOD_FILE_REQ_HDR + 2);   /* and yod still serves */
+    PtlMEUnlink(h);
+    PtlMDRelease(g.md);
+    PtlPTFree(g.ni, pt);
+    PtlEQFree(g.eq);
+    PtlNIFini(g.ni);
+    PtlFini();
+    check(r[0] == code(EINVAL), "inconsistent lengths: EINVAL");
+    check(r[1] == code(ENOSYS), "unknown operation: ENOSYS");
+    check(r[2] == -1, "8-byte request: no answer");
+    check(r[3] == -1, "another rank's number: no answer");
+    check(r[4] == code(EBADF), "read of an fd not open: EBADF");
+    check(r[5] == 0, "a good request after them: answered");
+    return fails;
+}
+
 int main(int argc, char **argv)
 {
     rank = lwk_rank();
@@ -416,6 +528,8 @@ int main(int argc, char **argv)
         return do_create(argv[2]);
     if (argc == 2 && !strcmp(argv[1], "stdin"))
         return do_stdin();
+    if (argc == 2 && !strcmp(argv[1], "garbage"))
+        return do_garbage();
     if (argc == 3 && !strcmp(argv[1], "lat"))
         return do_lat(atoi(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "bw"))
