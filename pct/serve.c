@@ -238,8 +238,10 @@ static void request(const struct yod_msg *m, ptl_process_t from)
 
 static int append_req(char *buf)
 {
+    /* Any user's yod (a zero uid would take requests from root only). */
     ptl_me_t me = { .start = buf, .length = REQ_BUF,
                     .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
+                    .uid = PTL_UID_ANY,
                     .ignore_bits = ~0ull, .ct_handle = PTL_CT_NONE,
                     .min_free = sizeof(struct yod_msg),
                     .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };

@@ -22,6 +22,7 @@
 
 #include "portals4.h"
 #include "elf.h"
+#include "fileio.h"
 #include "uapi/abi.h"
 #include "yod_proto.h"
 
@@ -365,6 +366,7 @@ static void control(const ptl_event_t *ev)
         flush_line(n, 1);
         n->exit = m;
         n->exited = 1;
+        fileio_rank_ended(n->rank);
     } else {
         n->got = m;
     }
@@ -377,7 +379,10 @@ static void pump(int ms)
     unsigned which;
     int rc = PtlEQPoll(&P.eq, 1, ms, &ev, &which);
 
+    fileio_poll();
     if (rc != PTL_OK && rc != PTL_EQ_DROPPED)
+        return;
+    if (fileio_event(&ev))
         return;
     if (ev.type == PTL_EVENT_PUT && ev.ni_fail_type == PTL_NI_OK) {
         if (ev.pt_index == YOD_PT_IO)
@@ -493,6 +498,19 @@ static void every_rank(uint32_t type, const char *what)
     }
 }
 
+/* File requests from the ranks (fileio.c), served from their start. */
+static void start_fileio(void)
+{
+    unsigned nids[MAX_NODES];
+
+    for (int r = 0; r < o.size; r++)
+        nids[r] = job[r]->nid;
+    if (fileio_start(P.ni, P.eq, o.size, nids) < 0) {
+        free_all();
+        die("cannot serve the ranks' files: %s", strerror(errno));
+    }
+}
+
 static void on_signal(int sig)
 {
     stop_signal = sig;
@@ -566,6 +584,7 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     open_portals(self);
     claim();
+    start_fileio();
     build_args(self, &envc);
     append(YOD_PT_DATA, args, args_len, PTL_ME_OP_GET, YOD_MB_ARGS, 0);
     every_rank(YOD_LOAD, "load the program");

@@ -3,13 +3,14 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-$(YOD_BIN): yod/yod.c yod/yod_proto.h kernel/elf.c kernel/include/elf.h \
-            kernel/include/uapi/abi.h $(PTL_B)/libportals.a
+$(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/yod_proto.h \
+            kernel/elf.c kernel/include/elf.h kernel/include/uapi/abi.h \
+            $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
-	    yod/yod.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
+	    yod/yod.c yod/fileio.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
 
 yod: $(YOD_BIN)
 all: yod
@@ -22,5 +23,13 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-test-build: $(YOD_BIN) $(YOD_TEST_ELF)
-TEST_SUITES += tests/qemu/suite-yod
+# The test program of tests/qemu/suite-yodio (file I/O through yod).
+YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf
+$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
+	    -lportals
+
+test-build: $(YOD_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF)
+TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio

@@ -31,10 +31,28 @@
  * station's portal YOD_PT_IO, hdr_data = rank << 8 | fd, from a physical
  * NI of its own pid (PTL_PID in its environment), so a job's logical NI
  * (ptl_job.h) is untouched.
+ *
+ * Files (yod/fileio.c, libc/yodfile.c).  libc forwards file calls to yod,
+ * which performs them on Linux, as the user, relative to the rank's own
+ * working directory.  A request is a struct yod_file_req Put (ACK
+ * requested) from that same physical NI to yod's portal YOD_PT_FILE, only
+ * as long as it is used (the header, then the NUL-ended path strings).
+ * yod answers with a struct yod_file_ans Put to the rank's portal
+ * YOD_PT_FILE, match bits YOD_MB_ANS | seq.  Data is never in a request or
+ * an answer: for WRITE the rank exposes its buffer (an ME for Gets, match
+ * bits YOD_MB_BUF | seq) and yod Gets it, for READ and GETCWD the rank
+ * exposes its buffer for Puts and yod Puts the bytes straight into it, in
+ * chunks of its own choosing at their offsets.  One request at a time per
+ * rank; the answer comes after the last byte moved.  fds are the rank's:
+ * yod maps them to its own (0 is yod's stdin for rank 0, /dev/null for the
+ * others; 1 and 2 stay on the output path above).  Open flags and errno
+ * travel in this file's numbering (newlib's and Linux's differ): YOD_O_*,
+ * and an errno's place in YOD_ERRNO_LIST (1-based, 0 = none).
  */
 #ifndef YOD_PROTO_H
 #define YOD_PROTO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define YOD_PCT_PID     1       /* the PCT's Portals pid on every node */
@@ -44,9 +62,12 @@
 #define YOD_PT_CTL      0       /* control messages, both directions */
 #define YOD_PT_DATA     1       /* yod: image and argv/env, for Gets */
 #define YOD_PT_IO       12      /* yod: program output (PTL_JOB_PT_IO) */
+#define YOD_PT_FILE     13      /* yod: file requests; ranks: answers, data */
 
 #define YOD_MB_IMAGE    1ull
 #define YOD_MB_ARGS     2ull
+#define YOD_MB_ANS      0ull            /* | seq: a file answer */
+#define YOD_MB_BUF      (1ull << 32)    /* | seq: the rank's data buffer */
 
 #define YOD_IO_CHUNK    4096
 #define YOD_ARGS_MAX    8192    /* argv/env block */
@@ -68,6 +89,71 @@ struct yod_msg {
     uint64_t image_len, args_len; /* LOAD */
     uint64_t addr, rip;         /* EXIT after a fault */
     char text[200];             /* ERR and fault descriptions */
+};
+
+
+/* ---- file forwarding ------------------------------------------------------ */
+
+#define YOD_PATH_MAX    4096    /* a path with its NUL */
+
+enum yod_file_op {
+    YOD_F_OPEN = 1, YOD_F_CLOSE, YOD_F_READ, YOD_F_WRITE, YOD_F_LSEEK,
+    YOD_F_FSTAT, YOD_F_STAT, YOD_F_LSTAT, YOD_F_ISATTY, YOD_F_UNLINK,
+    YOD_F_LINK, YOD_F_RENAME, YOD_F_MKDIR, YOD_F_RMDIR, YOD_F_GETCWD,
+    YOD_F_CHDIR, YOD_F_ACCESS, YOD_F_FTRUNCATE, YOD_F_FSYNC,
+};
+
+/* Open flags: the access mode is 0, 1, 2 as everywhere; the rest bits. */
+#define YOD_O_ACCMODE   3u
+#define YOD_O_APPEND    (1u << 2)
+#define YOD_O_CREAT     (1u << 3)
+#define YOD_O_TRUNC     (1u << 4)
+#define YOD_O_EXCL      (1u << 5)
+#define YOD_O_NONBLOCK  (1u << 6)
+#define YOD_O_SYNC      (1u << 7)
+#define YOD_O_NOFOLLOW  (1u << 8)
+#define YOD_O_DIRECTORY (1u << 9)
+
+/* The errno values that can travel; anything else arrives as EIO.  Both
+   sides expand this with their own <errno.h> (X is a macro of one name). */
+#define YOD_ERRNO_LIST(X) \
+    X(EPERM) X(ENOENT) X(ESRCH) X(EINTR) X(EIO) X(ENXIO) X(E2BIG)         \
+    X(ENOEXEC) X(EBADF) X(ECHILD) X(EAGAIN) X(ENOMEM) X(EACCES) X(EFAULT) \
+    X(EBUSY) X(EEXIST) X(EXDEV) X(ENODEV) X(ENOTDIR) X(EISDIR) \
+    X(EINVAL) X(ENFILE) X(EMFILE) X(ENOTTY) X(ETXTBSY) X(EFBIG) X(ENOSPC) \
+    X(ESPIPE) X(EROFS) X(EMLINK) X(EPIPE) X(EDOM) X(ERANGE) X(EDEADLK)    \
+    X(ENAMETOOLONG) X(ENOLCK) X(ENOSYS) X(ENOTEMPTY) X(ELOOP)             \
+    X(EOVERFLOW) X(EDQUOT) X(ESTALE) X(EOPNOTSUPP) X(ENOTSUP) X(EILSEQ)   \
+    X(ECANCELED) X(ETIMEDOUT) X(ENOBUFS)
+
+struct yod_file_req {
+    uint32_t op;                /* enum yod_file_op */
+    uint32_t seq;               /* the rank's request number (match bits) */
+    int32_t rank;
+    int32_t fd;                 /* the rank's fd */
+    uint32_t flags;             /* OPEN: YOD_O_*; ACCESS: R/W/X_OK bits;
+                                   LSEEK: whence (SEEK_SET/CUR/END 0/1/2) */
+    uint32_t mode;              /* OPEN, MKDIR: permission bits */
+    int64_t off;                /* LSEEK, FTRUNCATE */
+    uint64_t len;               /* READ, WRITE, GETCWD: the rank's buffer */
+    uint32_t path_len;          /* bytes of path, its NUL included */
+    uint32_t path2_len;         /* LINK, RENAME: the new name, after it */
+    char path[2 * YOD_PATH_MAX];
+};
+#define YOD_FILE_REQ_HDR offsetof(struct yod_file_req, path)
+
+/* File modes are the traditional octal values on both sides. */
+struct yod_stat {
+    uint64_t dev, ino, mode, nlink, uid, gid, rdev, size, blksize, blocks;
+    int64_t atime, mtime, ctime;
+    uint32_t atime_ns, mtime_ns, ctime_ns, pad;
+};
+
+struct yod_file_ans {
+    uint32_t seq;
+    uint32_t err;               /* place in YOD_ERRNO_LIST; 0: success */
+    int64_t ret;                /* the result on success */
+    struct yod_stat st;         /* FSTAT, STAT, LSTAT */
 };
 
 #endif
