@@ -11,7 +11,17 @@ $(YOD_BIN): yod/yod.c yod/yod_proto.h kernel/elf.c kernel/include/elf.h \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
 	    yod/yod.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
 
-yod: $(YOD_BIN)
+# showmesh: every node's state, from the PCTs (STATUS requests).
+SHOWMESH_BIN := $(BUILD)/bin/showmesh
+
+$(SHOWMESH_BIN): yod/showmesh.c yod/yod_proto.h $(PTL_B)/libportals.a
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
+	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c $(PTL_B)/libportals.a \
+	    -lvdeplug -pthread
+
+yod: $(YOD_BIN) $(SHOWMESH_BIN)
 all: yod
 .PHONY: yod
 
@@ -22,5 +32,5 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-test-build: $(YOD_BIN) $(YOD_TEST_ELF)
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF)
 TEST_SUITES += tests/qemu/suite-yod
