@@ -148,7 +148,7 @@ static int int_arg(const char *opt, const char *val, int lo, int hi,
 static uint64_t size_arg(const char *opt, const char *val)
 {
     const char *want = "give a size in bytes with an optional K, M or G "
-                       "suffix, 4K..1G (e.g. 64M)";
+                       "suffix, at least 4K (e.g. 64M)";
     char *end;
     unsigned long long x = strtoull(val, &end, 10);
     int shift = 0;
@@ -160,7 +160,7 @@ static uint64_t size_arg(const char *opt, const char *val)
     else if (*end == 'G' || *end == 'g')
         shift = 30;
     if (end == val || !isdigit((unsigned char)*val) || end[shift ? 1 : 0] ||
-        x > (1ull << 30) >> shift || (x << shift) < 4096)
+        x > (1ull << 40) >> shift || (x << shift) < 4096)
         bad(opt, val, want);
     return (uint64_t)x << shift;
 }
@@ -288,9 +288,9 @@ static void read_program(const char *path)
     image_len = n;
     if (elf_parse(image, image_len, LWK_APP_BASE, LWK_STACK_TOP, &img,
                   &why) < 0)
-        die("%s: cannot run it on a compute node: %s; compute-node "
-            "programs are built with lwkcc (build/bin/lwkcc -o prog prog.c)",
-            path, why);
+        die("%s: cannot run it on a compute node: %.*s; it is not a "
+            "Q-Kernel program: build it with lwkcc (build/bin/lwkcc -o prog "
+            "prog.c)", path, (int)strcspn(why, ";"), why);
 }
 
 static void add_string(const char *s)

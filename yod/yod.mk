@@ -32,5 +32,12 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF)
+# A program too big for a node (bad-input tests).
+YOD_BIGBSS_ELF := $(BUILD)/tests/yod/bigbss.elf
+$(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_BIGBSS_ELF)
 TEST_SUITES += tests/qemu/suite-yod
