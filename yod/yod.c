@@ -523,7 +523,8 @@ static void heartbeat(void)
 
     if (now - P.pinged < YOD_PING_MS)
         return;
-    P.ping = (struct yod_msg){ .type = YOD_PING, .job = jobid };
+    P.ping = (struct yod_msg){ .type = YOD_PING, .job = jobid,
+                               .host_ms = (uint32_t)now };
     for (int r = 0; r < o.size && job[r]; r++) {
         struct node *n = job[r];
         ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
@@ -616,6 +617,7 @@ static int send(struct node *n, uint32_t type, int rank)
         P.out.addr = o.heap;
         P.out.rip = o.stack;
     }
+    P.out.host_ms = (uint32_t)now_ms();
     n->got.type = 0;
     if (PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
                (void *)++seq, 0) != PTL_OK)

@@ -29,6 +29,10 @@
  * A PCT whose owner has sent nothing for YOD_LEASE_MS kills the job and
  * frees the node, so a yod that died (kill -9) does not keep its nodes;
  * a yod that hears no ALIVE from a node for YOD_LEASE_MS calls it down.
+ * A node's own clock can be off by several times (its TSC calibration at
+ * boot), so every request carries the host's CLOCK_MONOTONIC in ms
+ * (`host_ms`, wrapping; yods and showmesh share the host's clock) and the
+ * PCT times the lease in host milliseconds.
  *
  * Status.  STATUS (from anyone; `job` is the asker's tag, echoed) is
  * answered STATE: job2 = the job holding the node (0 free), rank, size,
@@ -85,7 +89,7 @@ struct yod_msg {
     uint32_t argc, envc;        /* LOAD */
     int32_t status;             /* EXIT: exit status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT / _FAULT, 0 killed */
-    uint32_t pad;
+    uint32_t host_ms;           /* requests: the host's clock (lease) */
     uint64_t image_len, args_len; /* LOAD */
     uint64_t addr, rip;         /* EXIT after a fault */
     char text[200];             /* ERR and fault descriptions */

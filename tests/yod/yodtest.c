@@ -6,13 +6,15 @@
  *                           "rank R: stderr line" (stderr); exit 0
  *   yodtest exit R CODE     rank R exits with CODE, the others with 0
  *   yodtest fault R         rank R writes to address 0x10 (page fault)
- *   yodtest spin SECS       print, then spin SECS seconds (kill tests)
+ *   yodtest spin SECS       print, then spin SECS seconds (kill tests);
+ *                           0: forever (a node's clock can run fast, so
+ *                           tests that must outlive a kill use 0)
  *   yodtest env             print this rank's job environment
  *   yodtest big BYTES       write BYTES bytes of a pattern in one write
  *   yodtest early R CODE    rank R exits with CODE at once; the others
  *                           print "rank r done" a second later, exit 0
- *   yodtest faultspin R S   rank R faults; the others spin S seconds,
- *                           then print "rank r survived" (-keep tests)
+ *   yodtest faultspin R S   rank R faults; the others spin S seconds
+ *                           (0: forever), then print "rank r survived"
  *   yodtest mem             "heap H stack S" (bytes, as the PCT gave them)
  *   yodtest getenv NAME...  "NAME=value" or "NAME unset", per name
  */
@@ -31,7 +33,7 @@ static void spin(long secs)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do
         clock_gettime(CLOCK_MONOTONIC, &t);
-    while (t.tv_sec - t0.tv_sec < secs);
+    while (!secs || t.tv_sec - t0.tv_sec < secs);
 }
 
 /* Inlined, so a fault report names main. */
