@@ -7,9 +7,10 @@
  * Like yod it joins the cluster in $LWK_CLUSTER (default build/cluster)
  * as a Linux station on a free service nid, then sends every node's PCT
  * a STATUS request (yod_proto.h) and waits up to MS milliseconds (default
- * 2000) for the answers.  It prints one line per node (free, busy with a
- * job, or down: no answer), a grid with one letter per job as Cougar's
- * showmesh did, and a summary line that scripts can check:
+ * 3000; a PCT busy loading a program answers late) for the answers.  It
+ * prints one line per node (free, busy with a job, or down: no answer), a
+ * grid with one letter per job as Cougar's showmesh did, and a summary
+ * line that scripts can check:
  *
  *   4 nodes: 3 free, 1 busy (1 job), 0 down
  *
@@ -219,7 +220,7 @@ static char letter(const struct node *n, uint32_t *jobs, int *njobs)
     return i < (int)sizeof(abc) - 1 ? abc[i] : '#';
 }
 
-static void print_table(void)
+static void print_table(int ms)
 {
     printf("%5s  %-5s %-10s %-7s %9s %9s  %-16s %s\n", "NID", "STATE", "JOB",
            "RANK", "MEM-KIB", "FREE-KIB", "PROGRAM", "YOD");
@@ -228,7 +229,8 @@ static void print_table(void)
         const struct yod_msg *m = &n->st;
         char rank[24] = "-", mem[24] = "-", job[16] = "-", yod[16] = "-";
         if (!n->answered) {
-            printf("%5u  %-5s (no answer)\n", n->nid, "down");
+            printf("%5u  %-5s (no answer in %.1f s: down, or busy loading "
+                   "a program)\n", n->nid, "down", ms / 1e3);
             continue;
         }
         if (m->job2) {
@@ -307,7 +309,7 @@ static void leave(void)
 int main(int argc, char **argv)
 {
     unsigned first = 1000, last = 1999;
-    int ms = 2000;
+    int ms = 3000;
 
     for (int i = 1; i < argc; i++) {
         char *end;
@@ -320,7 +322,7 @@ int main(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: showmesh [-t MS]  (wait MS ms for the "
-                    "nodes' answers, default 2000; cluster: $LWK_CLUSTER)\n");
+                    "nodes' answers, default 3000; cluster: $LWK_CLUSTER)\n");
             return strcmp(argv[i], "-h") ? 2 : 0;
         }
     }
@@ -330,7 +332,7 @@ int main(int argc, char **argv)
         die("the cluster in %s has no nodes", cluster);
     open_portals(pick_service_nid(first, last));
     ask_all(ms);
-    print_table();
+    print_table(ms);
     print_grid();
     print_summary();
     leave();
