@@ -4,11 +4,14 @@
  * Gets the image and the argv/env block from yod), starts it (START),
  * and hears back EXIT with the status or the fault.  KILL and FREE end it
  * early.  While the program runs the PCT gives it quanta and looks for
- * requests between them, so a KILL waits at most one quantum.
+ * requests between them, so a KILL waits at most one quantum.  A claimed
+ * node is leased: yod PINGs it every second, and an owner silent for
+ * YOD_LEASE_MS loses the node (a yod killed by SIGKILL cannot FREE it).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <lwk/syscall.h>
 #include <portals4.h>
 #include "pct.h"
@@ -41,7 +44,49 @@ static struct {
     ptl_process_t owner;               /* the yod that claimed it */
     struct job j;
     int started;
+    uint64_t heard;                    /* node ms: the owner's last request */
 } job;
+
+/* The node's clock against the host's: the first and the latest request
+   that carried host_ms (node ms, host ms). */
+static struct {
+    uint64_t node0, node;
+    uint32_t host0, host;
+} clk;
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void clock_sample(uint32_t host_ms)
+{
+    if (!host_ms)
+        return;
+    if (!clk.node0) {
+        clk.node0 = now_ms();
+        clk.host0 = host_ms;
+    }
+    clk.node = now_ms();
+    clk.host = host_ms;
+}
+
+/* Host milliseconds since node time `t`.  The node's TSC is calibrated
+   once at boot against the PIT, which on a loaded TCG host has been seen
+   3-5 times off either way; the host's clock is right.  Scaled once the
+   samples span a second (the first sample's delivery delay is the error,
+   shrinking as the span grows). */
+static uint64_t host_ms_since(uint64_t t)
+{
+    uint64_t dn = now_ms() - t, span = (uint32_t)(clk.host - clk.host0);
+
+    if (span < 1000 || clk.node <= clk.node0)
+        return dn;
+    return dn * span / (clk.node - clk.node0);
+}
 
 /* Wait for the initiator event of type `want`; 0 if it succeeded. */
 static int wait_ini(ptl_event_kind_t want)
@@ -156,11 +201,15 @@ static void load(const struct yod_msg *m)
     }
     printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
            (unsigned long)m->image_len);
-    if (pct_load(j, s.heap, s.stack, s.nid) < 0) {
+    if (pct_load(j, m->addr ? m->addr : s.heap, m->rip ? m->rip : s.stack,
+                 s.nid) < 0) {
+        char why[sizeof(j->why)];
+        snprintf(why, sizeof(why), "%s", j->why[0] ? j->why
+                 : "the node cannot load it (see its log)");
         pct_release_image(j);
         pct_drop_symbols(j);
         memset(j, 0, sizeof(*j));
-        answer(job.owner, YOD_ERR, "the node cannot load it (see its log)");
+        answer(job.owner, YOD_ERR, why);
         return;
     }
     answer(job.owner, YOD_OK, NULL);
@@ -197,8 +246,68 @@ static void free_node(void)
     job.id = 0;
 }
 
+/* The owner has been silent too long (gone, or cut off): end the job
+   without telling it (a Put to a dead yod would wait for its ACK). */
+static void lease_check(void)
+{
+    struct job *j = &job.j;
+    uint64_t silent = job.id ? host_ms_since(job.heard) : 0;
+
+    if (silent <= YOD_LEASE_MS)
+        return;
+    printf("pct: job %u: yod at %u:%u silent %d s, job killed, node freed\n",
+           job.id, job.owner.phys.nid, job.owner.phys.pid,
+           (int)(silent / 1000));
+    if (j->pid) {
+        pct_drop_symbols(j);
+        lwk_sys_proc_destroy(j->pid);
+        memset(j, 0, sizeof(*j));
+        job.started = 0;
+    }
+    free_node();
+}
+
+/* STATUS: what showmesh prints for this node. */
+static void status(const struct yod_msg *m, ptl_process_t from)
+{
+    struct lwk_node_info ni;
+    struct yod_msg a = { .type = YOD_STATE, .job = m->job, .job2 = job.id,
+                         .rank = job.id ? job.j.rank : -1,
+                         .size = job.j.size, .status = job.started,
+                         .image_len = job.j.pid ? job.j.mem : 0,
+                         .addr = job.id ? job.owner.phys.nid : 0 };
+
+    lwk_sys_node_info((long)&ni);
+    a.args_len = ni.ram_free;
+    if (job.j.pid && job.j.name)
+        snprintf(a.text, sizeof(a.text), "%s", job.j.name);
+    send(from, &a);
+}
+
+/* PING and STATUS come from anyone and need no claim. */
+static int ask(const struct yod_msg *m, ptl_process_t from)
+{
+    if (m->type == YOD_PING) {
+        struct yod_msg a = { .type = YOD_ALIVE, .job = m->job,
+                             .job2 = job.id };
+        send(from, &a);
+        return 1;
+    }
+    if (m->type == YOD_STATUS) {
+        status(m, from);
+        return 1;
+    }
+    return 0;
+}
+
 static void request(const struct yod_msg *m, ptl_process_t from)
 {
+    clock_sample(m->host_ms);
+    if (job.id && m->job == job.id && from.phys.nid == job.owner.phys.nid &&
+        from.phys.pid == job.owner.phys.pid)
+        job.heard = now_ms();           /* the lease goes on */
+    if (ask(m, from))
+        return;
     if (m->type == YOD_ALLOC) {
         if (job.id && job.id != m->job) {
             struct yod_msg busy = { .type = YOD_BUSY, .job = m->job,
@@ -208,6 +317,7 @@ static void request(const struct yod_msg *m, ptl_process_t from)
         }
         job.id = m->job;
         job.owner = from;
+        job.heard = now_ms();
         printf("pct: job %u: node claimed by nid %u\n", job.id,
                from.phys.nid);
         answer(from, YOD_OK, NULL);
@@ -251,13 +361,23 @@ static int append_req(char *buf)
            == PTL_OK ? 0 : -1;
 }
 
+/* Wait for a request: forever on a free node, but on a claimed one only
+   until the lease needs a look. */
+static int wait_request(ptl_event_t *ev)
+{
+    unsigned int which;
+
+    return PtlEQPoll(&s.req_eq, 1, job.id ? YOD_PING_MS : PTL_TIME_FOREVER,
+                     ev, &which);
+}
+
 /* Handle every request that arrived; wait for one if nothing runs. */
 static void requests(int block)
 {
     ptl_event_t ev;
     int rc;
 
-    while ((rc = block ? PtlEQWait(s.req_eq, &ev)
+    while ((rc = block ? wait_request(&ev)
                        : PtlEQGet(s.req_eq, &ev)) == PTL_OK ||
            rc == PTL_EQ_DROPPED) {
         block = 0;
@@ -308,6 +428,7 @@ void pct_serve(const struct lwk_node_info *node, uint64_t heap,
         struct job *j = &job.j;
 
         requests(!job.started);
+        lease_check();
         if (!job.started)
             continue;
         if (lwk_sys_proc_run(j->pid, quantum, (long)&j->last) < 0) {

@@ -12,7 +12,17 @@ $(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/yod_proto.h \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
 	    yod/yod.c yod/fileio.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
 
-yod: $(YOD_BIN)
+# showmesh: every node's state, from the PCTs (STATUS requests).
+SHOWMESH_BIN := $(BUILD)/bin/showmesh
+
+$(SHOWMESH_BIN): yod/showmesh.c yod/yod_proto.h $(PTL_B)/libportals.a
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
+	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c $(PTL_B)/libportals.a \
+	    -lvdeplug -pthread
+
+yod: $(YOD_BIN) $(SHOWMESH_BIN)
 all: yod
 .PHONY: yod
 
@@ -31,5 +41,13 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    -lportals
 
-test-build: $(YOD_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF)
+# A program too big for a node (bad-input tests).
+YOD_BIGBSS_ELF := $(BUILD)/tests/yod/bigbss.elf
+$(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
+    $(YOD_BIGBSS_ELF)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio

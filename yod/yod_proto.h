@@ -21,6 +21,25 @@
  *   FREE job            give the node back (kills what still runs)
  * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT (status, or a
  * fault: reason LWK_STOP_FAULT, addr, rip, text "what <symbol+off>").
+ * LOAD may ask for a heap and stack size per process (`addr`, `rip`; 0:
+ * the PCT's default).
+ *
+ * Lease.  yod PINGs every node it holds about once a second (from anyone,
+ * PING is answered ALIVE with `job2` = the job the node holds, 0 free).
+ * A PCT whose owner has sent nothing for YOD_LEASE_MS kills the job and
+ * frees the node, so a yod that died (kill -9) does not keep its nodes;
+ * a yod that hears no ALIVE from a node for YOD_LEASE_MS calls it down.
+ * A node's own clock can be off by several times (its TSC calibration at
+ * boot), so every request carries the host's CLOCK_MONOTONIC in ms
+ * (`host_ms`, wrapping; yods and showmesh share the host's clock) and the
+ * PCT times the lease in host milliseconds.
+ *
+ * Status.  STATUS (from anyone; `job` is the asker's tag, echoed) is
+ * answered STATE: job2 = the job holding the node (0 free), rank, size,
+ * status = 1 if the program runs, image_len = bytes of memory the
+ * program's regions take, args_len = bytes free on the node, addr = the
+ * owner's nid, text = the program's name.  build/bin/showmesh asks every
+ * node.
  *
  * The argv/env block: argc strings then envc strings, each NUL-ended.
  * The PCT adds PTL_JOB_RANK=<rank> to the environment.
@@ -71,11 +90,17 @@
 
 #define YOD_IO_CHUNK    4096
 #define YOD_ARGS_MAX    8192    /* argv/env block */
+#define YOD_WORDS_MAX   32      /* argv words; env strings incl. the PCT's */
 
 enum yod_type {
     YOD_ALLOC = 1, YOD_LOAD, YOD_START, YOD_KILL, YOD_FREE,
+    YOD_PING = 6, YOD_STATUS = 7,      /* yodctl: 6..9 */
     YOD_OK = 16, YOD_BUSY, YOD_ERR, YOD_EXIT,
+    YOD_ALIVE = 20, YOD_STATE = 21,    /* yodctl: 20..23 */
 };
+
+#define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
+#define YOD_LEASE_MS    5000    /* silence after which the other side is gone */
 
 struct yod_msg {
     uint32_t type;              /* enum yod_type */
@@ -85,7 +110,7 @@ struct yod_msg {
     uint32_t argc, envc;        /* LOAD */
     int32_t status;             /* EXIT: exit status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT / _FAULT, 0 killed */
-    uint32_t pad;
+    uint32_t host_ms;           /* requests: the host's clock (lease) */
     uint64_t image_len, args_len; /* LOAD */
     uint64_t addr, rip;         /* EXIT after a fault */
     char text[200];             /* ERR and fault descriptions */
