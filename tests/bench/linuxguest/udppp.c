@@ -16,11 +16,12 @@
  * "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>", then "udppp: OK".
  *
  * UDP may lose a datagram (the switch drops frames when the host is busy):
- * a ping without its pong in 200 ms is sent again, and a line
+ * a ping without its pong in 50 ms is sent again, and a line
  * "udppp: size S: K pings resent ..." after that size's pp line says so,
- * since each resend inflates its time.  Pings of
- * 4 bytes or more carry the round number in their first bytes, so a late
- * pong of an earlier round is recognised and skipped.  The first and last
+ * since each resend inflates its time.  Pings
+ * carry the round number in their first (up to 4) bytes, so a late pong of
+ * an earlier round is recognised and skipped (a 0-byte one cannot be: after
+ * a resend its duplicate may stand in for the next round's pong).  The first and last
  * round of every size compare the pong with the ping byte by byte.
  */
 #include <arpa/inet.h>
@@ -38,8 +39,8 @@
 #define PORT            7777
 #define BIG             60000   /* the large message */
 #define HELLO_LEN       3       /* no measured size: a late hello is skipped */
-#define RESEND_MS       200
-#define MAX_RESENDS     50      /* in a row: the peer is gone */
+#define RESEND_MS       50      /* a few times a loaded 60000 B round */
+#define MAX_RESENDS     200     /* in a row (10 s): the peer is gone */
 #define HELLO_SECS      120     /* the peer boots in parallel */
 
 static int sock;
@@ -85,10 +86,17 @@ static void fill(size_t size, int round)
                             (unsigned)round * 29);
 }
 
+/* The round number in the ping's first bytes, as many as fit up to 4
+   (little endian: 1 and 2 bytes tell rounds apart modulo 256 and 65536). */
+static size_t stamp_len(size_t size)
+{
+    return size < 4 ? size : 4;
+}
+
 static void stamp(size_t size, uint32_t round)
 {
-    if (size >= sizeof round)
-        memcpy(sbuf, &round, sizeof round);
+    for (size_t i = 0; i < stamp_len(size); i++)
+        sbuf[i] = (uint8_t)(round >> (8 * i));
 }
 
 /* Waits up to ms for a datagram; returns its length, or -1 on timeout. */
@@ -118,14 +126,12 @@ static void send_ping(const struct sockaddr_in *to, size_t size)
    rounds or sizes. */
 static int is_pong(ssize_t len, size_t size, uint32_t round)
 {
-    uint32_t r;
-
     if (len != (ssize_t)size)
         return 0;
-    if (size < sizeof r)
-        return 1;
-    memcpy(&r, rbuf, sizeof r);
-    return r == round;
+    for (size_t i = 0; i < stamp_len(size); i++)
+        if (rbuf[i] != (uint8_t)(round >> (8 * i)))
+            return 0;
+    return 1;
 }
 
 static void ping_round(const struct sockaddr_in *peer, size_t size,
@@ -191,7 +197,7 @@ static void measure(const struct sockaddr_in *peer, size_t size, int fixed)
     }
     if (resends > resends_before)
         printf("udppp: size %zu: %lu pings resent after %d ms without a "
-               "pong (lost datagrams); the waits are in its time\n", size,
+               "pong (lost or late); the waits are in its time\n", size,
                resends - resends_before, RESEND_MS);
     fflush(stdout);
 }
