@@ -5,6 +5,14 @@
  * and hears back EXIT with the status or the fault.  KILL and FREE end it
  * early.  While the program runs the PCT gives it quanta and looks for
  * requests between them, so a KILL waits at most one quantum.
+ *
+ * Fan-out loading (FLOAD, yod_proto.h): the PCT Gets the program from its
+ * parent in the tree (yod or another PCT), then exposes it on its own
+ * YOD_PT_DATA and hands it on to its children one at a time, before
+ * loading its own copy.  The image lies in a scratch process's region,
+ * which the PCT may name to Portals through its window (kernel/proc.c
+ * window_ptr); the match entry over it is unlinked before that process
+ * is destroyed, so no Get can reach the slot's next owner.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +23,12 @@
 #include "yod_proto.h"
 
 #define REQ_BUF     (32 * sizeof(struct yod_msg))
-#define CHUNK       (32u << 10)        /* image bytes per Get */
+#define CHUNK       (32u << 10)        /* the argv/env block's buffer */
+#define IMAGE_CHUNK (1u << 20)         /* image bytes per Get */
 #define GET_WAIT_MS 10000
+#define GOT_WAIT_MS 60000              /* a child Gets the whole image */
+#define FAN_MAX     256                /* ranks in a fan-out job */
+#define HELD_MAX    8
 
 static struct {
     ptl_handle_ni_t ni;
@@ -35,6 +47,17 @@ static struct {
    other takes requests (a request with no buffer would be dropped). */
 static char req_buf[2][REQ_BUF] __attribute__((aligned(64)));
 static char args[YOD_ARGS_MAX];
+
+/* Fan-out: what our children Get from us, and requests of our own job
+   that arrived while we waited for a child (handled after the load). */
+static struct {
+    ptl_handle_me_t image, args;
+    uint32_t nids[FAN_MAX];            /* by rank, from PTL_JOB_MAP */
+    int queue[FAN_MAX];
+    struct yod_msg held[HELD_MAX];
+    ptl_process_t held_from[HELD_MAX];
+    int nheld;
+} fan;
 
 static struct {
     uint32_t id;                       /* 0: node free */
@@ -57,11 +80,17 @@ static int wait_ini(ptl_event_kind_t want)
     }
 }
 
-static void send(ptl_process_t to, const struct yod_msg *m)
+/* One message to a station's control portal; 0 once it is there. */
+static int put_ctl(ptl_process_t to, const struct yod_msg *m)
 {
     io.out = *m;
-    if (PtlPut(s.md, 0, sizeof(*m), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0, NULL,
-               0) != PTL_OK || wait_ini(PTL_EVENT_ACK) < 0)
+    return PtlPut(s.md, 0, sizeof(*m), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+                  NULL, 0) != PTL_OK || wait_ini(PTL_EVENT_ACK) < 0 ? -1 : 0;
+}
+
+static void send(ptl_process_t to, const struct yod_msg *m)
+{
+    if (put_ctl(to, m) < 0)
         printf("pct: yod at nid %u pid %u does not answer\n", to.phys.nid,
                to.phys.pid);
 }
@@ -75,13 +104,36 @@ static void answer(ptl_process_t to, uint32_t type, const char *text)
     send(to, &m);
 }
 
-/* `len` bytes of yod's buffer `bits`, from offset `off`, into io.chunk. */
-static int get(ptl_match_bits_t bits, uint64_t off, uint64_t len)
+/* `len` bytes of `from`'s buffer `bits` (yod's or a parent PCT's), from
+   offset `off`, into io.chunk. */
+static int get(ptl_process_t from, ptl_match_bits_t bits, uint64_t off,
+               uint64_t len)
 {
-    if (PtlGet(s.md, offsetof(typeof(io), chunk), len, job.owner,
-               YOD_PT_DATA, bits, off, NULL) != PTL_OK)
+    if (PtlGet(s.md, offsetof(typeof(io), chunk), len, from, YOD_PT_DATA,
+               bits, off, NULL) != PTL_OK)
         return -1;
     return wait_ini(PTL_EVENT_REPLY);
+}
+
+/* The whole image from `from`, straight into its buffer (a scratch
+   process's region, seen through the window), IMAGE_CHUNK per Get so a
+   stalled transfer is noticed after GET_WAIT_MS, not after all of it. */
+static int get_image(ptl_process_t from, char *img, uint64_t len)
+{
+    ptl_md_t md = { .start = img, .length = len, .eq_handle = s.ini_eq,
+                    .ct_handle = PTL_CT_NONE };
+    ptl_handle_md_t h;
+    int rc = 0;
+
+    if (PtlMDBind(s.ni, &md, &h) != PTL_OK)
+        return -1;
+    for (uint64_t off = 0; off < len && rc == 0; off += IMAGE_CHUNK) {
+        uint64_t n = len - off < IMAGE_CHUNK ? len - off : IMAGE_CHUNK;
+        rc = PtlGet(h, off, n, from, YOD_PT_DATA, YOD_MB_IMAGE, off, NULL)
+             == PTL_OK ? wait_ini(PTL_EVENT_REPLY) : -1;
+    }
+    PtlMDRelease(h);
+    return rc;
 }
 
 /* Split the argv/env block into the job, adding PTL_JOB_RANK. */
@@ -112,29 +164,45 @@ static int unpack_args(struct job *j, const struct yod_msg *m)
     return 0;
 }
 
-/* Fetch the image into a scratch region and the block into `args`. */
-static const char *fetch(struct job *j, const struct yod_msg *m)
+/* Fetch the image into a scratch region and the block into `args`, from
+   yod or (fan-out) the parent PCT. */
+static const char *fetch(struct job *j, const struct yod_msg *m,
+                         ptl_process_t from)
 {
+    static char why[96];
     char *img;
 
     if (m->image_len == 0)
         return "empty program image";
     if (m->args_len == 0 || m->args_len > sizeof(args))
         return "argument and environment block too big";
-    if (get(YOD_MB_ARGS, 0, m->args_len) < 0)
-        return "could not get the arguments from yod";
+    snprintf(why, sizeof(why), "could not get the arguments from nid %u",
+             from.phys.nid);
+    if (get(from, YOD_MB_ARGS, 0, m->args_len) < 0)
+        return why;
     memcpy(args, io.chunk, m->args_len);
     if (unpack_args(j, m) < 0)
         return "malformed argument block";
     if (!(img = pct_image_buffer(j, m->image_len)))
         return "no memory for the program image";
-    for (uint64_t off = 0; off < m->image_len; off += CHUNK) {
-        uint64_t n = m->image_len - off < CHUNK ? m->image_len - off : CHUNK;
-        if (get(YOD_MB_IMAGE, off, n) < 0)
-            return "could not get the program image from yod";
-        memcpy(img + off, io.chunk, n);
+    snprintf(why, sizeof(why), "could not get the program image from nid %u",
+             from.phys.nid);
+    return get_image(from, img, m->image_len) < 0 ? why : NULL;
+}
+
+/* Load the fetched program and tell yod. */
+static void finish_load(struct job *j, const struct yod_msg *m)
+{
+    printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
+           (unsigned long)m->image_len);
+    if (pct_load(j, s.heap, s.stack, s.nid) < 0) {
+        pct_release_image(j);
+        pct_drop_symbols(j);
+        memset(j, 0, sizeof(*j));
+        answer(job.owner, YOD_ERR, "the node cannot load it (see its log)");
+        return;
     }
-    return NULL;
+    answer(job.owner, YOD_OK, NULL);
 }
 
 static void load(const struct yod_msg *m)
@@ -149,21 +217,12 @@ static void load(const struct yod_msg *m)
     memset(j, 0, sizeof(*j));
     j->rank = m->rank;
     j->size = m->size;
-    if ((why = fetch(j, m))) {
+    if ((why = fetch(j, m, job.owner))) {
         pct_release_image(j);
         answer(job.owner, YOD_ERR, why);
         return;
     }
-    printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
-           (unsigned long)m->image_len);
-    if (pct_load(j, s.heap, s.stack, s.nid) < 0) {
-        pct_release_image(j);
-        pct_drop_symbols(j);
-        memset(j, 0, sizeof(*j));
-        answer(job.owner, YOD_ERR, "the node cannot load it (see its log)");
-        return;
-    }
-    answer(job.owner, YOD_OK, NULL);
+    finish_load(j, m);
 }
 
 /* The program ended (or was ended: killed): tell yod, forget it. */
@@ -197,8 +256,16 @@ static void free_node(void)
     job.id = 0;
 }
 
+static void fan_load(const struct yod_msg *m);
+
 static void request(const struct yod_msg *m, ptl_process_t from)
 {
+    if (m->type == YOD_GOT || m->type == YOD_HELLO || m->type >= YOD_OK)
+        return;                 /* never answer an answer (or a hello) */
+    if (m->type == YOD_FLOAD) {
+        fan_load(m);
+        return;
+    }
     if (m->type == YOD_ALLOC) {
         if (job.id && job.id != m->job) {
             struct yod_msg busy = { .type = YOD_BUSY, .job = m->job,
@@ -249,6 +316,204 @@ static int append_req(char *buf)
            == PTL_OK ? 0 : -1;
 }
 
+/* ---- fan-out loading (yod_proto.h) ---------------------------------------- */
+
+static ptl_process_t station(uint64_t st)
+{
+    return (ptl_process_t){ .phys = { YOD_STATION_NID(st),
+                                      YOD_STATION_PID(st) } };
+}
+
+/* Tell the parent whether we have the image (0) or refused (1). */
+static void got(const struct yod_msg *m, int refused)
+{
+    struct yod_msg g = { .type = YOD_GOT, .job = m->job, .rank = m->rank,
+                         .status = refused };
+
+    if (put_ctl(station(m->src), &g) < 0)
+        printf("pct: job %u: the parent at nid %u does not answer\n", m->job,
+               YOD_STATION_NID(m->src));
+}
+
+/* Nodes by rank, from the job's PTL_JOB_MAP ("nid:pid,..."). */
+static int job_nids(const struct job *j, int size)
+{
+    for (int i = 0; i < j->envc; i++) {
+        const char *p = j->envp[i];
+        int n = 0;
+        if (strncmp(p, "PTL_JOB_MAP=", 12))
+            continue;
+        for (p += 12; n < size && *p; n++) {
+            char *end;
+            fan.nids[n] = (uint32_t)strtoul(p, &end, 10);
+            if (!(p = strchr(end, ',')))
+                return n + 1;
+            p++;
+        }
+        return n;
+    }
+    return 0;
+}
+
+static int expose(const struct job *j, uint64_t args_len)
+{
+    ptl_me_t me = { .ct_handle = PTL_CT_NONE,
+                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
+                    .options = PTL_ME_OP_GET | PTL_ME_EVENT_LINK_DISABLE |
+                               PTL_ME_EVENT_COMM_DISABLE |
+                               PTL_ME_EVENT_UNLINK_DISABLE };
+
+    me.start = (void *)j->image;
+    me.length = j->image_size;
+    me.match_bits = YOD_MB_IMAGE;
+    if (PtlMEAppend(s.ni, YOD_PT_DATA, &me, PTL_PRIORITY_LIST, NULL,
+                    &fan.image) != PTL_OK)
+        return -1;
+    me.start = args;
+    me.length = args_len;
+    me.match_bits = YOD_MB_ARGS;
+    if (PtlMEAppend(s.ni, YOD_PT_DATA, &me, PTL_PRIORITY_LIST, NULL,
+                    &fan.args) != PTL_OK) {
+        PtlMEUnlink(fan.image);
+        return -1;
+    }
+    return 0;
+}
+
+/* A request that came while we waited for a child: the child's GOT is
+   the answer; another job's request is answered at once (it cannot
+   change ours); one of our own job's waits until the load is done. */
+static int waiting_for(int rank, const struct yod_msg *m, ptl_process_t from)
+{
+    if (m->type == YOD_GOT && m->job == job.id && m->rank == rank)
+        return m->status ? 1 : 0;
+    if (m->job != job.id)
+        request(m, from);
+    else if (m->type != YOD_GOT && m->type != YOD_HELLO &&
+             fan.nheld < HELD_MAX) {
+        fan.held[fan.nheld] = *m;
+        fan.held_from[fan.nheld++] = from;
+    }
+    return -1;
+}
+
+/* Child `rank` has the image (0), refused it (1), or never answered (-1). */
+static int wait_got(int rank)
+{
+    ptl_event_t ev;
+    unsigned int which;
+    int rc;
+
+    while ((rc = PtlEQPoll(&s.req_eq, 1, GOT_WAIT_MS, &ev, &which)) ==
+           PTL_OK || rc == PTL_EQ_DROPPED) {
+        if (ev.type == PTL_EVENT_AUTO_UNLINK) {
+            append_req(ev.user_ptr);
+        } else if (ev.type == PTL_EVENT_PUT && ev.ni_fail_type == PTL_NI_OK &&
+                   ev.mlength == sizeof(struct yod_msg)) {
+            struct yod_msg m;
+            memcpy(&m, ev.start, sizeof(m));
+            if ((rc = waiting_for(rank, &m, ev.initiator)) >= 0)
+                return rc;
+        }
+    }
+    return -1;
+}
+
+static int hand_on(const struct yod_msg *m, int rank)
+{
+    struct yod_msg f = *m;
+    ptl_process_t to = { .phys = { fan.nids[rank], YOD_PCT_PID } };
+    int rc;
+
+    f.rank = rank;
+    f.src = YOD_STATION(s.nid, YOD_PCT_PID);
+    rc = put_ctl(to, &f) < 0 ? -1 : wait_got(rank);
+    printf("pct: job %u rank %d: rank %d (nid %u) %s\n", job.id, m->rank,
+           rank, fan.nids[rank], rc == 0 ? "got the program from us"
+           : rc > 0 ? "refused it; its children get it from us"
+           : "does not answer; its children get it from us");
+    return rc;
+}
+
+/* Hand the image on to our subtree, a child at a time; a child that
+   refused or is silent is replaced by its own children. */
+static void forward(const struct job *j, const struct yod_msg *m)
+{
+    int head = 0, tail = 0;
+
+    for (int c = yod_tree_child(m->rank, -1, m->size); c >= 0;
+         c = yod_tree_child(m->rank, c, m->size))
+        fan.queue[tail++] = c;
+    if (!tail)
+        return;
+    if (expose(j, m->args_len) < 0) {
+        printf("pct: job %u: cannot expose the program to our children\n",
+               job.id);
+        return;                 /* they never hear: yod names them */
+    }
+    while (head < tail) {
+        int c = fan.queue[head++], rc = hand_on(m, c);
+        if (rc < 0) {
+            struct yod_msg lost = { .type = YOD_LOST, .job = job.id,
+                                    .rank = c };
+            snprintf(lost.text, sizeof(lost.text), "does not answer (nid "
+                     "%u, forwarding from nid %lu)", fan.nids[c], s.nid);
+            send(job.owner, &lost);
+        }
+        for (int g = rc ? yod_tree_child(c, -1, m->size) : -1; g >= 0;
+             g = yod_tree_child(c, g, m->size))
+            fan.queue[tail++] = g;
+    }
+    PtlMEUnlink(fan.args);
+    PtlMEUnlink(fan.image);     /* before the scratch process goes */
+}
+
+/* FLOAD: claim, get the program from the parent, hand it on, load it. */
+static void fan_load(const struct yod_msg *m)
+{
+    struct job *j = &job.j;
+    ptl_process_t owner = station(m->owner);
+    const char *why;
+
+    if (job.id && job.id != m->job) {
+        struct yod_msg busy = { .type = YOD_BUSY, .job = m->job,
+                                .job2 = job.id, .rank = m->rank };
+        got(m, 1);
+        send(owner, &busy);
+        return;
+    }
+    if (j->pid || j->image || m->size < 1 || m->size > FAN_MAX) {
+        struct yod_msg e = { .type = YOD_ERR, .job = m->job };
+        snprintf(e.text, sizeof(e.text), j->pid || j->image
+                 ? "a program is loaded already"
+                 : "fan-out of %d ranks (1..%d)", m->size, FAN_MAX);
+        got(m, 1);
+        send(owner, &e);
+        return;
+    }
+    job.id = m->job;
+    job.owner = owner;
+    memset(j, 0, sizeof(*j));
+    j->rank = m->rank;
+    j->size = m->size;
+    if ((why = fetch(j, m, station(m->src))) ||
+        (why = job_nids(j, m->size) == m->size ? NULL
+               : "no PTL_JOB_MAP with every rank's node")) {
+        pct_release_image(j);
+        got(m, 1);
+        answer(owner, YOD_ERR, why);
+        return;
+    }
+    got(m, 0);
+    printf("pct: job %u rank %d: got the program from nid %u pid %u\n",
+           job.id, j->rank, YOD_STATION_NID(m->src), YOD_STATION_PID(m->src));
+    forward(j, m);
+    finish_load(j, m);
+    for (int i = 0, n = fan.nheld; i < n; i++)
+        request(&fan.held[i], fan.held_from[i]);
+    fan.nheld = 0;
+}
+
 /* Handle every request that arrived; wait for one if nothing runs. */
 static void requests(int block)
 {
@@ -284,6 +549,7 @@ static int open_portals(void)
         PtlEQAlloc(s.ni, 64, &s.req_eq) != PTL_OK ||
         PtlEQAlloc(s.ni, 16, &s.ini_eq) != PTL_OK ||
         PtlPTAlloc(s.ni, 0, s.req_eq, YOD_PT_CTL, &pt) != PTL_OK ||
+        PtlPTAlloc(s.ni, 0, PTL_EQ_NONE, YOD_PT_DATA, &pt) != PTL_OK ||
         append_req(req_buf[0]) < 0 || append_req(req_buf[1]) < 0)
         return -1;
     md.eq_handle = s.ini_eq;

@@ -8,6 +8,11 @@
  * Linux station on a free service nid, claims N free nodes from the
  * PCTs, sends each the program, starts every rank, prints their output
  * and exits with the job's status.  Protocol: yod_proto.h.
+ *
+ * The program goes out through a tree of PCTs (fan-out: yod sends it to
+ * rank 0's node only, which claims the nodes as it goes); YOD_FANOUT=0 in
+ * the environment makes yod claim and load every node itself (the
+ * direct path, the benchmark's baseline: tests/bench/yod/run).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +34,8 @@
 #define IO_BUF      (1u << 20)
 #define CTL_BUF     (256 * sizeof(struct yod_msg))
 #define ANSWER_MS   10000       /* a PCT answers a request within this */
+#define GOT_MS      60000       /* fan-out: a node Gets the whole image */
+#define QUIET_MS    60000       /* fan-out: the tree says nothing this long */
 
 struct node {
     unsigned nid;
@@ -38,6 +45,8 @@ struct node {
     struct yod_msg exit;
     char line[2][YOD_IO_CHUNK]; /* stdout, stderr: the unfinished line */
     size_t len[2];
+    int fan_got;                /* fan-out: 1 has the image, 2 refused */
+    char left_out[80];          /* fan-out: busy or silent: not used again */
 };
 
 static struct opts {
@@ -50,6 +59,7 @@ static struct node nodes[MAX_NODES];
 static int nnodes;
 static struct node *job[MAX_NODES];     /* by rank */
 static uint32_t jobid;
+static unsigned self_nid;
 static const char *cluster;
 static volatile sig_atomic_t stop_signal;
 
@@ -157,11 +167,12 @@ static void add_string(const char *s)
 }
 
 /* argv, then the job's environment (PTL_JOB_RANK is the PCT's). */
-static int build_args(unsigned self_nid, uint32_t *envc)
+static int build_args(uint32_t *envc)
 {
     char s[64], *map = malloc(16 * o.size + 32), *p = map;
     int argc = 0;
 
+    args_len = 0;
     for (char **a = o.argv; *a; a++, argc++)
         add_string(*a);
     p += sprintf(p, "PTL_JOB_MAP=");
@@ -360,7 +371,12 @@ static void control(const ptl_event_t *ev)
     memcpy(&m, ev->start, sizeof(m));
     if (m.job != jobid)
         return;                 /* an answer to an earlier yod */
-    if (m.type == YOD_EXIT) {
+    if (m.type == YOD_GOT) {
+        n->fan_got = m.status ? 2 : 1;
+    } else if (m.type == YOD_LOST) {
+        if (m.rank >= 0 && m.rank < o.size && job[m.rank])
+            job[m.rank]->got = m;   /* its parent speaks for it */
+    } else if (m.type == YOD_EXIT) {
         flush_line(n, 0);       /* a last line without a newline */
         flush_line(n, 1);
         n->exit = m;
@@ -405,13 +421,14 @@ static int send(struct node *n, uint32_t type, int rank)
 
     P.out = (struct yod_msg){ .type = type, .job = jobid, .rank = rank,
                               .size = o.size };
-    if (type == YOD_LOAD) {
+    if (type == YOD_LOAD || type == YOD_FLOAD) {
         P.out.image_len = image_len;
         P.out.args_len = args_len;
         P.out.argc = 0;
         for (char **a = o.argv; *a; a++)
             P.out.argc++;
         P.out.envc = 5;
+        P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
     n->got.type = 0;
     if (PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
@@ -493,6 +510,156 @@ static void every_rank(uint32_t type, const char *what)
     }
 }
 
+/* ---- fan-out loading (yod_proto.h) ------------------------------------------ */
+
+/* A node that refused or is silent: it is not asked again by this yod. */
+static void leave_out(struct node *n)
+{
+    if (n->got.type == YOD_BUSY)
+        snprintf(n->left_out, sizeof(n->left_out), "busy with job %u",
+                 n->got.job2);
+    else
+        snprintf(n->left_out, sizeof(n->left_out), "does not answer");
+}
+
+/* The first o.size nodes not left out become ranks 0..; 0 if too few. */
+static int pick_nodes(void)
+{
+    int got = 0;
+
+    for (int i = 0; i < nnodes; i++) {
+        nodes[i].rank = -1;
+        nodes[i].got.type = 0;
+        nodes[i].fan_got = 0;
+        if (!nodes[i].left_out[0] && got < o.size) {
+            nodes[i].rank = got;
+            job[got++] = &nodes[i];
+        }
+    }
+    return got == o.size;
+}
+
+/* One HELLO to every node of the job before the tree starts, none waited
+   for: each PCT then answers this yod, not an earlier one on the same
+   station (yod_proto.h).  Frames point into `hello`, which stays put. */
+static void hello_all(void)
+{
+    static struct yod_msg hello;
+    static ptl_handle_md_t md;
+    ptl_md_t d = { .start = &hello, .length = sizeof(hello),
+                   .eq_handle = PTL_EQ_NONE, .ct_handle = PTL_CT_NONE };
+
+    hello = (struct yod_msg){ .type = YOD_HELLO, .job = jobid };
+    if (!md && PtlMDBind(P.ni, &d, &md) != PTL_OK)
+        die("PtlMDBind failed");
+    for (int r = 0; r < o.size; r++) {
+        ptl_process_t to = { .phys = { job[r]->nid, YOD_PCT_PID } };
+        PtlPut(md, 0, sizeof(hello), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+               NULL, 0);
+    }
+}
+
+/* yod is rank 0's parent: it hands the program to rank 0 and, if that
+   node refuses or is silent, to rank 0's children, as a PCT does. */
+static void fan_root(void)
+{
+    int queue[MAX_NODES], head = 0, tail = 0;
+
+    queue[tail++] = 0;
+    while (head < tail) {
+        int c = queue[head++], rc = -1;
+        struct node *n = job[c];
+        if (send(n, YOD_FLOAD, c) == 0)
+            for (double end = now_ms() + GOT_MS; now_ms() < end && rc < 0;) {
+                pump(50);
+                rc = n->fan_got ? n->fan_got - 1 : -1;
+            }
+        if (rc < 0 && !n->got.type)
+            n->got.type = YOD_LOST;
+        for (int g = rc ? yod_tree_child(c, -1, o.size) : -1; g >= 0;
+             g = yod_tree_child(c, g, o.size))
+            queue[tail++] = g;
+    }
+}
+
+/* Every rank's answer: OK (loaded), BUSY, ERR or LOST; silent ranks get
+   QUIET_MS after the last answer before they count as LOST. */
+static void fan_answers(void)
+{
+    double last = now_ms();
+    int done = 0;
+
+    while (done < o.size && now_ms() - last < QUIET_MS) {
+        int now = 0;
+        pump(100);
+        for (int r = 0; r < o.size; r++)
+            now += job[r]->got.type != 0;
+        if (now > done)
+            last = now_ms();
+        done = now;
+    }
+    for (int r = 0; r < o.size; r++)
+        if (!job[r]->got.type)
+            job[r]->got.type = YOD_LOST;
+}
+
+/* "(node 1 busy with job 7, node 3 does not answer)" */
+static void left_out_list(char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < nnodes && len < size - 64; i++)
+        if (nodes[i].left_out[0])
+            len += snprintf(buf + len, size - len, "%snode %u %s",
+                            len ? ", " : " (", nodes[i].nid,
+                            nodes[i].left_out);
+    if (len)
+        snprintf(buf + len, size - len, ")");
+}
+
+/* Claim and load through the tree.  Busy or silent nodes are left out
+   and the job is tried again on others while there are enough; a node
+   that cannot load the program ends the job. */
+static void fan_launch(void)
+{
+    char list[1024];
+    uint32_t envc;
+
+    for (;;) {
+        int bad = -1, nleft = 0;
+        if (!pick_nodes()) {
+            for (int i = 0; i < nnodes; i++)
+                nleft += nodes[i].left_out[0] != 0;
+            left_out_list(list, sizeof(list));
+            die("%d nodes asked, %d free%s; wait or ask for fewer", o.size,
+                nnodes - nleft, list);
+        }
+        build_args(&envc);
+        hello_all();
+        fan_root();
+        fan_answers();
+        for (int r = 0; r < o.size; r++) {
+            struct node *n = job[r];
+            if (n->got.type == YOD_OK)
+                continue;
+            if (n->got.type == YOD_ERR && bad < 0)
+                bad = r;
+            else if (n->got.type != YOD_ERR)
+                leave_out(n);
+            nleft++;
+        }
+        if (!nleft)
+            return;
+        for (int r = 0; r < o.size; r++)     /* all we may have claimed */
+            if (job[r]->got.type != YOD_BUSY)
+                send(job[r], YOD_FREE, r);
+        if (bad >= 0)
+            die("rank %d (nid %u): cannot load the program: %s", bad,
+                job[bad]->nid, job[bad]->got.text);
+    }
+}
+
 static void on_signal(int sig)
 {
     stop_signal = sig;
@@ -551,6 +718,7 @@ int main(int argc, char **argv)
     unsigned first = 1000, last = 1999, self;
     uint32_t envc;
     int status;
+    const char *fanout = getenv("YOD_FANOUT");
 
     parse_args(argc, argv);
     read_program(o.argv[0]);
@@ -560,15 +728,19 @@ int main(int argc, char **argv)
     if (nnodes < o.size)
         die("%d nodes asked, the cluster in %s has %d%s", o.size, cluster,
             nnodes, o.nodes ? " in -nodes" : "");
-    self = pick_service_nid(first, last);
+    self = self_nid = pick_service_nid(first, last);
     jobid = (uint32_t)getpid();
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     open_portals(self);
-    claim();
-    build_args(self, &envc);
-    append(YOD_PT_DATA, args, args_len, PTL_ME_OP_GET, YOD_MB_ARGS, 0);
-    every_rank(YOD_LOAD, "load the program");
+    append(YOD_PT_DATA, args, sizeof(args), PTL_ME_OP_GET, YOD_MB_ARGS, 0);
+    if (fanout && !strcmp(fanout, "0")) {
+        claim();
+        build_args(&envc);
+        every_rank(YOD_LOAD, "load the program");
+    } else {
+        fan_launch();
+    }
     every_rank(YOD_START, "start");
     run();
     status = report();

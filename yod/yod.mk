@@ -24,3 +24,18 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 
 test-build: $(YOD_BIN) $(YOD_TEST_ELF)
 TEST_SUITES += tests/qemu/suite-yod
+
+# Fan-out loading: 8 MiB of initialised data checked on every rank
+# (tests/qemu/suite-yodfan, tests/bench/yod/run).
+BIGDATA_ELF := $(BUILD)/tests/yod/bigdata.elf
+$(BUILD)/tests/yod/bigdata.h: tests/yod/bigdata.py
+	$(call say,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)python3 tests/yod/bigdata.py $(@D)/bigdata.bin $@
+$(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	    -I$(BUILD)/tests/yod -o $@ $<
+
+test-build: $(BIGDATA_ELF)
+TEST_SUITES += tests/qemu/suite-yodfan
