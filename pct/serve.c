@@ -24,9 +24,13 @@
 
 #define REQ_BUF     (32 * sizeof(struct yod_msg))
 #define CHUNK       (32u << 10)        /* the argv/env block's buffer */
-#define IMAGE_CHUNK (1u << 20)         /* image bytes per Get */
-#define GET_WAIT_MS 10000
-#define GOT_WAIT_MS 60000              /* a child Gets the whole image */
+/* Waits are generous: a node's clock can run several times too fast
+   when its TSC was calibrated on a loaded host (kernel/timer.c), and a
+   loaded host moves as little as 100 KB/s between two nodes. */
+#define IMAGE_CHUNK (256u << 10)       /* image bytes per Get */
+#define GET_WAIT_MS 30000
+#define GOT_WAIT_MS 120000             /* a child Gets the whole image */
+#define RELEASE_MS  60000              /* a Get given up on ends by then */
 #define FAN_MAX     256                /* ranks in a fan-out job */
 #define HELD_MAX    8
 
@@ -66,26 +70,52 @@ static struct {
     int started;
 } job;
 
-/* Wait for the initiator event of type `want`; 0 if it succeeded. */
-static int wait_ini(ptl_event_kind_t want)
+static char ini_why[64];                /* why the last wait_ini failed */
+
+/* Each operation's user_ptr is a new tag, so the event that ends a wait
+   is that operation's: never a late one of an operation given up on. */
+static void *new_tag(void)
+{
+    static uintptr_t n;
+
+    return (void *)++n;
+}
+
+/* Wait for the initiator event `want` of operation `tag`; 0 if it
+   succeeded. */
+static int wait_ini(ptl_event_kind_t want, void *tag)
 {
     ptl_event_t ev;
     unsigned int which;
+    int rc;
 
     for (;;) {
-        if (PtlEQPoll(&s.ini_eq, 1, GET_WAIT_MS, &ev, &which) != PTL_OK)
+        rc = PtlEQPoll(&s.ini_eq, 1, GET_WAIT_MS, &ev, &which);
+        if (rc == PTL_EQ_EMPTY) {
+            snprintf(ini_why, sizeof(ini_why), "no answer in %d s",
+                     GET_WAIT_MS / 1000);
             return -1;
-        if (ev.type == want)
-            return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
+        }
+        if ((rc != PTL_OK && rc != PTL_EQ_DROPPED) || ev.type != want ||
+            ev.user_ptr != tag)
+            continue;
+        if (ev.ni_fail_type == PTL_NI_OK)
+            return 0;
+        snprintf(ini_why, sizeof(ini_why), "failure type %d",
+                 ev.ni_fail_type);
+        return -1;
     }
 }
 
 /* One message to a station's control portal; 0 once it is there. */
 static int put_ctl(ptl_process_t to, const struct yod_msg *m)
 {
+    void *tag = new_tag();
+
     io.out = *m;
     return PtlPut(s.md, 0, sizeof(*m), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
-                  NULL, 0) != PTL_OK || wait_ini(PTL_EVENT_ACK) < 0 ? -1 : 0;
+                  tag, 0) != PTL_OK || wait_ini(PTL_EVENT_ACK, tag) < 0 ? -1
+                                                                       : 0;
 }
 
 static void send(ptl_process_t to, const struct yod_msg *m)
@@ -109,15 +139,38 @@ static void answer(ptl_process_t to, uint32_t type, const char *text)
 static int get(ptl_process_t from, ptl_match_bits_t bits, uint64_t off,
                uint64_t len)
 {
+    void *tag = new_tag();
+
     if (PtlGet(s.md, offsetof(typeof(io), chunk), len, from, YOD_PT_DATA,
-               bits, off, NULL) != PTL_OK)
+               bits, off, tag) != PTL_OK)
         return -1;
-    return wait_ini(PTL_EVENT_REPLY);
+    return wait_ini(PTL_EVENT_REPLY, tag);
+}
+
+/* An MD with a Get still under way (one given up on) cannot go yet: its
+   reply would land in whatever process next has the scratch region's
+   slot.  Wait until Portals ends that Get (a reply, or the peer declared
+   unreachable), taking in events meanwhile. */
+static int release_md(ptl_handle_md_t h)
+{
+    ptl_event_t ev;
+    unsigned int which;
+
+    for (int waited = 0; PtlMDRelease(h) != PTL_OK; waited += 1000) {
+        if (waited >= RELEASE_MS) {
+            printf("pct: a Get into the image buffer never ended: keeping "
+                   "its memory for good\n");
+            return -1;
+        }
+        PtlEQPoll(&s.ini_eq, 1, 1000, &ev, &which);
+    }
+    return 0;
 }
 
 /* The whole image from `from`, straight into its buffer (a scratch
    process's region, seen through the window), IMAGE_CHUNK per Get so a
-   stalled transfer is noticed after GET_WAIT_MS, not after all of it. */
+   stalled transfer is noticed after GET_WAIT_MS, not after all of it.
+   A chunk that fails is asked for again (a Get can be repeated). */
 static int get_image(ptl_process_t from, char *img, uint64_t len)
 {
     ptl_md_t md = { .start = img, .length = len, .eq_handle = s.ini_eq,
@@ -125,15 +178,28 @@ static int get_image(ptl_process_t from, char *img, uint64_t len)
     ptl_handle_md_t h;
     int rc = 0;
 
-    if (PtlMDBind(s.ni, &md, &h) != PTL_OK)
+    if ((rc = PtlMDBind(s.ni, &md, &h)) != PTL_OK) {
+        snprintf(ini_why, sizeof(ini_why), "PtlMDBind: %d", rc);
         return -1;
+    }
     for (uint64_t off = 0; off < len && rc == 0; off += IMAGE_CHUNK) {
         uint64_t n = len - off < IMAGE_CHUNK ? len - off : IMAGE_CHUNK;
-        rc = PtlGet(h, off, n, from, YOD_PT_DATA, YOD_MB_IMAGE, off, NULL)
-             == PTL_OK ? wait_ini(PTL_EVENT_REPLY) : -1;
+        for (int try = 0; try < 3; try++) {
+            void *tag = new_tag();
+            if ((rc = PtlGet(h, off, n, from, YOD_PT_DATA, YOD_MB_IMAGE, off,
+                             tag)) != PTL_OK) {
+                snprintf(ini_why, sizeof(ini_why), "PtlGet: %d", rc);
+                rc = -1;
+                break;
+            }
+            if ((rc = wait_ini(PTL_EVENT_REPLY, tag)) == 0)
+                break;
+            printf("pct: image bytes %lu.. from nid %u: %s%s\n",
+                   (unsigned long)off, from.phys.nid, ini_why,
+                   try < 2 ? "; asking again" : "");
+        }
     }
-    PtlMDRelease(h);
-    return rc;
+    return release_md(h) < 0 ? -2 : rc;
 }
 
 /* Split the argv/env block into the job, adding PTL_JOB_RANK. */
@@ -169,8 +235,9 @@ static int unpack_args(struct job *j, const struct yod_msg *m)
 static const char *fetch(struct job *j, const struct yod_msg *m,
                          ptl_process_t from)
 {
-    static char why[96];
+    static char why[160];
     char *img;
+    int rc;
 
     if (m->image_len == 0)
         return "empty program image";
@@ -185,9 +252,16 @@ static const char *fetch(struct job *j, const struct yod_msg *m,
         return "malformed argument block";
     if (!(img = pct_image_buffer(j, m->image_len)))
         return "no memory for the program image";
-    snprintf(why, sizeof(why), "could not get the program image from nid %u",
-             from.phys.nid);
-    return get_image(from, img, m->image_len) < 0 ? why : NULL;
+    if ((rc = get_image(from, img, m->image_len)) == 0)
+        return NULL;
+    if (rc == -2) {             /* never destroy it: see release_md */
+        j->scratch_pid = 0;
+        j->image = NULL;
+    }
+    snprintf(why, sizeof(why), "could not get the program image from nid %u "
+             "(%s)", from.phys.nid, ini_why);
+    printf("pct: %s\n", why);
+    return why;
 }
 
 /* Load the fetched program and tell yod. */
@@ -425,13 +499,16 @@ static int hand_on(const struct yod_msg *m, int rank)
     ptl_process_t to = { .phys = { fan.nids[rank], YOD_PCT_PID } };
     int rc;
 
+    uint64_t t0 = lwk_sys_clock_ns(0);
+
     f.rank = rank;
     f.src = YOD_STATION(s.nid, YOD_PCT_PID);
     rc = put_ctl(to, &f) < 0 ? -1 : wait_got(rank);
-    printf("pct: job %u rank %d: rank %d (nid %u) %s\n", job.id, m->rank,
-           rank, fan.nids[rank], rc == 0 ? "got the program from us"
+    printf("pct: job %u rank %d: rank %d (nid %u) %s (%lu ms)\n", job.id,
+           m->rank, rank, fan.nids[rank], rc == 0 ? "got the program from us"
            : rc > 0 ? "refused it; its children get it from us"
-           : "does not answer; its children get it from us");
+           : "does not answer; its children get it from us",
+           (unsigned long)((lwk_sys_clock_ns(0) - t0) / 1000000));
     return rc;
 }
 

@@ -531,6 +531,7 @@ static int pick_nodes(void)
         nodes[i].rank = -1;
         nodes[i].got.type = 0;
         nodes[i].fan_got = 0;
+        nodes[i].exited = 0;
         if (!nodes[i].left_out[0] && got < o.size) {
             nodes[i].rank = got;
             job[got++] = &nodes[i];
@@ -626,8 +627,12 @@ static void fan_launch(void)
     char list[1024];
     uint32_t envc;
 
-    for (;;) {
+    for (uint32_t attempt = 0;; attempt++) {
         int bad = -1, nleft = 0;
+        /* A new job id each time: what the nodes of the last attempt
+           still say (the EXIT of a loaded rank we freed) is not this
+           attempt's.  Pids stay below 2^22, so ids stay unique. */
+        jobid = (uint32_t)getpid() | attempt << 22;
         if (!pick_nodes()) {
             for (int i = 0; i < nnodes; i++)
                 nleft += nodes[i].left_out[0] != 0;
@@ -719,6 +724,7 @@ int main(int argc, char **argv)
     uint32_t envc;
     int status;
     const char *fanout = getenv("YOD_FANOUT");
+    double t0 = now_ms(), t_loaded, t_started, t_ended;
 
     parse_args(argc, argv);
     read_program(o.argv[0]);
@@ -741,12 +747,21 @@ int main(int argc, char **argv)
     } else {
         fan_launch();
     }
+    t_loaded = now_ms();
     every_rank(YOD_START, "start");
+    t_started = now_ms();
     run();
+    t_ended = now_ms();
     status = report();
     if (stop_signal)
         status = 128 + stop_signal;     /* as a shell reports it */
     free_all();
+    if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */
+        fprintf(stderr, "yod: timing: %s, %d ranks: loaded %.0f ms, started "
+                "%.0f ms, ended %.0f ms, freed %.0f ms after yod started\n",
+                fanout && !strcmp(fanout, "0") ? "direct" : "fan-out",
+                o.size, t_loaded - t0, t_started - t0, t_ended - t0,
+                now_ms() - t0);
     PtlNIFini(P.ni);
     PtlFini();
     return status;
