@@ -29,6 +29,7 @@
    loaded host moves as little as 100 KB/s between two nodes. */
 #define IMAGE_CHUNK (256u << 10)       /* image bytes per Get */
 #define GET_WAIT_MS 30000
+#define PUT_WAIT_MS 10000              /* a control message's ACK */
 #define GOT_WAIT_MS 120000             /* a child Gets the whole image */
 #define RELEASE_MS  60000              /* a Get given up on ends by then */
 #define FAN_MAX     256                /* ranks in a fan-out job */
@@ -83,17 +84,17 @@ static void *new_tag(void)
 
 /* Wait for the initiator event `want` of operation `tag`; 0 if it
    succeeded. */
-static int wait_ini(ptl_event_kind_t want, void *tag)
+static int wait_ini(ptl_event_kind_t want, void *tag, int ms)
 {
     ptl_event_t ev;
     unsigned int which;
     int rc;
 
     for (;;) {
-        rc = PtlEQPoll(&s.ini_eq, 1, GET_WAIT_MS, &ev, &which);
+        rc = PtlEQPoll(&s.ini_eq, 1, ms, &ev, &which);
         if (rc == PTL_EQ_EMPTY) {
             snprintf(ini_why, sizeof(ini_why), "no answer in %d s",
-                     GET_WAIT_MS / 1000);
+                     ms / 1000);
             return -1;
         }
         if ((rc != PTL_OK && rc != PTL_EQ_DROPPED) || ev.type != want ||
@@ -113,9 +114,10 @@ static int put_ctl(ptl_process_t to, const struct yod_msg *m)
     void *tag = new_tag();
 
     io.out = *m;
-    return PtlPut(s.md, 0, sizeof(*m), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
-                  tag, 0) != PTL_OK || wait_ini(PTL_EVENT_ACK, tag) < 0 ? -1
-                                                                       : 0;
+    if (PtlPut(s.md, 0, sizeof(*m), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0, tag,
+               0) != PTL_OK)
+        return -1;
+    return wait_ini(PTL_EVENT_ACK, tag, PUT_WAIT_MS);
 }
 
 static void send(ptl_process_t to, const struct yod_msg *m)
@@ -144,7 +146,7 @@ static int get(ptl_process_t from, ptl_match_bits_t bits, uint64_t off,
     if (PtlGet(s.md, offsetof(typeof(io), chunk), len, from, YOD_PT_DATA,
                bits, off, tag) != PTL_OK)
         return -1;
-    return wait_ini(PTL_EVENT_REPLY, tag);
+    return wait_ini(PTL_EVENT_REPLY, tag, GET_WAIT_MS);
 }
 
 /* An MD with a Get still under way (one given up on) cannot go yet: its
@@ -192,7 +194,7 @@ static int get_image(ptl_process_t from, char *img, uint64_t len)
                 rc = -1;
                 break;
             }
-            if ((rc = wait_ini(PTL_EVENT_REPLY, tag)) == 0)
+            if ((rc = wait_ini(PTL_EVENT_REPLY, tag, GET_WAIT_MS)) == 0)
                 break;
             printf("pct: image bytes %lu.. from nid %u: %s%s\n",
                    (unsigned long)off, from.phys.nid, ini_why,
