@@ -392,7 +392,7 @@ static int append_req(char *buf)
            == PTL_OK ? 0 : -1;
 }
 
-/* ---- fan-out loading (yod_proto.h) ---------------------------------------- */
+/* ---- fan-out loading (yod_proto.h) ------------------------------------- */
 
 static ptl_process_t station(uint64_t st)
 {

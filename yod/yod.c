@@ -510,7 +510,7 @@ static void every_rank(uint32_t type, const char *what)
     }
 }
 
-/* ---- fan-out loading (yod_proto.h) ------------------------------------------ */
+/* ---- fan-out loading (yod_proto.h) ------------------------------------- */
 
 /* A node that refused or is silent: it is not asked again by this yod. */
 static void leave_out(struct node *n)
