@@ -11,6 +11,12 @@
  * and exits with the job's status.  While it holds nodes it pings them
  * (the lease: yod_proto.h), so a node that stops answering ends the job
  * instead of hanging it.  Protocol: yod_proto.h.
+ *
+ * The program goes out through a tree of PCTs for jobs of YOD_FANOUT_MIN
+ * nodes or more (fan-out: yod sends it to rank 0's node only, which
+ * claims the nodes as it goes); smaller jobs, or YOD_FANOUT=0, make yod
+ * claim and load every node itself (the direct path, the benchmark's
+ * baseline: tests/bench/yod/run); YOD_FANOUT=1 always fans out.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +40,8 @@
 #define IO_BUF      (1u << 20)
 #define CTL_BUF     (256 * sizeof(struct yod_msg))
 #define ANSWER_MS   10000       /* a PCT answers a request within this */
+#define GOT_MS      60000       /* fan-out: a node Gets the whole image */
+#define QUIET_MS    60000       /* fan-out: the tree says nothing this long */
 
 struct node {
     unsigned nid;
@@ -45,6 +53,8 @@ struct node {
     struct yod_msg exit;
     char line[2][YOD_IO_CHUNK]; /* stdout, stderr: the unfinished line */
     size_t len[2];
+    int fan_got;                /* fan-out: 1 has the image, 2 refused */
+    char left_out[80];          /* fan-out: busy or silent: not used again */
 };
 
 static struct opts {
@@ -60,6 +70,7 @@ static struct node nodes[MAX_NODES];
 static int nnodes;
 static struct node *job[MAX_NODES];     /* by rank */
 static uint32_t jobid;
+static unsigned self_nid;
 static const char *cluster;
 static volatile sig_atomic_t stop_signal;
 static int kill_now;            /* a fault or a dead node ends the job */
@@ -305,11 +316,12 @@ static void add_string(const char *s)
 }
 
 /* argv, then the job's environment (PTL_JOB_RANK is the PCT's). */
-static int build_args(unsigned self_nid, uint32_t *envc)
+static int build_args(uint32_t *envc)
 {
     char s[64], *map = malloc(16 * o.size + 32), *p = map;
     int argc = 0;
 
+    args_len = 0;
     for (char **a = o.argv; *a; a++, argc++)
         add_string(*a);
     p += sprintf(p, "PTL_JOB_MAP=");
@@ -557,6 +569,11 @@ static void control(const ptl_event_t *ev)
     if (m.type == YOD_ALIVE) {
         if (m.job2 != jobid && n->rank >= 0 && !n->down)
             lost(n, "no longer holds the job (its lease ran out?)");
+    } else if (m.type == YOD_GOT) {
+        n->fan_got = m.status ? 2 : 1;
+    } else if (m.type == YOD_LOST) {
+        if (m.rank >= 0 && m.rank < o.size && job[m.rank])
+            job[m.rank]->got = m;   /* its parent speaks for it */
     } else if (m.type == YOD_EXIT) {
         flush_line(n, 0);       /* a last line without a newline */
         flush_line(n, 1);
@@ -612,15 +629,16 @@ static int send(struct node *n, uint32_t type, int rank)
 
     P.out = (struct yod_msg){ .type = type, .job = jobid, .rank = rank,
                               .size = o.size };
-    if (type == YOD_LOAD) {
+    if (type == YOD_LOAD || type == YOD_FLOAD) {
         P.out.image_len = image_len;
         P.out.args_len = args_len;
         P.out.argc = 0;
         for (char **a = o.argv; *a; a++)
             P.out.argc++;
         P.out.envc = nenv;
-        P.out.addr = o.heap;
-        P.out.rip = o.stack;
+        P.out.heap = o.heap;
+        P.out.stack = o.stack;
+        P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
     P.out.host_ms = (uint32_t)now_ms();
     n->got.type = 0;
@@ -747,6 +765,191 @@ static void start_fileio(void)
     }
 }
 
+/* ---- fan-out loading (yod_proto.h) ------------------------------------- */
+
+/* Fan out from this many nodes on.  Measured on TCG nodes (yod/STATUS.md,
+   tests/bench/yod/run): the direct path costs about 0.4-0.65 s a node
+   (yod serves every node at once, natively), the tree 1.5-4 s a level
+   (each hop is between two emulated nodes), so the tree only wins from
+   about 16-32 nodes. */
+#define YOD_FANOUT_MIN  16
+
+/* YOD_FANOUT=0 or 1 in the environment forces the direct path or the
+   tree; otherwise the job's size decides. */
+static int fan_out(void)
+{
+    const char *f = getenv("YOD_FANOUT");
+
+    if (f && *f)
+        return strcmp(f, "0") != 0;
+    return o.size >= YOD_FANOUT_MIN;
+}
+
+/* A node that refused or is silent: it is not asked again by this yod. */
+static void leave_out(struct node *n)
+{
+    if (n->got.type == YOD_BUSY)
+        snprintf(n->left_out, sizeof(n->left_out), "busy with job %u",
+                 n->got.job2);
+    else
+        snprintf(n->left_out, sizeof(n->left_out), "does not answer");
+}
+
+/* The first o.size nodes not left out become ranks 0..; 0 if too few. */
+static int pick_nodes(void)
+{
+    int got = 0;
+
+    for (int i = 0; i < nnodes; i++) {
+        nodes[i].rank = -1;
+        nodes[i].got.type = 0;
+        nodes[i].fan_got = 0;
+        nodes[i].exited = 0;
+        if (!nodes[i].left_out[0] && got < o.size) {
+            nodes[i].rank = got;
+            job[got++] = &nodes[i];
+        }
+    }
+    return got == o.size;
+}
+
+/* One HELLO to every node of the job before the tree starts, none waited
+   for: each PCT then answers this yod, not an earlier one on the same
+   station (yod_proto.h).  Frames point into `hello`, which stays put. */
+static void hello_all(void)
+{
+    static struct yod_msg hello;
+    static ptl_handle_md_t md;
+    ptl_md_t d = { .start = &hello, .length = sizeof(hello),
+                   .eq_handle = PTL_EQ_NONE, .ct_handle = PTL_CT_NONE };
+
+    hello = (struct yod_msg){ .type = YOD_HELLO, .job = jobid };
+    if (!md && PtlMDBind(P.ni, &d, &md) != PTL_OK)
+        die("PtlMDBind failed");
+    for (int r = 0; r < o.size; r++) {
+        ptl_process_t to = { .phys = { job[r]->nid, YOD_PCT_PID } };
+        PtlPut(md, 0, sizeof(hello), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+               NULL, 0);
+    }
+}
+
+/* yod is rank 0's parent: it hands the program to rank 0 and, if that
+   node refuses or is silent, to rank 0's children, as a PCT does. */
+static void fan_root(void)
+{
+    int queue[MAX_NODES], head = 0, tail = 0;
+
+    queue[tail++] = 0;
+    while (head < tail) {
+        int c = queue[head++], rc = -1;
+        struct node *n = job[c];
+        if (send(n, YOD_FLOAD, c) == 0)
+            for (double end = now_ms() + GOT_MS; now_ms() < end && rc < 0;) {
+                pump(50);
+                rc = n->fan_got ? n->fan_got - 1 : -1;
+            }
+        if (rc < 0 && !n->got.type)
+            n->got.type = YOD_LOST;
+        for (int g = rc ? yod_tree_child(c, -1, o.size) : -1; g >= 0;
+             g = yod_tree_child(c, g, o.size))
+            queue[tail++] = g;
+    }
+}
+
+/* Every rank's answer: OK (loaded), BUSY, ERR or LOST; silent ranks get
+   QUIET_MS after the last answer before they count as LOST. */
+static void fan_answers(void)
+{
+    double last = now_ms();
+    int done = 0;
+
+    while (done < o.size && now_ms() - last < QUIET_MS) {
+        int now = 0;
+        pump(100);
+        for (int r = 0; r < o.size; r++)
+            now += job[r]->got.type != 0;
+        if (now > done)
+            last = now_ms();
+        done = now;
+    }
+    for (int r = 0; r < o.size; r++)
+        if (!job[r]->got.type)
+            job[r]->got.type = YOD_LOST;
+}
+
+/* "(node 1 busy with job 7, node 3 does not answer)" */
+static void left_out_list(char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < nnodes && len < size - 64; i++)
+        if (nodes[i].left_out[0])
+            len += snprintf(buf + len, size - len, "%snode %u %s",
+                            len ? ", " : " (", nodes[i].nid,
+                            nodes[i].left_out);
+    if (len)
+        snprintf(buf + len, size - len, ")");
+}
+
+/* Claim and load through the tree.  Busy or silent nodes are left out
+   and the job is tried again on others while there are enough; a node
+   that cannot load the program ends the job. */
+static void fan_launch(void)
+{
+    char list[1024];
+    uint32_t envc;
+    int said = 0;
+
+    for (uint32_t attempt = 0;; attempt++) {
+        int bad = -1, nleft = 0;
+        /* A new job id each time: what the nodes of the last attempt
+           still say (the EXIT of a loaded rank we freed) is not this
+           attempt's.  Pids stay below 2^22, so ids stay unique. */
+        jobid = (uint32_t)getpid() | attempt << 22;
+        if (!pick_nodes()) {
+            for (int i = 0; i < nnodes; i++)
+                nleft += nodes[i].left_out[0] != 0;
+            left_out_list(list, sizeof(list));
+            if (!o.wait)
+                die("%d nodes asked, %d free%s; wait (yod -wait) or ask for "
+                    "fewer", o.size, nnodes - nleft, list);
+            if (!said++)
+                fprintf(stderr, "yod: %d nodes asked, %d free%s; waiting for "
+                        "them (-wait)\n", o.size, nnodes - nleft, list);
+            for (double end = now_ms() + 1000; now_ms() < end && !stop_signal;)
+                pump(100);
+            if (stop_signal)
+                exit(128 + stop_signal);
+            for (int i = 0; i < nnodes; i++)    /* ask them all again */
+                nodes[i].left_out[0] = 0;
+            continue;
+        }
+        build_args(&envc);
+        hello_all();
+        fan_root();
+        fan_answers();
+        for (int r = 0; r < o.size; r++) {
+            struct node *n = job[r];
+            if (n->got.type == YOD_OK)
+                continue;
+            if (n->got.type == YOD_ERR && bad < 0)
+                bad = r;
+            else if (n->got.type != YOD_ERR)
+                leave_out(n);
+            nleft++;
+        }
+        if (!nleft)
+            return;
+        for (int r = 0; r < o.size; r++)     /* all we may have claimed */
+            if (job[r]->got.type != YOD_BUSY)
+                send(job[r], YOD_FREE, r);
+        if (bad >= 0)
+            die("rank %d (nid %u): cannot load the program: %s", bad,
+                job[bad]->nid, job[bad]->got.text);
+    }
+}
+
 static void on_signal(int sig)
 {
     stop_signal = sig;
@@ -840,6 +1043,7 @@ int main(int argc, char **argv)
     unsigned first = 1000, last = 1999, self;
     uint32_t envc;
     int status;
+    double t0 = now_ms(), t_loaded, t_started, t_ended;
 
     parse_args(argc, argv);
     read_program(o.argv[0]);
@@ -849,22 +1053,35 @@ int main(int argc, char **argv)
     if (nnodes < o.size)
         die("%d nodes asked, the cluster in %s has %d%s", o.size, cluster,
             nnodes, o.nodes ? " in -nodes" : "");
-    self = pick_service_nid(first, last);
+    self = self_nid = pick_service_nid(first, last);
     jobid = (uint32_t)getpid();
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     open_portals(self);
-    claim();
+    append(YOD_PT_DATA, args, sizeof(args), PTL_ME_OP_GET, YOD_MB_ARGS, 0);
+    if (fan_out()) {
+        fan_launch();
+    } else {
+        claim();
+        build_args(&envc);
+        every_rank(YOD_LOAD, "load the program");
+    }
     start_fileio();
-    build_args(self, &envc);
-    append(YOD_PT_DATA, args, args_len, PTL_ME_OP_GET, YOD_MB_ARGS, 0);
-    every_rank(YOD_LOAD, "load the program");
+    t_loaded = now_ms();
     every_rank(YOD_START, "start");
+    t_started = now_ms();
     run();
+    t_ended = now_ms();
     status = report();
     if (stop_signal)
         status = 128 + stop_signal;     /* as a shell reports it */
     free_all();
+    if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */
+        fprintf(stderr, "yod: timing: %s, %d ranks: loaded %.0f ms, started "
+                "%.0f ms, ended %.0f ms, freed %.0f ms after yod started\n",
+                fan_out() ? "fan-out" : "direct",
+                o.size, t_loaded - t0, t_started - t0, t_ended - t0,
+                now_ms() - t0);
     leave();
     return status;
 }

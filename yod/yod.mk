@@ -51,3 +51,18 @@ $(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
 test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
     $(YOD_BIGBSS_ELF)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio
+
+# Fan-out loading: 8 MiB of initialised data checked on every rank
+# (tests/qemu/suite-yodfan, tests/bench/yod/run).
+BIGDATA_ELF := $(BUILD)/tests/yod/bigdata.elf
+$(BUILD)/tests/yod/bigdata.h: tests/yod/bigdata.py
+	$(call say,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)python3 tests/yod/bigdata.py $(@D)/bigdata.bin $@
+$(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	    -I$(BUILD)/tests/yod -o $@ $<
+
+test-build: $(BIGDATA_ELF)
+TEST_SUITES += tests/qemu/suite-yodfan

@@ -21,7 +21,7 @@
  *   FREE job            give the node back (kills what still runs)
  * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT (status, or a
  * fault: reason LWK_STOP_FAULT, addr, rip, text "what <symbol+off>").
- * LOAD may ask for a heap and stack size per process (`addr`, `rip`; 0:
+ * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
  * Lease.  yod PINGs every node it holds about once a second (from anyone,
@@ -51,6 +51,35 @@
  * NI of its own pid (PTL_PID in its environment), so a job's logical NI
  * (ptl_job.h) is untouched.
  *
+ * Fan-out loading (the default; yod with YOD_FANOUT=0 uses ALLOC + LOAD
+ * to every node instead).  Nodes form a binomial tree over the ranks
+ * (yod_tree_child): rank r's children are r + 2^k for every 2^k > r,
+ * largest subtree first.  yod sends one message, to rank 0's PCT:
+ *   FLOAD job rank size src owner  claim the node for `job` (if it is
+ *                       free) and load like LOAD, but Get the image and
+ *                       the block from station `src` (yod or the parent
+ *                       PCT, same portal and match bits), and answer to
+ *                       station `owner` (yod)
+ * The node first tells its parent (src) GOT (status 0: it has the image;
+ * else it refused: BUSY, or the Gets failed), then sends FLOAD to each
+ * child in turn, exposing the image and block on its own YOD_PT_DATA,
+ * and waits for that child's GOT before the next one (one copy at a time
+ * leaves each link to one transfer: the tree doubles every step, so the
+ * load takes log2 N image times).  A child that refused or never answers
+ * is skipped: its parent forwards to that child's children itself, so
+ * every node of the job hears from the tree.  Then the node loads its
+ * own program and answers yod (owner): OK (loaded), BUSY, or ERR.  For a
+ * child that did not take the forward at all the parent tells yod LOST
+ * (rank = the child's rank).  yod is rank 0's parent.  START, KILL and
+ * FREE go from yod to every node, as in the direct path.
+ *   HELLO job           yod -> every node of the job first, not answered:
+ *                       a PCT that knew an earlier yod on the same station
+ *                       would answer that incarnation, and the new one
+ *                       drops such frames (portals/PROTOCOL.md,
+ *                       incarnations); any frame from the new yod updates
+ *                       the PCT's view.  The direct path never needed it:
+ *                       there yod always speaks first.
+ *
  * Files (yod/fileio.c, libc/yodfile.c).  libc forwards file calls to yod,
  * which performs them on Linux, as the user, relative to the rank's own
  * working directory.  A request is a struct yod_file_req Put (ACK
@@ -78,6 +107,11 @@
 #define YOD_PID         2       /* yod's pid on its service nid */
 #define YOD_APP_PID     10      /* rank-local index 0 */
 
+/* A station (nid, pid) in one word, as FLOAD carries src and owner. */
+#define YOD_STATION(nid, pid)   ((uint64_t)(nid) << 32 | (uint32_t)(pid))
+#define YOD_STATION_NID(s)      ((uint32_t)((s) >> 32))
+#define YOD_STATION_PID(s)      ((uint32_t)(s))
+
 #define YOD_PT_CTL      0       /* control messages, both directions */
 #define YOD_PT_DATA     1       /* yod: image and argv/env, for Gets */
 #define YOD_PT_IO       12      /* yod: program output (PTL_JOB_PT_IO) */
@@ -94,9 +128,11 @@
 
 enum yod_type {
     YOD_ALLOC = 1, YOD_LOAD, YOD_START, YOD_KILL, YOD_FREE,
-    YOD_PING = 6, YOD_STATUS = 7,      /* yodctl: 6..9 */
+    YOD_PING = 6, YOD_STATUS = 7,      /* lease, showmesh */
+    YOD_FLOAD = 10, YOD_GOT, YOD_HELLO, /* fan-out loading */
     YOD_OK = 16, YOD_BUSY, YOD_ERR, YOD_EXIT,
-    YOD_ALIVE = 20, YOD_STATE = 21,    /* yodctl: 20..23 */
+    YOD_ALIVE = 20, YOD_STATE = 21,    /* answers to PING, STATUS */
+    YOD_LOST = 24,                      /* fan-out: a child did not answer */
 };
 
 #define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
@@ -111,8 +147,12 @@ struct yod_msg {
     int32_t status;             /* EXIT: exit status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT / _FAULT, 0 killed */
     uint32_t host_ms;           /* requests: the host's clock (lease) */
-    uint64_t image_len, args_len; /* LOAD */
-    uint64_t addr, rip;         /* EXIT after a fault */
+    uint64_t image_len, args_len; /* LOAD, FLOAD */
+    uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
+    union {
+        struct { uint64_t addr, rip; };     /* EXIT after a fault */
+        struct { uint64_t src, owner; };    /* FLOAD: YOD_STATIONs */
+    };
     char text[200];             /* ERR and fault descriptions */
 };
 
@@ -180,5 +220,20 @@ struct yod_file_ans {
     int64_t ret;                /* the result on success */
     struct yod_stat st;         /* FSTAT, STAT, LSTAT */
 };
+
+/* Rank r's child after `prev` (-1: its first) in the binomial tree of
+   `size` ranks, or -1: r + 1, r + 2, r + 4, ... for the powers of two
+   above r (largest subtree first). */
+static inline int yod_tree_child(int r, int prev, int size)
+{
+    long k = 1;
+
+    if (prev >= 0)
+        k = 2L * (prev - r);
+    else
+        while (k <= r)
+            k <<= 1;
+    return r + k < size ? (int)(r + k) : -1;
+}
 
 #endif
