@@ -217,6 +217,27 @@ static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
     return n;
 }
 
+/* A message that matched the overflow list finished arriving, but a
+ * priority entry that also matches it may have been appended while it was
+ * in flight (that append's scan of the unexpected list could not see it
+ * yet).  Give it to the first such entry, as if the entry had been
+ * appended just after the header was recorded.  uh is not yet on the
+ * list.  Returns true if it was delivered. */
+bool ptl_uh_deliver_late(struct ptl_lib *lib, struct ptl_ni *ni,
+                         struct ptl_pt *pt, struct ptl_uh *uh)
+{
+    for (struct ptl_me *me = pt->prio; me != NULL; me = me->next) {
+        if (!uh_matches(lib, ni, me, uh))
+            continue;
+        uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
+        if (me->me.options & PTL_ME_USE_ONCE)
+            ptl_me_unlink(lib, pt, me);
+        uh_drop(lib, pt, uh);
+        return true;
+    }
+    return false;
+}
+
 static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
                     const ptl_me_t *me, struct ptl_ct **ct)
 {

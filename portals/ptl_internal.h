@@ -280,6 +280,8 @@ bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
                     const struct ptl_me *me, const struct ptl_whdr *h,
                     ptl_process_t init);
 void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me);
+bool ptl_uh_deliver_late(struct ptl_lib *lib, struct ptl_ni *ni,
+                         struct ptl_pt *pt, struct ptl_uh *uh);
 void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt,
                    struct ptl_me *me);
 void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt);

@@ -388,6 +388,9 @@ static void record_unexpected(struct ptl_lib *lib, struct ptl_rxmsg *rx,
     uh->mlength = ev->mlength;
     uh->remote_offset = ev->remote_offset;
     uh->start = ev->start;
+    if (ptl_uh_deliver_late(lib, &lib->ni[rx->first.flags & PTL_WF_NI_MASK],
+                            pt, uh))
+        return;
     if (pt->uh == NULL)
         pt->uh = uh;
     else
