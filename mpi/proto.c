@@ -468,8 +468,9 @@ static void post_block(struct block *b)
     me.length = BLOCK_SIZE;
     me.ct_handle = PTL_CT_NONE;
     me.uid = PTL_UID_ANY;
+    /* Arrival events are ignored, but they wake a blocked MPI_Probe. */
     me.options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
-                 PTL_ME_EVENT_COMM_DISABLE | PTL_ME_EVENT_LINK_DISABLE;
+                 PTL_ME_EVENT_LINK_DISABLE;
     me.match_id = rank_id(PTL_RANK_ANY);
     me.ignore_bits = ~0ull;
     me.min_free = EAGER_LIMIT;
@@ -640,15 +641,20 @@ static void drain(void)
         ;
 }
 
+/* Handle what is queued; then read the link: PtlEQGet only processes
+ * frames the library already has (on Linux nothing reads the socket
+ * without a wait), so a non-blocking pass waits at most 1 ms. */
 void proto_progress(bool block)
 {
     ptl_event_t ev;
+    unsigned which;
 
     if (handle(PtlEQGet(eq, &ev), &ev)) {
         drain();
         return;
     }
-    if (block && handle(PtlEQWait(eq, &ev), &ev))
+    if (block ? handle(PtlEQWait(eq, &ev), &ev)
+              : handle(PtlEQPoll(&eq, 1, 1, &ev, &which), &ev))
         drain();
 }
 
@@ -726,8 +732,7 @@ static void setup_portals(void)
     /* Long messages that find no receive keep only their header. */
     me.ct_handle = PTL_CT_NONE;
     me.uid = PTL_UID_ANY;
-    me.options = PTL_ME_OP_PUT | PTL_ME_EVENT_COMM_DISABLE |
-                 PTL_ME_EVENT_LINK_DISABLE;
+    me.options = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE;
     me.match_id = rank_id(PTL_RANK_ANY);
     me.match_bits = MB_LONG;
     me.ignore_bits = ~MB_LONG;
