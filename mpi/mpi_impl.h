@@ -162,7 +162,8 @@ struct mpi_req_s {
     bool prio;                  /* matched a posted receive */
     ptl_handle_me_t me;
     bool me_linked;
-    struct mpi_req_s *next, *prev;   /* posted list / peer queues */
+    struct mpi_req_s *next, *prev;   /* posted / sync-wait / get lists */
+    struct mpi_req_s *qnext;         /* a peer's send queue */
     void *bsend_seg;            /* buffered send: attached-buffer segment */
 };
 

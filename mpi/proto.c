@@ -87,7 +87,7 @@ struct peer {
     uint64_t next_seq;
     int inflight;               /* data puts not yet ACKed */
     bool paused, pause_req;
-    MPI_Request resend;         /* refused or held sends, by seq */
+    MPI_Request resend, qtail;  /* refused or held sends, by seq */
 };
 
 struct probe {
@@ -158,14 +158,30 @@ static void list_del(MPI_Request *head, MPI_Request r)
         }
 }
 
-static void list_add_seq(MPI_Request *head, MPI_Request r)
+/* A peer's queue of held sends, in send order (seq).  Sends are mostly
+ * queued in order, so the tail is checked first. */
+static void queue_add(struct peer *p, MPI_Request r)
 {
-    MPI_Request *pp = head;
+    MPI_Request *pp = &p->resend;
 
+    if (p->qtail != NULL && p->qtail->seq < r->seq)
+        pp = &p->qtail->qnext;
     while (*pp != NULL && (*pp)->seq < r->seq)
-        pp = &(*pp)->next;
-    r->next = *pp;
+        pp = &(*pp)->qnext;
+    r->qnext = *pp;
     *pp = r;
+    if (r->qnext == NULL)
+        p->qtail = r;
+}
+
+static MPI_Request queue_pop(struct peer *p)
+{
+    MPI_Request r = p->resend;
+
+    if ((p->resend = r->qnext) == NULL)
+        p->qtail = NULL;
+    r->qnext = NULL;
+    return r;
 }
 
 static void uq_push(struct uq *u)
@@ -194,24 +210,113 @@ static struct uq *uq_find(uint64_t bits, uint64_t ignore, bool take)
 
 /* ---- sending ---- */
 
-static void ctrl_send(int world, uint64_t hdr)
+/* ---- the initiator's limits: PTL_NO_SPACE means every Portals message
+ * slot is in flight; what cannot start now waits in order and is retried
+ * from progress (stalled). ---- */
+
+struct ctrlq {
+    struct ctrlq *next;
+    int world;
+    uint64_t hdr;
+};
+static struct ctrlq *ctrl_head, **ctrl_tail = &ctrl_head;
+static MPI_Request get_head;    /* long receives waiting to PtlGet */
+static bool stalled;
+
+static int ctrl_try(int world, uint64_t hdr)
 {
-    check(PtlPut(md, 0, 0, PTL_NO_ACK_REQ, rank_id(world), PT_CTRL, 0, 0,
-                 NULL, hdr), "PtlPut (control)");
+    return PtlPut(md, 0, 0, PTL_NO_ACK_REQ, rank_id(world), PT_CTRL, 0, 0,
+                  NULL, hdr);
 }
 
+static void ctrl_send(int world, uint64_t hdr)
+{
+    struct ctrlq *c;
+    int rc = ctrl_head ? PTL_NO_SPACE : ctrl_try(world, hdr);
+
+    if (rc != PTL_NO_SPACE) {
+        check(rc, "PtlPut (control)");
+        return;
+    }
+    if ((c = malloc(sizeof(*c))) == NULL)
+        mpi_fatal("out of memory queueing a control message");
+    c->next = NULL;
+    c->world = world;
+    c->hdr = hdr;
+    *ctrl_tail = c;
+    ctrl_tail = &c->next;
+    stalled = true;
+}
+
+static bool put_try(MPI_Request r)
+{
+    int rc = PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
+                    rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr);
+
+    if (rc == PTL_NO_SPACE)
+        return false;
+    check(rc, "PtlPut (data)");
+    peers[r->world].inflight++;
+    return true;
+}
+
+/* Sends to a peer leave in order: behind a paused peer's or a stalled
+ * queue, a message waits its turn. */
 static void data_put(MPI_Request r)
 {
     struct peer *p = &peers[r->world];
 
-    if (p->paused) {
-        list_add_seq(&p->resend, r);    /* held until UNPAUSE */
-        return;
+    if (p->paused || p->resend != NULL || !put_try(r)) {
+        queue_add(p, r);
+        if (!p->paused)
+            stalled = true;
     }
-    p->inflight++;
-    check(PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
-                 rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr),
-          "PtlPut (data)");
+}
+
+static void flush_peer(int w)
+{
+    struct peer *p = &peers[w];
+
+    while (!p->paused && p->resend != NULL) {
+        if (!put_try(p->resend)) {
+            stalled = true;
+            return;
+        }
+        queue_pop(p);
+    }
+}
+
+static bool get_try(MPI_Request r);
+
+/* Retry what PTL_NO_SPACE held back, oldest first. */
+static void unstall(void)
+{
+    if (!stalled)
+        return;
+    stalled = false;
+    while (ctrl_head != NULL) {
+        struct ctrlq *c = ctrl_head;
+        int rc = ctrl_try(c->world, c->hdr);
+        if (rc == PTL_NO_SPACE) {
+            stalled = true;
+            return;
+        }
+        check(rc, "PtlPut (control)");
+        if ((ctrl_head = c->next) == NULL)
+            ctrl_tail = &ctrl_head;
+        free(c);
+    }
+    while (get_head != NULL) {
+        MPI_Request r = get_head;
+        if (!get_try(r)) {
+            stalled = true;
+            return;
+        }
+        get_head = r->next;
+        r->next = NULL;
+    }
+    for (int w = 0; w < job.size; w++)
+        flush_peer(w);
 }
 
 static void expose_long(MPI_Request r)
@@ -290,7 +395,7 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
     peers[r->world].inflight--;
     if (ev->ni_fail_type == PTL_NI_PT_DISABLED) {
         peers[r->world].paused = true;  /* PAUSE follows; hold and retry */
-        list_add_seq(&peers[r->world].resend, r);
+        queue_add(&peers[r->world], r);
         maybe_pause_ack(r->world);
         return;
     }
@@ -319,13 +424,26 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
  * when the request arrives, before the reply data has left the buffer. */
 static void get_long(MPI_Request r, int world, uint32_t key, size_t sent)
 {
-    size_t n = sent < r->len ? sent : r->len;
-
     r->wait = 1;
     r->world = world;
     r->key = key;
-    check(PtlGet(md, md_off(r->data, n), n, rank_id(world), PT_READ, key, 0,
-                 r), "PtlGet (long message)");
+    r->status.mpi_bytes = sent < r->len ? sent : r->len;
+    if (get_head != NULL || !get_try(r)) {
+        list_add(&get_head, r);
+        stalled = true;
+    }
+}
+
+static bool get_try(MPI_Request r)
+{
+    size_t n = r->status.mpi_bytes;
+    int rc = PtlGet(md, md_off(r->data, n), n, rank_id(r->world), PT_READ,
+                    r->key, 0, r);
+
+    if (rc == PTL_NO_SPACE)
+        return false;
+    check(rc, "PtlGet (long message)");
+    return true;
 }
 
 /* A receive matched a message held in our own queue. */
@@ -529,17 +647,8 @@ static void fc_begin(void)
 
 static void on_unpause(int world)
 {
-    struct peer *p = &peers[world];
-    MPI_Request list = p->resend;
-
-    p->paused = false;
-    p->resend = NULL;
-    while (list != NULL) {
-        MPI_Request r = list;
-        list = r->next;
-        r->next = NULL;
-        data_put(r);
-    }
+    peers[world].paused = false;
+    flush_peer(world);      /* refused and held sends, in order */
 }
 
 static void on_ctrl(const ptl_event_t *ev)
@@ -639,6 +748,7 @@ static void drain(void)
 
     while (handle(PtlEQGet(eq, &ev), &ev))
         ;
+    unstall();
 }
 
 /* Handle what is queued; then read the link: PtlEQGet only processes
@@ -653,6 +763,7 @@ void proto_progress(bool block)
         drain();
         return;
     }
+    unstall();
     if (block ? handle(PtlEQWait(eq, &ev), &ev)
               : handle(PtlEQPoll(&eq, 1, 1, &ev, &which), &ev))
         drain();
@@ -767,7 +878,7 @@ int proto_init(void)
 void proto_fini(void)
 {
     for (;;) {
-        bool busy = fc.active || sync_wait != NULL;
+        bool busy = fc.active || sync_wait != NULL || stalled;
         for (int w = 0; w < job.size && !busy; w++)
             busy = peers[w].inflight || peers[w].resend || peers[w].paused;
         if (!busy)
