@@ -180,3 +180,10 @@ int attr_delete_all(MPI_Comm c)
             return rc;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Keyval_create)
+PMPI(MPI_Keyval_free)
+PMPI(MPI_Attr_put)
+PMPI(MPI_Attr_get)
+PMPI(MPI_Attr_delete)

@@ -693,3 +693,19 @@ int MPI_Scan(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
         rc = coll_scan(sbuf, rbuf, count, dt, op, comm);
     return RET(comm, rc, "MPI_Scan");
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Barrier)
+PMPI(MPI_Bcast)
+PMPI(MPI_Gather)
+PMPI(MPI_Gatherv)
+PMPI(MPI_Scatter)
+PMPI(MPI_Scatterv)
+PMPI(MPI_Allgather)
+PMPI(MPI_Allgatherv)
+PMPI(MPI_Alltoall)
+PMPI(MPI_Alltoallv)
+PMPI(MPI_Reduce)
+PMPI(MPI_Allreduce)
+PMPI(MPI_Reduce_scatter)
+PMPI(MPI_Scan)

@@ -448,3 +448,18 @@ static int dup_topo(MPI_Comm from, MPI_Comm to)
     to->topo = n;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Comm_size)
+PMPI(MPI_Comm_rank)
+PMPI(MPI_Comm_group)
+PMPI(MPI_Comm_compare)
+PMPI(MPI_Comm_dup)
+PMPI(MPI_Comm_create)
+PMPI(MPI_Comm_split)
+PMPI(MPI_Comm_free)
+PMPI(MPI_Comm_test_inter)
+PMPI(MPI_Comm_remote_size)
+PMPI(MPI_Comm_remote_group)
+PMPI(MPI_Intercomm_create)
+PMPI(MPI_Intercomm_merge)

@@ -431,3 +431,23 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Type_contiguous)
+PMPI(MPI_Type_vector)
+PMPI(MPI_Type_hvector)
+PMPI(MPI_Type_create_hvector)
+PMPI(MPI_Type_indexed)
+PMPI(MPI_Type_hindexed)
+PMPI(MPI_Type_create_hindexed)
+PMPI(MPI_Type_struct)
+PMPI(MPI_Type_create_struct)
+PMPI(MPI_Type_commit)
+PMPI(MPI_Type_free)
+PMPI(MPI_Type_extent)
+PMPI(MPI_Type_size)
+PMPI(MPI_Type_lb)
+PMPI(MPI_Type_ub)
+PMPI(MPI_Type_get_extent)
+PMPI(MPI_Address)
+PMPI(MPI_Get_address)

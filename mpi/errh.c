@@ -147,3 +147,11 @@ int MPI_Error_class(int code, int *errclass)
     *errclass = code;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Errhandler_create)
+PMPI(MPI_Errhandler_set)
+PMPI(MPI_Errhandler_get)
+PMPI(MPI_Errhandler_free)
+PMPI(MPI_Error_string)
+PMPI(MPI_Error_class)

@@ -280,3 +280,17 @@ int MPI_Group_free(MPI_Group *g)
     *g = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Group_size)
+PMPI(MPI_Group_rank)
+PMPI(MPI_Group_translate_ranks)
+PMPI(MPI_Group_compare)
+PMPI(MPI_Group_union)
+PMPI(MPI_Group_intersection)
+PMPI(MPI_Group_difference)
+PMPI(MPI_Group_incl)
+PMPI(MPI_Group_excl)
+PMPI(MPI_Group_range_incl)
+PMPI(MPI_Group_range_excl)
+PMPI(MPI_Group_free)

@@ -115,3 +115,16 @@ int MPI_Pcontrol(const int level, ...)
     (void)level;        /* no profiling layer to control */
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Init)
+PMPI(MPI_Init_thread)
+PMPI(MPI_Query_thread)
+PMPI(MPI_Finalize)
+PMPI(MPI_Initialized)
+PMPI(MPI_Abort)
+PMPI(MPI_Wtime)
+PMPI(MPI_Wtick)
+PMPI(MPI_Get_processor_name)
+PMPI(MPI_Get_version)
+PMPI(MPI_Pcontrol)

@@ -37,3 +37,14 @@ TEST_SUITES += tests/mpi/run@$(BUILD)@mpi
 -include $(MPI_OBJS:.o=.d)
 
 .PHONY: mpi
+
+# ---- benchmark (not a test): MPI ping-pong vs raw Portals -------------
+$(MPI_B)/mpi-bench: tests/bench/mpi/mpi_bench.c $(MPI_B)/libmpi.a \
+                    $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)tools/mpicc -O2 -Wall -Werror $< -o $@
+
+bench-mpi: $(MPI_B)/mpi-bench $(PTL_B)/ptl-bench
+	tests/bench/mpi/run $(BUILD) 5
+
+.PHONY: bench-mpi

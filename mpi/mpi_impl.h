@@ -221,6 +221,12 @@ void proto_barrier(void);
 int bsend_start(MPI_Request r);
 void bsend_done(MPI_Request r);
 
+/* Every MPI_X is also PMPI_X (the profiling interface): MPI_X is weak so
+ * a profiling library's own MPI_X wins, and it calls PMPI_X. */
+#define PMPI_PRAGMA(x) _Pragma(#x)
+#define PMPI(f) PMPI_PRAGMA(weak f)                                    \
+    extern __typeof(f) P##f __attribute__((alias(#f)));
+
 /* library state */
 extern int mpi_state;           /* 0 before Init, 1 running, 2 finalized */
 

@@ -208,3 +208,7 @@ int MPI_Op_free(MPI_Op *op)
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Op_create)
+PMPI(MPI_Op_free)

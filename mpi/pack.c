@@ -159,3 +159,8 @@ int MPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
     *size = incount * (int)dt->size;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Pack)
+PMPI(MPI_Unpack)
+PMPI(MPI_Pack_size)

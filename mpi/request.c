@@ -331,3 +331,16 @@ int MPI_Test_cancelled(MPI_Status *st, int *flag)
     *flag = st->mpi_cancelled;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Wait)
+PMPI(MPI_Test)
+PMPI(MPI_Waitany)
+PMPI(MPI_Testany)
+PMPI(MPI_Waitall)
+PMPI(MPI_Testall)
+PMPI(MPI_Waitsome)
+PMPI(MPI_Testsome)
+PMPI(MPI_Request_free)
+PMPI(MPI_Cancel)
+PMPI(MPI_Test_cancelled)

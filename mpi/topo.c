@@ -383,3 +383,21 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
     *newrank = comm->rank < nnodes ? comm->rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Cart_create)
+PMPI(MPI_Dims_create)
+PMPI(MPI_Graph_create)
+PMPI(MPI_Topo_test)
+PMPI(MPI_Graphdims_get)
+PMPI(MPI_Graph_get)
+PMPI(MPI_Cartdim_get)
+PMPI(MPI_Cart_get)
+PMPI(MPI_Cart_rank)
+PMPI(MPI_Cart_coords)
+PMPI(MPI_Graph_neighbors_count)
+PMPI(MPI_Graph_neighbors)
+PMPI(MPI_Cart_shift)
+PMPI(MPI_Cart_sub)
+PMPI(MPI_Cart_map)
+PMPI(MPI_Graph_map)

@@ -230,8 +230,14 @@ bool ptl_uh_deliver_late(struct ptl_lib *lib, struct ptl_ni *ni,
         if (!uh_matches(lib, ni, me, uh))
             continue;
         uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
-        if (me->me.options & PTL_ME_USE_ONCE)
+        if (me->me.options & PTL_ME_USE_ONCE) {
+            ptl_event_t ev;
+            ptl_memzero(&ev, sizeof(ev));
+            ev.user_ptr = me->user_ptr;
+            ev.ptl_list = PTL_PRIORITY_LIST;
+            ptl_target_event(lib, pt, me, PTL_EVENT_AUTO_UNLINK, &ev);
             ptl_me_unlink(lib, pt, me);
+        }
         uh_drop(lib, pt, uh);
         return true;
     }

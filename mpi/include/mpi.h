@@ -371,6 +371,204 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
 int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
                   int *newrank);
 
+/* ---- the profiling interface: every MPI_X is also PMPI_X ---- */
+int PMPI_Init(int *argc, char ***argv);
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int PMPI_Query_thread(int *provided);
+int PMPI_Finalize(void);
+int PMPI_Initialized(int *flag);
+int PMPI_Abort(MPI_Comm comm, int errorcode);
+double PMPI_Wtime(void);
+double PMPI_Wtick(void);
+int PMPI_Get_processor_name(char *name, int *resultlen);
+int PMPI_Get_version(int *version, int *subversion);
+int PMPI_Pcontrol(const int level, ...);
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh);
+int PMPI_Errhandler_free(MPI_Errhandler *eh);
+int PMPI_Error_string(int code, char *string, int *resultlen);
+int PMPI_Error_class(int code, int *errclass);
+int PMPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+             MPI_Comm comm);
+int PMPI_Bsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Ssend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Rsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+             MPI_Comm comm, MPI_Status *status);
+int PMPI_Isend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int PMPI_Ibsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Issend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int PMPI_Send_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int PMPI_Bsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Ssend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Rsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int PMPI_Start(MPI_Request *req);
+int PMPI_Startall(int count, MPI_Request *reqs);
+int PMPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status);
+int PMPI_Buffer_attach(void *buf, int size);
+int PMPI_Buffer_detach(void *bufaddr, int *size);
+int PMPI_Wait(MPI_Request *req, MPI_Status *status);
+int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status);
+int PMPI_Waitany(int count, MPI_Request *reqs, int *index, MPI_Status *st);
+int PMPI_Testany(int count, MPI_Request *reqs, int *index, int *flag,
+                MPI_Status *st);
+int PMPI_Waitall(int count, MPI_Request *reqs, MPI_Status *sts);
+int PMPI_Testall(int count, MPI_Request *reqs, int *flag, MPI_Status *sts);
+int PMPI_Waitsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int PMPI_Testsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int PMPI_Request_free(MPI_Request *req);
+int PMPI_Cancel(MPI_Request *req);
+int PMPI_Test_cancelled(MPI_Status *status, int *flag);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status);
+int PMPI_Get_count(MPI_Status *status, MPI_Datatype dt, int *count);
+int PMPI_Get_elements(MPI_Status *status, MPI_Datatype dt, int *count);
+int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
+                    MPI_Datatype *newt);
+int PMPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
+                            MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_indexed(int count, int *blocklens, int *displs,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_hindexed(int count, int *blocklens, MPI_Aint *displs,
+                      MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_create_hindexed(int count, const int *blocklens,
+                             const MPI_Aint *displs, MPI_Datatype old,
+                             MPI_Datatype *newt);
+int PMPI_Type_struct(int count, int *blocklens, MPI_Aint *displs,
+                    MPI_Datatype *types, MPI_Datatype *newt);
+int PMPI_Type_create_struct(int count, const int *blocklens,
+                           const MPI_Aint *displs, const MPI_Datatype *types,
+                           MPI_Datatype *newt);
+int PMPI_Type_commit(MPI_Datatype *dt);
+int PMPI_Type_free(MPI_Datatype *dt);
+int PMPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent);
+int PMPI_Type_size(MPI_Datatype dt, int *size);
+int PMPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb);
+int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub);
+int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
+int PMPI_Address(void *location, MPI_Aint *address);
+int PMPI_Get_address(const void *location, MPI_Aint *address);
+int PMPI_Pack(void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
+             int outsize, int *position, MPI_Comm comm);
+int PMPI_Unpack(void *inbuf, int insize, int *position, void *outbuf,
+               int outcount, MPI_Datatype dt, MPI_Comm comm);
+int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size);
+int PMPI_Barrier(MPI_Comm comm);
+int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int PMPI_Gather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int PMPI_Gatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int *rcounts, int *displs, MPI_Datatype rtype, int root,
+                MPI_Comm comm);
+int PMPI_Scatter(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int PMPI_Scatterv(void *sbuf, int *scounts, int *displs, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm);
+int PMPI_Allgather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int PMPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int *rcounts, int *displs, MPI_Datatype rtype,
+                   MPI_Comm comm);
+int PMPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int PMPI_Alltoallv(void *sbuf, int *scounts, int *sdispls, MPI_Datatype stype,
+                  void *rbuf, int *rcounts, int *rdispls, MPI_Datatype rtype,
+                  MPI_Comm comm);
+int PMPI_Reduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               int root, MPI_Comm comm);
+int PMPI_Allreduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                  MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter(void *sbuf, void *rbuf, int *rcounts, MPI_Datatype dt,
+                       MPI_Op op, MPI_Comm comm);
+int PMPI_Scan(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+             MPI_Comm comm);
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int PMPI_Op_free(MPI_Op *op);
+int PMPI_Group_size(MPI_Group g, int *size);
+int PMPI_Group_rank(MPI_Group g, int *rank);
+int PMPI_Group_translate_ranks(MPI_Group g1, int n, int *ranks1, MPI_Group g2,
+                              int *ranks2);
+int PMPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *g);
+int PMPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_incl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int PMPI_Group_excl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int PMPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int PMPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int PMPI_Group_free(MPI_Group *g);
+int PMPI_Comm_size(MPI_Comm comm, int *size);
+int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result);
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc);
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc);
+int PMPI_Comm_free(MPI_Comm *comm);
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g);
+int PMPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer,
+                         int remote_leader, int tag, MPI_Comm *newc);
+int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc);
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
+                      int *keyval, void *extra);
+int PMPI_Keyval_free(int *keyval);
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *value);
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag);
+int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+int PMPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
+                    int reorder, MPI_Comm *newc);
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+int PMPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
+                     int reorder, MPI_Comm *newc);
+int PMPI_Topo_test(MPI_Comm comm, int *status);
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index,
+                  int *edges);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
+                 int *coords);
+int PMPI_Cart_rank(MPI_Comm comm, int *coords, int *rank);
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *n);
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int *neighbors);
+int PMPI_Cart_shift(MPI_Comm comm, int dir, int disp, int *src, int *dst);
+int PMPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc);
+int PMPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
+                 int *newrank);
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
+                  int *newrank);
+
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
 

@@ -319,6 +319,50 @@ static void unexpected_then_late_receive(void **state)
     put_done();
 }
 
+/* A receive appended while a matching message is still arriving into the
+ * overflow list (its header matched before the append, its last fragment
+ * lands after) must still get it, or it would wait for ever. */
+static void append_while_unexpected_message_in_flight(void **state)
+{
+    static uint8_t obuf[16384];
+    struct station D;
+    struct ptl_lib_params p;
+    struct ptl_memnet_stats ns;
+    ptl_me_t me = me_make(tbuf, 8000, 12, PTL_ME_OP_PUT | PTL_ME_USE_ONCE);
+    ptl_event_t ev;
+
+    (void)state;
+    overflow_block(obuf, sizeof(obuf), 0);
+    ptl_lib_params_default(&p);
+    p.nid = 4;
+    p.pid = 40;
+    p.window = 1;       /* one frame at a time: the message takes a while */
+    assert_int_equal(ptl_linux_iface_open_params(4, "mem:", &p), PTL_OK);
+    D.iface = 4;
+    assert_int_equal(PtlNIInit(4, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 40,
+                               NULL, NULL, &D.ni), PTL_OK);
+    assert_int_equal(PtlEQAlloc(D.ni, 64, &D.eq), PTL_OK);
+    for (int i = 0; i < 4000; i++)
+        sbuf[i] = (uint8_t)(i * 7);
+    ptl_handle_md_t md = md_make(&D, sbuf, 4000, 0, PTL_CT_NONE);
+    assert_int_equal(PtlPut(md, 0, 4000, PTL_ACK_REQ, B.id, PT, 12, 0, NULL,
+                            0), PTL_OK);
+    do {                /* until the first fragment has reached B */
+        ptl_memnet_pump();
+        ptl_memnet_get_stats(&ns);
+    } while (ns.delivered == 0);
+    append(&me, PTL_PRIORITY_LIST, (void *)0x77);
+    st_expect(&B, PTL_EVENT_LINK);
+    ev = st_expect(&B, PTL_EVENT_PUT);          /* into the block */
+    assert_int_equal(ev.ptl_list, PTL_OVERFLOW_LIST);
+    ev = st_expect(&B, PTL_EVENT_PUT_OVERFLOW); /* then to the receive */
+    assert_ptr_equal(ev.user_ptr, (void *)0x77);
+    assert_int_equal(ev.mlength, 4000);
+    assert_memory_equal(ev.start, sbuf, 4000);
+    st_expect(&B, PTL_EVENT_AUTO_UNLINK);       /* USE_ONCE: consumed */
+    st_close(&D);
+}
+
 static void overflow_append_does_not_search(void **state)
 {
     static uint8_t obuf[4096];
@@ -1166,6 +1210,7 @@ int main(void)
         T(offset_past_end_matches_zero_bytes),
         T(manage_local_min_free_auto_unlink),
         T(unexpected_then_late_receive), T(overflow_append_does_not_search),
+        T(append_while_unexpected_message_in_flight),
         T(persistent_append_consumes_all_headers),
         T(overflow_auto_unlink_then_auto_free), T(me_search_only),
         T(me_search_delete), T(ct_counts_operations_and_bytes),

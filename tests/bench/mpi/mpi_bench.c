@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_bench.c: MPI ping-pong half round trip between ranks 0 and 1
+ * (MPI_Send/MPI_Recv, pre-posted receive not assumed), the same method as
+ * tests/bench/portals/ptl_bench.c: one warm-up round trip, then ITERS;
+ * rank 0 prints microseconds per one-way trip.
+ * Usage (under tools/ptlrun -n 2): mpi-bench SIZE ITERS
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "mpi.h"
+
+int main(int argc, char **argv)
+{
+    int rank, size = argc > 1 ? atoi(argv[1]) : 0;
+    int iters = argc > 2 ? atoi(argv[2]) : 100;
+    char *buf;
+    double t0 = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    buf = calloc(1, (size_t)size + 1);
+    for (int i = 0; i < iters + 1; i++) {
+        if (i == 1)
+            t0 = MPI_Wtime();       /* the first round trip warms up */
+        if (rank == 0) {
+            MPI_Send(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    if (rank == 0)
+        printf("%.2f\n", (MPI_Wtime() - t0) / iters / 2 * 1e6);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}
