@@ -26,7 +26,7 @@ static const char *t_prog;
         }                                                                  \
     } while (0)
 
-static void t_init(int *argc, char ***argv, const char *prog)
+static inline void t_init(int *argc, char ***argv, const char *prog)
 {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
@@ -34,7 +34,7 @@ static void t_init(int *argc, char ***argv, const char *prog)
     t_prog = prog;
 }
 
-static void t_report(const char *name)
+static inline void t_report(const char *name)
 {
     int all = 0;
 
@@ -46,7 +46,7 @@ static void t_report(const char *name)
     t_fail = 0;
 }
 
-static int t_finish(void)
+static inline int t_finish(void)
 {
     MPI_Finalize();
     return 0;

@@ -143,6 +143,33 @@ static void persistent(void)
     MPI_Request_free(&q[0]);
     MPI_Request_free(&q[1]);
     CHECK(q[0] == MPI_REQUEST_NULL);
+    /* every persistent send mode, started one by one with MPI_Start */
+    int size = 4 * ((int)sizeof(int) * 4 + MPI_BSEND_OVERHEAD);
+    char *bbuf = malloc(size);
+    void *back;
+    MPI_Buffer_attach(bbuf, size);
+    for (int mode = 0; mode < 3; mode++) {
+        MPI_Recv_init(r, 4, MPI_INT, from, 20 + mode, MPI_COMM_WORLD, &q[0]);
+        if (mode == 0)
+            MPI_Bsend_init(s, 4, MPI_INT, to, 20, MPI_COMM_WORLD, &q[1]);
+        else if (mode == 1)
+            MPI_Ssend_init(s, 4, MPI_INT, to, 21, MPI_COMM_WORLD, &q[1]);
+        else
+            MPI_Rsend_init(s, 4, MPI_INT, to, 22, MPI_COMM_WORLD, &q[1]);
+        for (int it = 0; it < 3; it++) {
+            fill(s, 4, t_rank * 7 + mode + it);
+            MPI_Start(&q[0]);
+            MPI_Barrier(MPI_COMM_WORLD);    /* posted: ready mode legal */
+            MPI_Start(&q[1]);
+            MPI_Wait(&q[1], MPI_STATUS_IGNORE);
+            MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+            CHECK(same(r, 4, from * 7 + mode + it));
+        }
+        MPI_Request_free(&q[0]);
+        MPI_Request_free(&q[1]);
+    }
+    MPI_Buffer_detach(&back, &size);
+    free(bbuf);
 }
 
 static void misc(void)
