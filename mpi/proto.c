@@ -43,51 +43,11 @@
 #include <string.h>
 #include "mpi_impl.h"
 #include "ptl_job.h"
+#include "proto.h"
 
-#define PT_DATA     (PTL_JOB_PT_MPI + 0)
-#define PT_READ     (PTL_JOB_PT_MPI + 1)
-#define PT_CTRL     (PTL_JOB_PT_MPI + 2)
-#define EAGER_LIMIT 8192
-#define NBLOCKS     8
-#define BLOCK_SIZE  (1 << 20)
-#define EQ_SIZE     16384
-
-#define MB_LONG     (1ull << 63)
-#define MB_CTX(c)   ((uint64_t)((c) & 0x7fff) << 48)
-#define MB_SRC(s)   ((uint64_t)((s) & 0xfffff) << 28)
-#define MB_TAG(t)   ((uint64_t)((t) & 0xfffffff))
-#define MB_SRCMASK  MB_SRC(0xfffff)
-#define MB_TAGMASK  MB_TAG(0xfffffff)
-#define MB_GETSRC(b) ((int)(((b) >> 28) & 0xfffff))
-#define MB_GETTAG(b) ((int)((b) & 0xfffffff))
-
-#define HF_SYNC     (1ull << 56)
-#define HKEY(h)     ((uint32_t)(h))
-#define CTRL(t, p)  (((uint64_t)(t) << 56) | (uint32_t)(p))
-enum { C_SYNC_ACK = 1, C_FIN, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
-
-struct tagged { int kind; };
 struct block {
     int kind;                   /* UP_BLOCK */
     void *mem;
-};
-
-/* An unexpected message the library holds itself: drained during flow
- * control, or sent to self.  data is NULL for a remote long message. */
-struct uq {
-    struct uq *next;
-    uint64_t bits, hdr;
-    size_t len;
-    void *data;
-    int world;
-    MPI_Request sreq;           /* self synchronous send to complete */
-};
-
-struct peer {
-    uint64_t next_seq;
-    int inflight;               /* data puts not yet ACKed */
-    bool paused, pause_req;
-    MPI_Request resend, qtail;  /* refused or held sends, by seq */
 };
 
 struct probe {
@@ -96,44 +56,19 @@ struct probe {
     ptl_event_t ev;
 };
 
-static struct ptl_job job;
+struct ptl_job job;
 static ptl_handle_eq_t eq;
-static ptl_handle_md_t md;
+ptl_handle_md_t md;
 static struct block blocks[NBLOCKS];
-static struct tagged ctrl_tag = { UP_CTRL }, drain_tag = { UP_DRAIN };
-static struct peer *peers;
+static struct tagged ctrl_tag = { UP_CTRL };
+struct peer *peers;
 static struct uq *uq_head, **uq_tail = &uq_head;
 static MPI_Request posted;      /* receives with an ME, in post order */
 static MPI_Request sync_wait;   /* sends waiting for SYNC_ACK or FIN */
 static uint32_t next_key;
-static struct {
-    bool active;
-    int acks;
-    int recoveries;
-} fc;
 
 int proto_world_rank(void) { return job.rank; }
 int proto_world_size(void) { return job.size; }
-int MPIX_Flowctl_count(void) { return fc.recoveries; }
-
-static ptl_size_t md_off(const void *p, size_t len)
-{
-    return len == 0 ? 0 : (ptl_size_t)((uintptr_t)p - 1);
-}
-
-static ptl_process_t rank_id(int world)
-{
-    ptl_process_t id;
-
-    id.rank = (ptl_rank_t)world;
-    return id;
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc != PTL_OK)
-        mpi_fatal("%s failed (Portals error %d)", what, rc);
-}
 
 /* ---- lists ---- */
 
@@ -158,33 +93,7 @@ static void list_del(MPI_Request *head, MPI_Request r)
         }
 }
 
-/* A peer's queue of held sends, in send order (seq).  Sends are mostly
- * queued in order, so the tail is checked first. */
-static void queue_add(struct peer *p, MPI_Request r)
-{
-    MPI_Request *pp = &p->resend;
-
-    if (p->qtail != NULL && p->qtail->seq < r->seq)
-        pp = &p->qtail->qnext;
-    while (*pp != NULL && (*pp)->seq < r->seq)
-        pp = &(*pp)->qnext;
-    r->qnext = *pp;
-    *pp = r;
-    if (r->qnext == NULL)
-        p->qtail = r;
-}
-
-static MPI_Request queue_pop(struct peer *p)
-{
-    MPI_Request r = p->resend;
-
-    if ((p->resend = r->qnext) == NULL)
-        p->qtail = NULL;
-    r->qnext = NULL;
-    return r;
-}
-
-static void uq_push(struct uq *u)
+void uq_push(struct uq *u)
 {
     u->next = NULL;
     *uq_tail = u;
@@ -209,115 +118,6 @@ static struct uq *uq_find(uint64_t bits, uint64_t ignore, bool take)
 }
 
 /* ---- sending ---- */
-
-/* ---- the initiator's limits: PTL_NO_SPACE means every Portals message
- * slot is in flight; what cannot start now waits in order and is retried
- * from progress (stalled). ---- */
-
-struct ctrlq {
-    struct ctrlq *next;
-    int world;
-    uint64_t hdr;
-};
-static struct ctrlq *ctrl_head, **ctrl_tail = &ctrl_head;
-static MPI_Request get_head;    /* long receives waiting to PtlGet */
-static bool stalled;
-
-static int ctrl_try(int world, uint64_t hdr)
-{
-    return PtlPut(md, 0, 0, PTL_NO_ACK_REQ, rank_id(world), PT_CTRL, 0, 0,
-                  NULL, hdr);
-}
-
-static void ctrl_send(int world, uint64_t hdr)
-{
-    struct ctrlq *c;
-    int rc = ctrl_head ? PTL_NO_SPACE : ctrl_try(world, hdr);
-
-    if (rc != PTL_NO_SPACE) {
-        check(rc, "PtlPut (control)");
-        return;
-    }
-    if ((c = malloc(sizeof(*c))) == NULL)
-        mpi_fatal("out of memory queueing a control message");
-    c->next = NULL;
-    c->world = world;
-    c->hdr = hdr;
-    *ctrl_tail = c;
-    ctrl_tail = &c->next;
-    stalled = true;
-}
-
-static bool put_try(MPI_Request r)
-{
-    int rc = PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
-                    rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr);
-
-    if (rc == PTL_NO_SPACE)
-        return false;
-    check(rc, "PtlPut (data)");
-    peers[r->world].inflight++;
-    return true;
-}
-
-/* Sends to a peer leave in order: behind a paused peer's or a stalled
- * queue, a message waits its turn. */
-static void data_put(MPI_Request r)
-{
-    struct peer *p = &peers[r->world];
-
-    if (p->paused || p->resend != NULL || !put_try(r)) {
-        queue_add(p, r);
-        if (!p->paused)
-            stalled = true;
-    }
-}
-
-static void flush_peer(int w)
-{
-    struct peer *p = &peers[w];
-
-    while (!p->paused && p->resend != NULL) {
-        if (!put_try(p->resend)) {
-            stalled = true;
-            return;
-        }
-        queue_pop(p);
-    }
-}
-
-static bool get_try(MPI_Request r);
-
-/* Retry what PTL_NO_SPACE held back, oldest first. */
-static void unstall(void)
-{
-    if (!stalled)
-        return;
-    stalled = false;
-    while (ctrl_head != NULL) {
-        struct ctrlq *c = ctrl_head;
-        int rc = ctrl_try(c->world, c->hdr);
-        if (rc == PTL_NO_SPACE) {
-            stalled = true;
-            return;
-        }
-        check(rc, "PtlPut (control)");
-        if ((ctrl_head = c->next) == NULL)
-            ctrl_tail = &ctrl_head;
-        free(c);
-    }
-    while (get_head != NULL) {
-        MPI_Request r = get_head;
-        if (!get_try(r)) {
-            stalled = true;
-            return;
-        }
-        get_head = r->next;
-        r->next = NULL;
-    }
-    for (int w = 0; w < job.size; w++)
-        flush_peer(w);
-}
 
 static void expose_long(MPI_Request r)
 {
@@ -380,29 +180,16 @@ static void step_done(MPI_Request r)
         req_complete(r);
 }
 
-static void maybe_pause_ack(int world)
-{
-    struct peer *p = &peers[world];
-
-    if (p->pause_req && p->inflight == 0) {
-        p->pause_req = false;
-        ctrl_send(world, CTRL(C_PAUSE_ACK, 0));
-    }
-}
-
 static void on_ack(MPI_Request r, const ptl_event_t *ev)
 {
-    peers[r->world].inflight--;
     if (ev->ni_fail_type == PTL_NI_PT_DISABLED) {
-        peers[r->world].paused = true;  /* PAUSE follows; hold and retry */
-        queue_add(&peers[r->world], r);
-        maybe_pause_ack(r->world);
+        fc_refused(r);                  /* PAUSE follows; held, re-sent */
         return;
     }
+    fc_acked(r->world);
     if (ev->ni_fail_type != PTL_NI_OK)
         mpi_fatal("message to rank %d failed (Portals ni_fail %d): is that "
                   "rank alive?", r->world, (int)ev->ni_fail_type);
-    maybe_pause_ack(r->world);
     r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
     if (r->prio && (r->bits & MB_LONG) && r->me_linked &&
         PtlMEUnlink(r->me) == PTL_OK) {
@@ -428,22 +215,7 @@ static void get_long(MPI_Request r, int world, uint32_t key, size_t sent)
     r->world = world;
     r->key = key;
     r->status.mpi_bytes = sent < r->len ? sent : r->len;
-    if (get_head != NULL || !get_try(r)) {
-        list_add(&get_head, r);
-        stalled = true;
-    }
-}
-
-static bool get_try(MPI_Request r)
-{
-    size_t n = r->status.mpi_bytes;
-    int rc = PtlGet(md, md_off(r->data, n), n, rank_id(r->world), PT_READ,
-                    r->key, 0, r);
-
-    if (rc == PTL_NO_SPACE)
-        return false;
-    check(rc, "PtlGet (long message)");
-    return true;
+    get_start(r);
 }
 
 /* A receive matched a message held in our own queue. */
@@ -575,7 +347,7 @@ static void self_send(MPI_Request r)
         req_complete(r);
 }
 
-/* ---- flow control ---- */
+/* ---- the overflow list ---- */
 
 static void post_block(struct block *b)
 {
@@ -596,61 +368,6 @@ static void post_block(struct block *b)
           "PtlMEAppend (overflow block)");
 }
 
-/* A drained unexpected message moves into our own queue. */
-static void hold_drained(const ptl_event_t *ev)
-{
-    struct uq *u = calloc(1, sizeof(*u));
-
-    if (u == NULL)
-        mpi_fatal("out of memory draining unexpected messages");
-    u->bits = ev->match_bits & ~MB_LONG;
-    u->hdr = ev->hdr_data;
-    u->len = ev->rlength;
-    u->world = (int)ev->initiator.rank;
-    if (!(ev->match_bits & MB_LONG)) {
-        if ((u->data = malloc(ev->mlength ? ev->mlength : 1)) == NULL)
-            mpi_fatal("out of memory draining unexpected messages");
-        memcpy(u->data, ev->start, ev->mlength);
-    }
-    uq_push(u);
-}
-
-static void fc_enable(void)
-{
-    check(PtlPTEnable(job.ni, PT_DATA), "PtlPTEnable");
-    fc.active = false;
-    for (int w = 0; w < job.size; w++)
-        if (w != job.rank)
-            ctrl_send(w, CTRL(C_UNPAUSE, 0));
-}
-
-static void fc_begin(void)
-{
-    ptl_me_t all = { 0 };
-
-    fc.active = true;
-    fc.recoveries++;
-    fc.acks = 0;
-    all.ct_handle = PTL_CT_NONE;
-    all.uid = PTL_UID_ANY;
-    all.options = PTL_ME_OP_PUT;
-    all.match_id = rank_id(PTL_RANK_ANY);
-    all.ignore_bits = ~0ull;
-    check(PtlMESearch(job.ni, PT_DATA, &all, PTL_SEARCH_DELETE, &drain_tag),
-          "PtlMESearch (drain)");
-    for (int w = 0; w < job.size; w++)
-        if (w != job.rank)
-            ctrl_send(w, CTRL(C_PAUSE, 0));
-    if (job.size == 1)
-        fc_enable();
-}
-
-static void on_unpause(int world)
-{
-    peers[world].paused = false;
-    flush_peer(world);      /* refused and held sends, in order */
-}
-
 static void on_ctrl(const ptl_event_t *ev)
 {
     int from = (int)ev->initiator.rank;
@@ -667,17 +384,8 @@ static void on_ctrl(const ptl_event_t *ev)
             }
         mpi_fatal("sync/fin message from rank %d for unknown key %u",
                   from, key);
-    case C_PAUSE:
-        peers[from].paused = true;
-        peers[from].pause_req = true;
-        maybe_pause_ack(from);
-        return;
-    case C_PAUSE_ACK:
-        if (++fc.acks == job.size - 1)
-            fc_enable();
-        return;
-    case C_UNPAUSE:
-        on_unpause(from);
+    default:
+        fc_ctrl((int)(ev->hdr_data >> 56), from);
         return;
     }
 }
@@ -878,10 +586,7 @@ int proto_init(void)
 void proto_fini(void)
 {
     for (;;) {
-        bool busy = fc.active || sync_wait != NULL || stalled;
-        for (int w = 0; w < job.size && !busy; w++)
-            busy = peers[w].inflight || peers[w].resend || peers[w].paused;
-        if (!busy)
+        if (sync_wait == NULL && !fc_busy())
             break;
         proto_progress(true);
     }
