@@ -12,7 +12,7 @@
 #define PT_DATA     (PTL_JOB_PT_MPI + 0)
 #define PT_READ     (PTL_JOB_PT_MPI + 1)
 #define PT_CTRL     (PTL_JOB_PT_MPI + 2)
-#define EAGER_LIMIT 8192
+#define EAGER_LIMIT 65536
 #define NBLOCKS     8
 #define BLOCK_SIZE  (1 << 20)
 #define EQ_SIZE     16384

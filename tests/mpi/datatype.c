@@ -74,7 +74,7 @@ static void send_structs(void)
     int to = (t_rank + 1) % t_size, from = (t_rank + t_size - 1) % t_size;
     MPI_Datatype pt = part_type();
     MPI_Aint ext;
-    enum { N = 1000 };          /* ~17 KB packed: the long protocol */
+    enum { N = 5000 };          /* ~85 KB packed: the long protocol */
     struct part *a = calloc(N, sizeof(*a)), *b = calloc(N, sizeof(*b));
 
     MPI_Type_extent(pt, &ext);

@@ -15,7 +15,7 @@ static void flood(int m, int bytes)
     char **b = malloc(m * sizeof(*b));
 
     for (int i = 0; i < m; i++) {
-        int n = i % 97 == 0 ? 20000 : bytes;
+        int n = i % 97 == 0 ? 100000 : bytes;
         b[i] = malloc(n);
         memset(b[i], (t_rank * 31 + i) & 0xff, n);
         memcpy(b[i], &i, sizeof(int));
@@ -33,7 +33,7 @@ static void flood(int m, int bytes)
  * then receive everything and check order and contents. */
 static void drain_all(int m, int bytes)
 {
-    char *r = malloc(20000);
+    char *r = malloc(100000);
     int *next = calloc(t_size, sizeof(int)), dummy, ok = 1;
     MPI_Status st;
 
@@ -42,13 +42,13 @@ static void drain_all(int m, int bytes)
                  MPI_STATUS_IGNORE);
     for (int j = 0; j < m * (t_size - 1); j++) {
         int cnt, idx;
-        MPI_Recv(r, 20000, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+        MPI_Recv(r, 100000, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
                  MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         int s = st.MPI_SOURCE, i = next[s]++;
         memcpy(&idx, r, sizeof(int));
         ok &= idx == i && st.MPI_TAG == i % 100;
-        ok &= cnt == (i % 97 == 0 ? 20000 : bytes);
+        ok &= cnt == (i % 97 == 0 ? 100000 : bytes);
         ok &= (unsigned char)r[cnt - 1] == ((s * 31 + i) & 0xff);
     }
     CHECK(ok);

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
         MPI_Request q[M];
         int *bufs[M];
         for (int i = 0; i < M; i++) {
-            int n = (i % 3 == 0) ? 5000 : 1 + i;   /* long and eager mixed */
+            int n = (i % 3 == 0) ? 20000 : 1 + i;  /* long and eager mixed */
             bufs[i] = malloc(n * sizeof(int));
             for (int k = 0; k < n; k++)
                 bufs[i][k] = t_rank * 100000 + i;
@@ -23,16 +23,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < M; i++)
             free(bufs[i]);
     } else {
-        int next[64] = { 0 }, *r = malloc(5000 * sizeof(int));
+        int next[64] = { 0 }, *r = malloc(20000 * sizeof(int));
         usleep(200000);     /* let most of them arrive unexpected */
         for (int i = 0; i < M * (t_size - 1); i++) {
             MPI_Status st;
             int cnt;
-            MPI_Recv(r, 5000, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
+            MPI_Recv(r, 20000, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
             MPI_Get_count(&st, MPI_INT, &cnt);
             int s = st.MPI_SOURCE, j = next[s]++;
             CHECK(r[0] == s * 100000 + j && r[cnt - 1] == r[0]);
-            CHECK(cnt == ((j % 3 == 0) ? 5000 : 1 + j));
+            CHECK(cnt == ((j % 3 == 0) ? 20000 : 1 + j));
         }
         free(r);
     }

@@ -100,7 +100,7 @@ static void ssend_waits(void)
 
 static void bsend(void)
 {
-    int n = 3000, size = 2 * (n * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
+    int n = 20000, size = 2 * (n * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
     char *buf = malloc(size);
     int *a = malloc(n * sizeof(int)), *r = malloc(n * sizeof(int)), bsize;
     int to = (t_rank + 1) % t_size, from = (t_rank - 1 + t_size) % t_size;
@@ -212,11 +212,12 @@ static void misc(void)
 static void truncation(void)
 {
     int to = (t_rank + 1) % t_size, from = (t_rank - 1 + t_size) % t_size;
-    int big[2000] = { 0 }, small[10], rc;
+    static int big[30000];
+    int small[10], rc;
     MPI_Status st;
 
     MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    for (int sz = 20; sz <= 2000; sz *= 100) {       /* eager, then long */
+    for (int sz = 20; sz <= 30000; sz *= 1500) {     /* eager, then long */
         MPI_Request q;
         MPI_Isend(big, sz, MPI_INT, to, 1, MPI_COMM_WORLD, &q);
         rc = MPI_Recv(small, 10, MPI_INT, from, 1, MPI_COMM_WORLD, &st);
