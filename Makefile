@@ -53,8 +53,8 @@ include boot/boot.mk
 include kernel/kernel.mk
 include tests/tests.mk
 -include portals/portals.mk
--include mpi/mpi.mk
 -include libc/libc.mk
+-include mpi/mpi.mk
 -include pct/pct.mk
 -include yod/yod.mk
 -include tools/tools.mk
