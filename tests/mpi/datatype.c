@@ -153,6 +153,19 @@ static void indexed(void)
         buf[i] = i * 11;
     MPI_Type_indexed(3, bl, disp, MPI_INT, &it);
     MPI_Type_hindexed(3, bl, hd, MPI_INT, &ht);
+    /* the MPI-2 names build the same types */
+    MPI_Datatype h2, v2;
+    MPI_Aint e1, e2;
+    MPI_Type_create_hindexed(3, bl, hd, MPI_INT, &h2);
+    MPI_Type_create_hvector(3, 2, 20, MPI_INT, &v2);
+    MPI_Type_commit(&h2);
+    MPI_Type_commit(&v2);
+    MPI_Type_extent(h2, &e1);
+    MPI_Type_extent(v2, &e2);
+    MPI_Type_size(v2, &size);
+    CHECK(e1 == 48 && e2 == 48 && size == 24);
+    MPI_Type_free(&h2);
+    MPI_Type_free(&v2);
     MPI_Type_commit(&it);
     MPI_Type_commit(&ht);
     MPI_Type_size(it, &size);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The profiling interface: this program's own MPI_Send and MPI_Barrier
- * replace the library's (weak) ones and reach it through PMPI_. */
+ * replace the library's (weak) ones and reach it through PMPI_.  Also
+ * starts with MPI_Init_thread (single-threaded is what is provided). */
 #include "mpitest.h"
 
 static int sends, barriers;
@@ -22,7 +23,12 @@ int main(int argc, char **argv)
 {
     int v = 3, r = 0;
 
-    t_init(&argc, &argv, "profile");
+    int prov = -1;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &prov);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+    t_prog = "profile";
+    CHECK(prov == MPI_THREAD_SINGLE);
     MPI_Send(&v, 1, MPI_INT, t_rank, 1, MPI_COMM_WORLD);
     MPI_Recv(&r, 1, MPI_INT, t_rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
