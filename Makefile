@@ -58,6 +58,7 @@ include tests/tests.mk
 -include pct/pct.mk
 -include yod/yod.mk
 -include tools/tools.mk
+-include nx/nx.mk
 
 # ---- setup ---------------------------------------------------------------
 deps:

@@ -120,3 +120,53 @@ int cmdline_get_u64(const struct cmdline *cl, const char *key, uint64_t def,
     }
     return parse_u64(v, out);
 }
+
+#define PPM_ONE_PERCENT 10000
+
+/* Digits[.digits] scaled by 10^4 (percent to ppm), or plain ppm. */
+static int parse_ppm(const char *s, uint64_t *out)
+{
+    uint64_t whole = 0, frac = 0, scale = PPM_ONE_PERCENT;
+    bool digits = false;
+
+    for (; *s >= '0' && *s <= '9'; s++, digits = true)
+        if ((whole = whole * 10 + (*s - '0')) > 1000000)
+            return -EINVAL;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, digits = true) {
+            if (scale == 1)
+                return -EINVAL;     /* finer than 1 ppm */
+            scale /= 10;
+            frac += (uint64_t)(*s - '0') * scale;
+        }
+    if (!digits)
+        return -EINVAL;
+    if (s[0] == 'p' && s[1] == 'p' && s[2] == 'm' && !s[3]) {
+        if (frac)
+            return -EINVAL;
+        *out = whole;
+        return 0;
+    }
+    if (*s == '%')
+        s++;
+    if (*s)
+        return -EINVAL;
+    *out = whole * PPM_ONE_PERCENT + frac;
+    return 0;
+}
+
+int cmdline_get_ppm(const struct cmdline *cl, const char *key, uint32_t def,
+                    uint32_t *out)
+{
+    const char *v = cmdline_get(cl, key);
+    uint64_t ppm;
+
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    if (parse_ppm(v, &ppm) < 0 || ppm > 100 * PPM_ONE_PERCENT)
+        return -EINVAL;
+    *out = ppm;
+    return 0;
+}

@@ -98,6 +98,7 @@ int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
 }
 
 #define P2M     0x200000UL
+#define P4K     0x1000UL
 
 int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
                struct lwk_proc_desc *d, uint64_t *heap_base, const char **why)
@@ -113,8 +114,11 @@ int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
         if (!(img->seg[j].flags & ELF_PF_W))
             return fail(why, "read-only ELF segment after writable data; "
                              "link with lwkcc's linker script");
+    /* Regions start on 2 MB boundaries (so big ones can use 2 MB pages)
+       but are only as long as their contents: the kernel backs a short
+       one with 4 KiB pages. */
     d->text_va = ALIGN_DOWN(img->lo, P2M);
-    d->text_size = ALIGN_UP(text_end, P2M) - d->text_va;
+    d->text_size = ALIGN_UP(text_end, P4K) - d->text_va;
     *heap_base = ALIGN_UP(img->hi, 16);
     if (i < img->nseg) {
         data_lo = ALIGN_DOWN(img->seg[i].va, P2M);
@@ -127,8 +131,8 @@ int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
     d->data_va = data_lo;
     if (heap > LWK_STACK_TOP || stack > LWK_STACK_TOP)
         return fail(why, "heap or stack size too large");
-    d->data_size = ALIGN_UP(*heap_base - data_lo + heap, P2M);
-    d->stack_size = ALIGN_UP(stack ? stack : 1, P2M);
+    d->data_size = ALIGN_UP(*heap_base - data_lo + heap, P4K);
+    d->stack_size = ALIGN_UP(stack ? stack : 1, P4K);
     if (d->data_va + d->data_size + P2M > LWK_STACK_TOP - d->stack_size)
         return fail(why, "heap and stack do not fit in the address space");
     return 0;

@@ -5,12 +5,32 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
-               kernel/elf.c kernel/proc.c kernel/syscall.c
+               kernel/elf.c kernel/proc.c kernel/syscall.c \
+               kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
+               kernel/netdev.c kernel/portals.c kernel/ptlcall.c
+
+# The Portals core (portals/), compiled as the kernel compiles.  atomic_ops.c
+# alone uses SSE: its entry points get an _sse suffix here and
+# kernel/portals.c calls them between an FPU save and restore.
+KPTL_SRCS   := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
+               portals/target.c portals/initiator.c portals/rel.c \
+               portals/wire.c portals/atomic_ops.c
+KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
+               -Dptl_atomic_valid=ptl_atomic_valid_sse \
+               -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse
 
 # In-kernel tests are part of every kernel image; test= selects them.
-KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c
+KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
+               tests/kernel/test_net.c
 
-KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS))
+KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
+                                  $(KPTL_SRCS))
+
+$(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) kernel/portals.c kernel/ptlcall.c): \
+    KCFLAGS += -Iportals/include -Iportals
+$(BUILD)/k/portals/atomic_ops.c.o: KCFLAGS := \
+    $(filter-out -mno-sse -mno-sse2 -mno-mmx,$(KCFLAGS)) $(KPTL_SSE) \
+    -Iportals/include -Iportals
 
 $(BUILD)/k/%.c.o: %.c
 	@mkdir -p $(@D)

@@ -13,10 +13,13 @@
 #include "mem.h"
 #include "memlayout.h"
 #include "paging.h"
+#include "pci.h"
+#include "portals.h"
 #include "proc.h"
 #include "panic.h"
 #include "timer.h"
 #include "trap.h"
+#include "virtio_net.h"
 #include "x86.h"
 
 struct bootinfo bootinfo;
@@ -55,8 +58,8 @@ static void ready(void)
 
     mem_get_stats(&st);
     pr_info("ready nid=%lu boot_us=%lu ram_kib=%lu kernel_kib=%lu "
-            "free_kib=%lu\n", node_id, us, st.total >> 10, st.kernel >> 10,
-            st.free >> 10);
+            "free_kib=%lu os_free_kib=%lu\n", node_id, us, st.total >> 10,
+            st.kernel >> 10, st.free >> 10, st.os_free >> 10);
 }
 
 static void start_pct(void);
@@ -73,6 +76,9 @@ void kmain(uint32_t magic, uint32_t info)
     apic_init();                /* local APIC on, 8259 PICs masked */
     timer_init();               /* TSC and LAPIC timer calibrated */
     rtc_init();                 /* wall-clock base for CLOCK_REALTIME */
+    pci_init();                 /* enumerate the PCI buses */
+    virtio_net_probe();         /* NICs up, registered with netdev */
+    portals_init();             /* Portals on the NIC, nid from nid= */
     proc_init();                /* kernel stack for traps from ring 3 */
     syscall_init();             /* syscall/sysret MSRs */
     ready();

@@ -1,8 +1,7 @@
 /*
- * Boot-time physical memory: every chunk of usable RAM goes into the
- * region pool except the ones holding the kernel image and boot modules.
- * The tail of the kernel's own chunk, which no region can use anyway,
- * feeds the early page allocator.
+ * Physical memory: the pools (see include/mem.h) built from the loader's
+ * memory map, region allocation across them, kernel pages, and giving
+ * boot modules back once the PCT has loaded them.
  */
 #define LOG_PREFIX "mem"
 #include "kernel.h"
@@ -10,17 +9,32 @@
 #include "lib.h"
 #include "mem.h"
 #include "memlayout.h"
+#include "paging.h"
 #include "panic.h"
 
-/* 65536 chunks of 2 MB = 128 GiB of physical address space. */
-#define MAX_CHUNKS      65536
+#define MAX_CHUNKS      65536   /* 2 MB chunks: 128 GiB of address space */
+#define MAX_SMALL       32      /* chunks with a 4 KiB page pool */
+#define CHUNK_PAGES     (REGION_CHUNK / PAGE_4K)
+
+enum small_kind {
+    SP_UNUSED,
+    SP_KERNEL,                  /* the kernel's chunk: the OS's pages */
+    SP_PARTIAL,                 /* a chunk only partly RAM */
+    SP_LENT,                    /* a whole chunk lent by phys_pool */
+};
+
+struct small_pool {
+    enum small_kind kind;
+    struct region_pool pool;
+    uint64_t maps[3 * REGION_MAP_WORDS(CHUNK_PAGES)];
+};
 
 struct region_pool phys_pool;
-static uint64_t avail_map[REGION_MAP_WORDS(MAX_CHUNKS)];
-static uint64_t used_map[REGION_MAP_WORDS(MAX_CHUNKS)];
+static uint64_t phys_maps[3 * REGION_MAP_WORDS(MAX_CHUNKS)];
+static struct small_pool small[MAX_SMALL];
 static const struct bootinfo *boot;
-static uint64_t early_next, early_end, early_used;
-static uint64_t ram_total, ram_top;
+static bool released[BOOTINFO_MAX_MODS];
+static uint64_t ram_total, ram_top, kpages;
 
 extern char _kernel_end[];
 
@@ -29,58 +43,277 @@ static uint64_t kernel_end_phys(void)
     return kernel_virt_to_phys(_kernel_end);
 }
 
-/* The early allocator must not hand out a page that holds a module. */
-static bool overlaps_module(uint64_t p)
+/* ---- the pools ----------------------------------------------------------- */
+
+static struct small_pool *small_find(uint64_t chunk)
 {
-    for (int i = 0; i < boot->nmods; i++)
-        if (p < boot->mods[i].end && p + PAGE_4K > boot->mods[i].start)
-            return true;
-    return false;
+    for (int i = 0; i < MAX_SMALL; i++)
+        if (small[i].kind != SP_UNUSED && small[i].pool.base == chunk)
+            return &small[i];
+    return NULL;
 }
 
-/* The kernel chunk is full (boot modules often follow the kernel): take
-   a whole region for page tables.  It stays the kernel's. */
-static bool more_kpages(void)
+static struct small_pool *small_new(uint64_t chunk, enum small_kind kind)
 {
+    for (int i = 0; i < MAX_SMALL; i++) {
+        if (small[i].kind != SP_UNUSED)
+            continue;
+        small[i].kind = kind;
+        region_pool_init(&small[i].pool, chunk, CHUNK_PAGES,
+                         REGION_PAGE_SHIFT, small[i].maps);
+        return &small[i];
+    }
+    return NULL;
+}
+
+static bool app_pool(const struct small_pool *sp)
+{
+    return sp->kind == SP_PARTIAL || sp->kind == SP_LENT;
+}
+
+/* Why page pools: with 2 MB pages only, a chunk that is partly RAM (a
+   PC has one under the BIOS hole and one under the firmware tables at the
+   top of RAM) or that holds the kernel is lost whole: 4 MiB of a 128 MiB
+   node.  Its 4 KiB pages hold the OS and small regions instead.  Page 0
+   is left out: physical address 0 means "no page". */
+static void add_page_pool(uint64_t chunk, enum small_kind kind)
+{
+    struct small_pool *sp = small_find(chunk);
+
+    if (sp)
+        return;
+    if (!(sp = small_new(chunk, kind))) {
+        pr_warn("more than %d partly usable 2 MB chunks; the RAM in "
+                "%012lx-%012lx is not used\n", MAX_SMALL, chunk,
+                chunk + REGION_CHUNK - 1);
+        return;
+    }
+    /* A whole chunk (the kernel's, on a machine without the BIOS hole)
+       leaves phys_pool for good; a partial one was never in it. */
+    region_alloc_at(&phys_pool, chunk, REGION_CHUNK);
+    for (int i = 0; i < boot->nmem; i++) {
+        uint64_t b = MAX(boot->mem[i].base, PAGE_4K);
+        uint64_t e = boot->mem[i].base + boot->mem[i].len;
+        if (e > b)
+            region_pool_add_ram(&sp->pool, b, e - b);
+    }
+}
+
+static void reserve_everywhere(uint64_t base, uint64_t len)
+{
+    region_reserve(&phys_pool, base, len);
+    for (int i = 0; i < MAX_SMALL; i++)
+        if (small[i].kind != SP_UNUSED)
+            region_reserve(&small[i].pool, base, len);
+}
+
+/* Reserve what the kernel image and the modules not yet released hold. */
+static void reserve_held(void)
+{
+    reserve_everywhere(KERNEL_PHYS, kernel_end_phys() - KERNEL_PHYS);
+    for (int i = 0; i < boot->nmods; i++)
+        if (!released[i])
+            reserve_everywhere(boot->mods[i].start,
+                               boot->mods[i].end - boot->mods[i].start);
+}
+
+static void build_pools(const struct bootinfo *bi)
+{
+    uint64_t nchunks = ALIGN_UP(ram_top, REGION_CHUNK) / REGION_CHUNK;
+
+    if (nchunks > MAX_CHUNKS) {
+        pr_warn("RAM above %lu GiB is not used (the region map ends there)\n",
+                (uint64_t)MAX_CHUNKS * REGION_CHUNK >> 30);
+        nchunks = MAX_CHUNKS;
+    }
+    region_pool_init(&phys_pool, 0, nchunks, REGION_CHUNK_SHIFT, phys_maps);
+    for (int i = 0; i < bi->nmem; i++)
+        region_pool_add_ram(&phys_pool, bi->mem[i].base, bi->mem[i].len);
+    add_page_pool(ALIGN_DOWN(KERNEL_PHYS, REGION_CHUNK), SP_KERNEL);
+    for (int i = 0; i < bi->nmem; i++) {
+        uint64_t b = bi->mem[i].base, e = b + bi->mem[i].len;
+        if (!IS_ALIGNED(b, REGION_CHUNK) && region_contains(&phys_pool, b))
+            add_page_pool(ALIGN_DOWN(b, REGION_CHUNK), SP_PARTIAL);
+        if (!IS_ALIGNED(e, REGION_CHUNK) && region_contains(&phys_pool, e))
+            add_page_pool(ALIGN_DOWN(e, REGION_CHUNK), SP_PARTIAL);
+    }
+    reserve_held();
+}
+
+static void log_pools(void)
+{
+    for (int i = 0; i < MAX_SMALL; i++)
+        if (small[i].kind != SP_UNUSED)
+            pr_info("4 KiB pages in chunk %012lx: %lu KiB free (%s)\n",
+                    small[i].pool.base, region_free_bytes(&small[i].pool) >> 10,
+                    small[i].kind == SP_KERNEL ? "the kernel's, for the OS"
+                                               : "partial, for programs");
+    pr_info("2 MB chunks: %lu KiB free for programs\n",
+            region_free_bytes(&phys_pool) >> 10);
+}
+
+void mem_init(const struct bootinfo *bi)
+{
+    boot = bi;
+    for (int i = 0; i < bi->nmem; i++) {
+        pr_info("RAM %012lx-%012lx (%lu KiB)\n", bi->mem[i].base,
+                bi->mem[i].base + bi->mem[i].len - 1, bi->mem[i].len >> 10);
+        ram_total += bi->mem[i].len;
+        ram_top = MAX(ram_top, bi->mem[i].base + bi->mem[i].len);
+    }
+    if (!ram_total)
+        panic("the boot loader reported no usable RAM");
+    for (int i = 0; i < bi->nmods; i++)
+        pr_info("module %d %012lx-%012lx (%lu KiB) %s\n", i,
+                bi->mods[i].start, bi->mods[i].end - 1,
+                (bi->mods[i].end - bi->mods[i].start) >> 10, bi->mods[i].name);
+    build_pools(bi);
+    log_pools();
+}
+
+/* ---- allocation ---------------------------------------------------------- */
+
+/* No page pool has room: lend the highest free chunk (the low run that
+   big regions come from stays whole) to a new one.  It goes back to
+   phys_pool when its last page is freed. */
+static struct small_pool *lend_chunk(void)
+{
+    struct small_pool *sp;
     uint64_t pa;
 
-    if (!phys_pool.nchunks || region_alloc(&phys_pool, REGION_CHUNK, &pa) < 0)
-        return false;
-    if (pa + REGION_CHUNK > GiB(1))     /* mem_early_virt reaches 1 GiB */
-        return false;
-    early_next = pa;
-    early_end = pa + REGION_CHUNK;
-    return true;
+    if (region_alloc_top(&phys_pool, REGION_CHUNK, &pa) < 0)
+        return NULL;
+    if (!(sp = small_new(pa, SP_LENT))) {
+        region_free(&phys_pool, pa, REGION_CHUNK);
+        return NULL;
+    }
+    region_pool_add_ram(&sp->pool, pa, REGION_CHUNK);
+    return sp;
 }
 
-/* Freed pages are chained through their first word. */
-static uint64_t free_list;
+static void return_if_empty(struct small_pool *sp)
+{
+    if (sp->kind != SP_LENT || region_free_bytes(&sp->pool) != REGION_CHUNK)
+        return;
+    if (region_free(&phys_pool, sp->pool.base, REGION_CHUNK) < 0)
+        panic("lent chunk %#lx was not allocated", sp->pool.base);
+    sp->kind = SP_UNUSED;
+}
+
+/* Pages are taken from the top of a chunk down, so its bottom stays free
+   for the tail of a big region running on from the chunk below. */
+static int alloc_small(uint64_t bytes, bool os, uint64_t *pa)
+{
+    struct small_pool *sp;
+
+    for (int i = 0; os && i < MAX_SMALL; i++)
+        if (small[i].kind == SP_KERNEL &&
+            region_alloc_top(&small[i].pool, bytes, pa) == 0)
+            return 0;
+    for (int i = 0; i < MAX_SMALL; i++)
+        if (app_pool(&small[i]) &&
+            region_alloc_top(&small[i].pool, bytes, pa) == 0)
+            return 0;
+    if (!(sp = lend_chunk()))
+        return -ENOMEM;
+    return region_alloc_top(&sp->pool, bytes, pa);
+}
+
+/* `whole` bytes of chunks directly followed by `tail` bytes at the bottom
+   of a page pool: one physically contiguous region. */
+static int alloc_tail(uint64_t whole, uint64_t tail, uint64_t *pa)
+{
+    for (int i = 0; i < MAX_SMALL; i++) {
+        struct small_pool *sp = &small[i];
+        uint64_t at = sp->pool.base;
+        if (!app_pool(sp) || region_free_above(&sp->pool, at) < tail ||
+            region_free_below(&phys_pool, at) < whole)
+            continue;
+        if (region_alloc_at(&phys_pool, at - whole, whole) < 0 ||
+            region_alloc_at(&sp->pool, at, tail) < 0)
+            panic("region allocator disagrees with its own free runs");
+        *pa = at - whole;
+        return 0;
+    }
+    return -ENOMEM;
+}
+
+int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa)
+{
+    uint64_t whole, tail;
+
+    if (*size == 0 || *size > ram_top)
+        return -EINVAL;
+    *size = ALIGN_UP(*size, PAGE_4K);
+    whole = ALIGN_DOWN(*size, REGION_CHUNK);
+    tail = *size - whole;
+    if (!tail)
+        return region_alloc(&phys_pool, whole, pa);
+    if (!whole ? alloc_small(tail, os, pa) == 0
+               : alloc_tail(whole, tail, pa) == 0)
+        return 0;
+    /* No partial chunk fits: whole chunks, and the region grows to fill
+       them rather than leave part of a chunk nobody can use. */
+    *size = whole + REGION_CHUNK;
+    return region_alloc(&phys_pool, *size, pa);
+}
+
+int mem_region_free(uint64_t pa, uint64_t size)
+{
+    uint64_t end = pa + size, hi;
+    int rc = 0;
+
+    if (!size || end < pa || !IS_ALIGNED(pa | size, PAGE_4K))
+        return -EINVAL;
+    for (uint64_t lo = pa; lo < end && rc == 0; lo = hi) {
+        struct small_pool *sp = small_find(ALIGN_DOWN(lo, REGION_CHUNK));
+        hi = MIN(ALIGN_DOWN(lo, REGION_CHUNK) + REGION_CHUNK, end);
+        if (!sp) {
+            rc = region_free(&phys_pool, lo, hi - lo);
+        } else if ((rc = region_free(&sp->pool, lo, hi - lo)) == 0) {
+            return_if_empty(sp);
+        }
+    }
+    return rc;
+}
+
+uint64_t mem_largest_free(void)
+{
+    uint64_t best = region_largest_free(&phys_pool);
+
+    for (int i = 0; i < MAX_SMALL; i++) {
+        const struct region_pool *sp = &small[i].pool;
+        if (!app_pool(&small[i]))
+            continue;
+        best = MAX(best, region_largest_free(sp));
+        uint64_t below = region_free_below(&phys_pool, sp->base);
+        /* A tail is under a chunk: a free chunk is counted as a chunk. */
+        uint64_t above = MIN(region_free_above(sp, sp->base),
+                             REGION_CHUNK - PAGE_4K);
+        if (below)
+            best = MAX(best, below + above);
+    }
+    return best;
+}
+
+/* ---- kernel pages -------------------------------------------------------- */
 
 uint64_t kpage_alloc(void)
 {
     uint64_t p;
 
-    if (free_list) {
-        p = free_list;
-        free_list = *(uint64_t *)mem_early_virt(p);
-    } else {
-        while (early_next < early_end && overlaps_module(early_next))
-            early_next += PAGE_4K;
-        if (early_next >= early_end && !more_kpages())
-            return 0;
-        p = early_next;
-        early_next += PAGE_4K;
-    }
-    early_used += PAGE_4K;
+    if (alloc_small(PAGE_4K, true, &p) < 0)
+        return 0;
+    kpages++;
     memset(mem_early_virt(p), 0, PAGE_4K);
     return p;
 }
 
 void kpage_free(uint64_t phys)
 {
-    *(uint64_t *)mem_early_virt(phys) = free_list;
-    free_list = phys;
-    early_used -= PAGE_4K;
+    if (mem_region_free(phys, PAGE_4K) < 0)
+        panic("kpage_free(%#lx): not an allocated kernel page", phys);
+    kpages--;
 }
 
 uint64_t mem_early_page(void)
@@ -88,18 +321,54 @@ uint64_t mem_early_page(void)
     uint64_t p = kpage_alloc();
 
     if (!p)
-        panic("out of page-table memory (%lu KiB used); this RAM size "
-              "needs more page tables than the kernel chunk holds",
-              early_used >> 10);
+        panic("out of memory for kernel page tables (%lu KiB used)",
+              kpages * PAGE_4K >> 10);
     return p;
 }
 
-/* Early pages lie in the first GiB, which the kernel mapping covers both
-   before and after paging_init. */
+/* Before paging_init only the first GiB is mapped (at KERNEL_VMA); the
+   kernel's chunk is there, and that is where boot page tables come from. */
 void *mem_early_virt(uint64_t phys)
 {
+    if (kernel_cr3)
+        return phys_to_virt(phys);
+    if (phys >= GiB(1))
+        panic("kernel page %#lx above 1 GiB before paging is up", phys);
     return (void *)(phys + KERNEL_VMA);
 }
+
+/* ---- boot modules -------------------------------------------------------- */
+
+int mem_module_release(int i)
+{
+    const struct bootinfo_mod *m;
+    struct mem_stats st;
+
+    if (i < 0 || i >= boot->nmods)
+        return -ENOENT;
+    if (released[i])
+        return -EINVAL;
+    m = &boot->mods[i];
+    released[i] = true;
+    region_unreserve(&phys_pool, m->start, m->end - m->start);
+    for (int k = 0; k < MAX_SMALL; k++)
+        if (small[k].kind != SP_UNUSED)
+            region_unreserve(&small[k].pool, m->start, m->end - m->start);
+    reserve_held();             /* what it shares with others stays out */
+    mem_get_stats(&st);
+    pr_info("module %d released: %lu KiB; free: %lu KiB for programs, "
+            "%lu KiB in the kernel's chunk (kernel and its pages %lu KiB)\n",
+            i, (m->end - m->start) >> 10, st.free >> 10, st.os_free >> 10,
+            st.kernel >> 10);
+    return 0;
+}
+
+bool mem_module_live(int i)
+{
+    return i >= 0 && i < boot->nmods && !released[i];
+}
+
+/* ---- figures ------------------------------------------------------------- */
 
 bool mem_is_ram(uint64_t base, uint64_t len)
 {
@@ -115,43 +384,18 @@ uint64_t mem_top(void)
     return ram_top;
 }
 
-static void build_pool(const struct bootinfo *bi)
-{
-    uint64_t nchunks = ALIGN_UP(ram_top, REGION_CHUNK) / REGION_CHUNK;
-
-    if (nchunks > MAX_CHUNKS) {
-        pr_warn("RAM above %lu GiB is not used (the region map ends there)\n",
-                (uint64_t)MAX_CHUNKS * REGION_CHUNK >> 30);
-        nchunks = MAX_CHUNKS;
-    }
-    region_pool_init(&phys_pool, 0, nchunks, avail_map, used_map);
-    for (int i = 0; i < bi->nmem; i++)
-        region_pool_add_ram(&phys_pool, bi->mem[i].base, bi->mem[i].len);
-    region_reserve(&phys_pool, KERNEL_PHYS, kernel_end_phys() - KERNEL_PHYS);
-    for (int i = 0; i < bi->nmods; i++)
-        region_reserve(&phys_pool, bi->mods[i].start,
-                       bi->mods[i].end - bi->mods[i].start);
-}
-
-void mem_init(const struct bootinfo *bi)
-{
-    boot = bi;
-    for (int i = 0; i < bi->nmem; i++) {
-        pr_info("RAM %012lx-%012lx (%lu KiB)\n", bi->mem[i].base,
-                bi->mem[i].base + bi->mem[i].len - 1, bi->mem[i].len >> 10);
-        ram_total += bi->mem[i].len;
-        ram_top = MAX(ram_top, bi->mem[i].base + bi->mem[i].len);
-    }
-    if (!ram_total)
-        panic("the boot loader reported no usable RAM");
-    build_pool(bi);
-    early_next = ALIGN_UP(kernel_end_phys(), PAGE_4K);
-    early_end = ALIGN_UP(kernel_end_phys(), REGION_CHUNK);
-}
-
 void mem_get_stats(struct mem_stats *st)
 {
-    st->total = ram_total;
-    st->kernel = kernel_end_phys() - KERNEL_PHYS + early_used;
+    *st = (struct mem_stats){ .total = ram_total };
+    st->kernel = kernel_end_phys() - KERNEL_PHYS + kpages * PAGE_4K;
     st->free = region_free_bytes(&phys_pool);
+    for (int i = 0; i < MAX_SMALL; i++) {
+        if (app_pool(&small[i]))
+            st->free += region_free_bytes(&small[i].pool);
+        else if (small[i].kind == SP_KERNEL)
+            st->os_free += region_free_bytes(&small[i].pool);
+    }
+    for (int i = 0; i < boot->nmods; i++)
+        if (!released[i])
+            st->modules += boot->mods[i].end - boot->mods[i].start;
 }

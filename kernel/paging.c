@@ -64,6 +64,22 @@ void paging_init(void)
             ALIGN_UP(MAX(mem_top(), GiB(4)), GiB(1)) >> 30, pages_used);
 }
 
+/* Device memory above the PHYSMAP's reach (a 64-bit BAR the firmware put
+   above 4 GiB): map it at its PHYSMAP address, uncached.  2 MB pages that
+   are already present (RAM, the hole below 4 GiB) are left as they are. */
+int paging_map_mmio(uint64_t pa, uint64_t len)
+{
+    uint64_t *pml4 = table(kernel_cr3);
+
+    if (!len || pa + len < pa || pa + len > PAGING_PHYS_LIMIT)
+        return -EINVAL;
+    for (uint64_t a = ALIGN_DOWN(pa, PAGE_2M); a < pa + len; a += PAGE_2M)
+        if (paging_virt_to_phys(kernel_cr3, PHYSMAP_BASE + a) == (uint64_t)-1)
+            map_2m(pml4, PHYSMAP_BASE + a, a, PTE_W | PTE_G | PTE_PCD | PTE_PWT);
+    write_cr3(read_cr3());      /* drop any cached upper-level entries */
+    return 0;
+}
+
 uint64_t paging_virt_to_phys(uint64_t cr3, uint64_t va)
 {
     uint64_t *t = phys_to_virt(cr3 & PTE_ADDR);
@@ -73,11 +89,11 @@ uint64_t paging_virt_to_phys(uint64_t cr3, uint64_t va)
         uint64_t e = t[(va >> shift) & 511];
         if (!(e & PTE_P))
             return (uint64_t)-1;
-        if (level > 0 && (e & PTE_PS)) {
+        if (level == 3 || (level > 0 && (e & PTE_PS))) {
             uint64_t size = 1ULL << shift;
             return (e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
         }
         t = phys_to_virt(e & PTE_ADDR);
     }
-    return (uint64_t)-1;        /* 4 KiB pages are never used */
+    return (uint64_t)-1;
 }

@@ -12,11 +12,17 @@
 #include "memlayout.h"
 #include "paging.h"
 #include "panic.h"
+#include "portals.h"
 #include "proc.h"
 #include "timer.h"
 #include "x86.h"
 
-#define REGION_SPAN     (16ULL << 30)   /* PCT window per region: max size */
+#define REGION_SPAN     LWK_REGION_MAX  /* PCT window per region: max size */
+/* The PCT is part of the OS: it lives in 4 KiB pages of the kernel's own
+   chunk.  Its heap holds module names and the function symbols of the
+   programs it runs (for fault reports). */
+#define PCT_HEAP        KiB(256)
+#define PCT_STACK       KiB(64)
 #define SLOT_SPAN       (4 * REGION_SPAN)
 #define MSR_EFER        0xC0000080
 #define EFER_NXE        (1 << 11)
@@ -42,6 +48,8 @@ static uint64_t *table(uint64_t phys)
 
 static uint64_t *next_table(uint64_t *t, int idx)
 {
+    if (t[idx] & PTE_PS)        /* a 2 MB page is there, not a table */
+        return NULL;
     if (!(t[idx] & PTE_P)) {
         uint64_t page = kpage_alloc();
         if (!page)
@@ -51,27 +59,58 @@ static uint64_t *next_table(uint64_t *t, int idx)
     return table(t[idx]);
 }
 
+/* 2 MB pages wherever the virtual and physical addresses are both 2 MB
+   aligned and 2 MB remain; 4 KiB pages elsewhere (a region in a partial
+   chunk, the tail of one that ends in it). */
 static int map_range(uint64_t cr3, uint64_t va, uint64_t pa, uint64_t size,
                      uint64_t flags)
 {
-    for (uint64_t off = 0; off < size; off += PAGE_2M) {
-        uint64_t v = va + off, *pdpt, *pd;
+    for (uint64_t off = 0; off < size;) {
+        uint64_t v = va + off, *pdpt, *pd, *pt;
         if (!(pdpt = next_table(table(cr3), (v >> 39) & 511)) ||
             !(pd = next_table(pdpt, (v >> 30) & 511)))
             return -ENOMEM;
-        pd[(v >> 21) & 511] = (pa + off) | flags | PTE_P | PTE_PS;
+        if (IS_ALIGNED(v | (pa + off), PAGE_2M) && size - off >= PAGE_2M) {
+            pd[(v >> 21) & 511] = (pa + off) | flags | PTE_P | PTE_PS;
+            off += PAGE_2M;
+            continue;
+        }
+        if (!(pt = next_table(pd, (v >> 21) & 511)))
+            return -ENOMEM;
+        pt[(v >> 12) & 511] = (pa + off) | flags | PTE_P;
+        off += PAGE_4K;
     }
     return 0;
 }
 
+static bool table_empty(const uint64_t *t)
+{
+    for (int i = 0; i < 512; i++)
+        if (t[i])
+            return false;
+    return true;
+}
+
+/* Page tables of 4 KiB pages go back to the kernel once empty. */
 static void unmap_range(uint64_t cr3, uint64_t va, uint64_t size)
 {
-    for (uint64_t v = va; v < va + size; v += PAGE_2M) {
-        uint64_t *t = table(cr3), e;
+    for (uint64_t v = va, next; v < va + size; v = next) {
+        uint64_t *t = table(cr3), e, *pde;
+        next = MIN(ALIGN_DOWN(v, PAGE_2M) + PAGE_2M, va + size);
         if (!((e = t[(v >> 39) & 511]) & PTE_P) ||
             !((e = table(e)[(v >> 30) & 511]) & PTE_P))
             continue;
-        table(e)[(v >> 21) & 511] = 0;
+        pde = &table(e)[(v >> 21) & 511];
+        if (!(*pde & PTE_P) || (*pde & PTE_PS)) {
+            *pde = 0;
+            continue;
+        }
+        for (uint64_t u = v; u < next; u += PAGE_4K)
+            table(*pde)[(u >> 12) & 511] = 0;
+        if (table_empty(table(*pde))) {
+            kpage_free(*pde & PTE_ADDR);
+            *pde = 0;
+        }
     }
 }
 
@@ -92,9 +131,15 @@ static void aspace_free(uint64_t cr3)
         if (!(pml4[i] & PTE_P))
             continue;
         uint64_t *pdpt = table(pml4[i]);
-        for (int j = 0; j < 512; j++)
-            if (pdpt[j] & PTE_P)
-                kpage_free(pdpt[j] & PTE_ADDR);
+        for (int j = 0; j < 512; j++) {
+            if (!(pdpt[j] & PTE_P))
+                continue;
+            uint64_t *pd = table(pdpt[j]);
+            for (int k = 0; k < 512; k++)
+                if ((pd[k] & PTE_P) && !(pd[k] & PTE_PS))
+                    kpage_free(pd[k] & PTE_ADDR);
+            kpage_free(pdpt[j] & PTE_ADDR);
+        }
         kpage_free(pml4[i] & PTE_ADDR);
     }
     kpage_free(cr3);
@@ -148,13 +193,14 @@ static struct proc *proc_find(uint64_t pid)
 
 static void release(struct proc *p)
 {
+    kptl_release(p);
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
         if (!r->size)
             continue;
         if (p->pct_window)
             unmap_range(pct->cr3, p->pct_window + i * REGION_SPAN, r->size);
-        if (region_free(&phys_pool, r->pa, r->size) < 0)
+        if (mem_region_free(r->pa, r->size) < 0)
             panic("region of pid %d was not allocated", p->pid);
     }
     if (p->cr3)
@@ -164,17 +210,22 @@ static void release(struct proc *p)
     *p = (struct proc){ .state = P_FREE };
 }
 
+/* Sizes are checked as the whole chunks they may grow to (add_region). */
 static int check_desc(const struct lwk_proc_desc *d)
 {
-    uint64_t text_end = d->text_va + d->text_size;
-    uint64_t data_end = d->data_va + d->data_size;
+    uint64_t text_end, data_end;
 
-    if (!IS_ALIGNED(d->text_va | d->text_size | d->data_va | d->data_size |
-                    d->stack_size, PAGE_2M) ||
-        d->text_va < LWK_APP_BASE || !d->text_size || !d->stack_size ||
+    if (!IS_ALIGNED(d->text_va | d->data_va, PAGE_2M) ||
+        !IS_ALIGNED(d->text_size | d->data_size | d->stack_size, PAGE_4K) ||
+        d->text_va < LWK_APP_BASE || d->text_va >= LWK_STACK_TOP ||
+        d->data_va >= LWK_STACK_TOP || !d->text_size || !d->stack_size ||
         d->text_size > REGION_SPAN || d->data_size > REGION_SPAN ||
-        d->stack_size > REGION_SPAN || text_end > d->data_va ||
-        data_end + PAGE_2M > LWK_STACK_TOP - d->stack_size)
+        d->stack_size > REGION_SPAN)
+        return -EINVAL;
+    text_end = ALIGN_UP(d->text_va + d->text_size, PAGE_2M);
+    data_end = ALIGN_UP(d->data_va + d->data_size, PAGE_2M);
+    if (text_end > d->data_va ||
+        data_end + PAGE_2M > LWK_STACK_TOP - ALIGN_UP(d->stack_size, PAGE_2M))
         return -EINVAL;
     return 0;
 }
@@ -189,8 +240,10 @@ static int add_region(struct proc *p, int i, uint64_t va, uint64_t size,
 
     if (!size)
         return 0;
-    if ((rc = region_alloc(&phys_pool, size, &r->pa)) < 0)
+    if ((rc = mem_region_alloc(&size, p->is_pct, &r->pa)) < 0)
         return rc;
+    if (i == LWK_REG_STACK)     /* ends at LWK_STACK_TOP even if it grew */
+        va = LWK_STACK_TOP - size;
     r->va = va;
     r->size = size;
     r->pte_flags = flags;
@@ -249,6 +302,28 @@ long proc_create(struct trapframe *tf, uint64_t udesc, uint64_t umap)
     }
     copy_to_user(current, umap, &m, sizeof(m));
     return p->pid;
+}
+
+/* The heap is added after the PCT has copied the program in and given
+   the boot module holding it back, so it can have that memory too. */
+long proc_heap(uint64_t pid, uint64_t va, uint64_t size)
+{
+    struct proc *p = proc_find(pid);
+    struct region_map *data, *heap;
+    int rc;
+
+    if (!p || p == pct || p->state != P_LOADING)
+        return -ESRCH;
+    data = &p->reg[LWK_REG_DATA];
+    heap = &p->reg[LWK_REG_HEAP];
+    if (heap->size || !size || size > REGION_SPAN ||
+        !IS_ALIGNED(va, PAGE_2M) || !IS_ALIGNED(size, PAGE_4K) ||
+        va < data->va + data->size || va >= LWK_STACK_TOP ||
+        ALIGN_UP(va + size, PAGE_2M) + PAGE_2M > p->reg[LWK_REG_STACK].va)
+        return -EINVAL;
+    if ((rc = add_region(p, LWK_REG_HEAP, va, size, PTE_W | nx_bit)) < 0)
+        return rc;
+    return (long)heap->size;
 }
 
 static uint8_t fpu_initial[512] __attribute__((aligned(16)));
@@ -320,7 +395,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
     p->result = (struct lwk_run_result){ 0 };
     quantum_over = false;
     if (quantum)
-        timer_oneshot(quantum, on_quantum);
+        timer_set(TIMER_QUANTUM, clock_ns() + quantum, on_quantum);
     p->run_start_tsc = rdtsc();
     switch_to(tf, p);
     return 0;
@@ -331,7 +406,9 @@ static void stop_running(struct trapframe *tf, uint32_t reason)
 {
     struct proc *p = running;
 
-    timer_oneshot(0, NULL);
+    timer_set(TIMER_QUANTUM, 0, NULL);
+    if (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
+        kptl_release(p);        /* its traffic ends with it */
     p->result.reason = reason;
     p->result.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
     p->state = (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
@@ -394,19 +471,47 @@ void proc_user_trap(struct trapframe *tf)
     quantum_over = false;
 }
 
+/* A quantum that ended while the process was in a system call (waiting
+   for the network) takes effect on the way out. */
+void proc_syscall_exit(struct trapframe *tf)
+{
+    if (quantum_over && running && current == running) {
+        quantum_over = false;
+        stop_running(tf, LWK_STOP_QUANTUM);
+    }
+}
+
 #define MODULE_WINDOW   0x00000F0000000000UL    /* boot modules in the PCT */
+
+/* Module `i`'s pages appear at the same offset in a 2 MB page as in
+   memory, so its whole chunks map with 2 MB pages and only its own pages
+   are visible at the edges. */
+static uint64_t module_va(uint64_t i, uint64_t lo)
+{
+    return MODULE_WINDOW + i * GiB(4) + lo % PAGE_2M;
+}
 
 uint64_t module_map_into(struct proc *p, uint64_t i, uint64_t start,
                          uint64_t end)
 {
-    uint64_t lo = ALIGN_DOWN(start, PAGE_2M), hi = ALIGN_UP(end, PAGE_2M);
-    uint64_t va = MODULE_WINDOW + i * GiB(4);
+    uint64_t lo = ALIGN_DOWN(start, PAGE_4K), hi = ALIGN_UP(end, PAGE_4K);
 
-    if (end < start || hi - lo > GiB(4) ||
-        map_range(p->cr3, va, lo, hi - lo, PTE_U | nx_bit) < 0)
+    if (end <= start || hi - lo > GiB(4) - PAGE_2M ||
+        map_range(p->cr3, module_va(i, lo), lo, hi - lo, PTE_U | nx_bit) < 0)
         return 0;
     write_cr3(read_cr3());
-    return va + (start - lo);
+    return module_va(i, lo) + (start - lo);
+}
+
+void module_unmap_from(struct proc *p, uint64_t i, uint64_t start,
+                       uint64_t end)
+{
+    uint64_t lo = ALIGN_DOWN(start, PAGE_4K), hi = ALIGN_UP(end, PAGE_4K);
+
+    if (end <= start || hi - lo > GiB(4) - PAGE_2M)
+        return;
+    unmap_range(p->cr3, module_va(i, lo), hi - lo);
+    write_cr3(read_cr3());
 }
 
 /* ---- boot ---------------------------------------------------------------- */
@@ -444,24 +549,28 @@ __noreturn void proc_start_pct(const void *image, uint64_t len)
     uint64_t heap_base, sp, auxv[8];
 
     if (elf_parse(image, len, LWK_APP_BASE, LWK_STACK_TOP, &img, &why) < 0 ||
-        elf_layout(&img, MiB(1), PAGE_2M, &d, &heap_base, &why) < 0)
+        elf_layout(&img, PCT_HEAP, PCT_STACK, &d, &heap_base, &why) < 0)
         panic("cannot load the PCT: %s", why);
     if (!(pct = create(&d, true)))
         panic("no memory for the PCT");
-    elf_load(&img, image, &d, phys_to_virt(pct->reg[LWK_REG_TEXT].pa),
-             phys_to_virt(pct->reg[LWK_REG_DATA].pa));
+    struct region_map *text = &pct->reg[LWK_REG_TEXT];
+    struct region_map *data = &pct->reg[LWK_REG_DATA];
+    struct region_map *stack = &pct->reg[LWK_REG_STACK];
+    elf_load(&img, image, &d, phys_to_virt(text->pa), phys_to_virt(data->pa));
     uint64_t aux[] = { AT_LWK_HEAP_BASE, heap_base,
-                       AT_LWK_HEAP_SIZE, d.data_va + d.data_size - heap_base,
-                       AT_LWK_STACK_SIZE, d.stack_size, AT_NULL, 0 };
+                       AT_LWK_HEAP_SIZE, data->va + data->size - heap_base,
+                       AT_LWK_STACK_SIZE, stack->size, AT_NULL, 0 };
     memcpy(auxv, aux, sizeof(aux));
     static const char *const argv[] = { "pct", NULL }, *const envp[] = { NULL };
-    sp = ustack_build(phys_to_virt(pct->reg[LWK_REG_STACK].pa), d.stack_size,
-                      LWK_STACK_TOP, 1, argv, envp, auxv);
+    sp = ustack_build(phys_to_virt(stack->pa), stack->size, LWK_STACK_TOP, 1,
+                      argv, envp, auxv);
     set_entry(pct, img.entry, sp);
     pct->state = P_RUNNING;
     current = pct;
-    pr_info("PCT loaded: pid %d, %lu MiB\n", pct->pid,
-            (d.text_size + d.data_size + d.stack_size) >> 20);
+    pr_info("PCT loaded: pid %d, text %lu KiB at %#lx, data+heap %lu KiB at "
+            "%#lx, stack %lu KiB at %#lx\n", pct->pid, text->size >> 10,
+            text->pa, data->size >> 10, data->pa, stack->size >> 10,
+            stack->pa);
     write_cr3(pct->cr3);
     struct trapframe *tf = (void *)(syscall_kstack_top - sizeof(*tf));
     *tf = pct->frame;

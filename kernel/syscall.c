@@ -13,6 +13,7 @@
 #include "mem.h"
 #include "memlayout.h"
 #include "panic.h"
+#include "portals.h"
 #include "proc.h"
 #include "timer.h"
 #include "trap.h"
@@ -96,7 +97,7 @@ static long sys_node_info(struct trapframe *tf)
     ni.ram_total = st.total;
     ni.ram_kernel = st.kernel;
     ni.ram_free = st.free;
-    ni.largest_free = region_largest_free(&phys_pool);
+    ni.largest_free = mem_largest_free();
     memcpy(ni.cmdline, bootinfo.cmdline, sizeof(ni.cmdline));
     return copy_to_user(current, A0(tf), &ni, sizeof(ni));
 }
@@ -109,6 +110,8 @@ static long sys_module_map(struct trapframe *tf)
 
     if (i >= (uint64_t)bootinfo.nmods)
         return -ENOENT;
+    if (!mem_module_live(i))
+        return -EINVAL;         /* released: its memory is someone else's */
     m.pct_va = module_map_into(current, i, bm->start, bm->end);
     if (!m.pct_va)
         return -ENOMEM;
@@ -117,10 +120,40 @@ static long sys_module_map(struct trapframe *tf)
     return copy_to_user(current, A1(tf), &m, sizeof(m));
 }
 
+/* The PCT has loaded what it needed from module `i`: unmap it and give
+   its memory to the pools (programs loaded later can have it). */
+static long sys_module_release(struct trapframe *tf)
+{
+    uint64_t i = A0(tf);
+
+    if (i >= (uint64_t)bootinfo.nmods)
+        return -ENOENT;
+    if (!mem_module_live(i))
+        return -EINVAL;
+    module_unmap_from(current, i, bootinfo.mods[i].start,
+                      bootinfo.mods[i].end);
+    return mem_module_release(i);
+}
+
+static long sys_proc_heap(struct trapframe *tf)
+{
+    return proc_heap(A0(tf), A1(tf), A2(tf));
+}
+
 static long sys_node_stop(struct trapframe *tf)
 {
     machine_exit_on_stop = true;    /* the PCT asked: leave QEMU too */
     machine_stop(A0(tf) != 0);
+}
+
+static long sys_ptl(struct trapframe *tf)
+{
+    return ptl_syscall(current, A0(tf), A1(tf));
+}
+
+static long sys_ptl_wait(struct trapframe *tf)
+{
+    return ptl_wait_syscall(current, A0(tf), A1(tf));
 }
 
 typedef long (*syscall_fn)(struct trapframe *);
@@ -152,8 +185,10 @@ void syscall_dispatch(struct trapframe *tf)
     } else {
         ret = table[nr].fn(tf);
     }
-    if (current == caller)      /* a switch set the next process's rax */
+    if (current == caller) {    /* a switch set the next process's rax */
         tf->rax = (uint64_t)ret;
+        proc_syscall_exit(tf);
+    }
 }
 
 #define MSR_EFER    0xC0000080

@@ -19,7 +19,13 @@
 uint64_t tsc_hz;
 static uint64_t ns_mult;        /* ns = ticks * ns_mult >> 32 */
 static uint64_t lapic_hz;
-static void (*oneshot_fn)(void);
+
+/* The few kernel timers (one per user of time: the quantum, the network).
+   The LAPIC is armed for the earliest; a fixed table, no allocation. */
+static struct {
+    uint64_t deadline;          /* clock_ns time; 0 = not armed */
+    void (*fn)(void);
+} timers[TIMER_NSLOTS];
 
 uint64_t tsc_to_ns(uint64_t ticks)
 {
@@ -86,31 +92,58 @@ static void calibrate_lapic(void)
     lapic_hz = (uint64_t)(0xFFFFFFFFu - left) * 200;
 }
 
+/* Program the LAPIC for the earliest armed timer, or stop it. */
+static void lapic_arm(void)
+{
+    uint64_t first = UINT64_MAX, now = clock_ns(), ns, count;
+
+    for (int i = 0; i < TIMER_NSLOTS; i++)
+        if (timers[i].deadline && timers[i].deadline < first)
+            first = timers[i].deadline;
+    if (first == UINT64_MAX) {
+        apic_write(APIC_TIMER_INIT, 0);
+        return;
+    }
+    ns = first > now ? first - now : 0;
+    if (ns > 100000000000ULL)
+        ns = 100000000000ULL;   /* 100 s: keeps ns * lapic_hz in 64 bits */
+    count = ns * lapic_hz / 1000000000ULL;
+    if (count == 0)
+        count = 1;
+    if (count > 0xFFFFFFFFu)
+        count = 0xFFFFFFFFu;    /* fires early: the handler re-checks */
+    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
+    apic_write(APIC_TIMER_INIT, (uint32_t)count);
+}
+
 static void timer_irq(struct trapframe *tf)
 {
-    void (*fn)(void) = oneshot_fn;
+    uint64_t now = clock_ns();
 
     (void)tf;
     apic_eoi();
-    if (fn)
-        fn();
+    for (int i = 0; i < TIMER_NSLOTS; i++) {
+        void (*fn)(void) = timers[i].fn;
+
+        if (timers[i].deadline && timers[i].deadline <= now) {
+            timers[i].deadline = 0;
+            if (fn)
+                fn();
+        }
+    }
+    lapic_arm();
+}
+
+void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void))
+{
+    timers[slot].deadline = deadline;
+    timers[slot].fn = fn;
+    lapic_arm();
 }
 
 void timer_oneshot(uint64_t ns, void (*fn)(void))
 {
-    uint64_t count;
-
-    if (ns > 100000000000ULL)
-        ns = 100000000000ULL;   /* 100 s: keeps ns * lapic_hz in 64 bits */
-    count = ns * lapic_hz / 1000000000ULL;
-
-    if (ns && count == 0)
-        count = 1;
-    if (count > 0xFFFFFFFFu)
-        count = 0xFFFFFFFFu;    /* fires early: callers re-check the time */
-    oneshot_fn = fn;
-    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
-    apic_write(APIC_TIMER_INIT, (uint32_t)count);
+    timer_set(TIMER_ONESHOT, ns ? clock_ns() + ns : 0, fn);
 }
 
 void timer_init(void)

@@ -5,11 +5,13 @@
  * libc_internal.h) and turns its -errno result into errno.  The table here,
  * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
  * console, stdin has nothing behind it yet, and every path call fails with
- * ENOSYS.  FORWARD TO YOD: a later issue adds a table that sends these calls
- * to yod over Portals and points lwk_io at it; nothing below changes.
+ * ENOSYS.  Under yod (LWK_YOD in the environment) yodio.c points lwk_io at
+ * a table whose write sends fds 1 and 2 to yod; nothing below changes.
+ * Later, file calls forwarded to yod go into that table too.
  */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,6 +136,15 @@ const struct lwk_io_ops lwk_io_console = {
 
 /* The dispatch point: the one pointer a yod-forwarding table replaces. */
 const struct lwk_io_ops *lwk_io = &lwk_io_console;
+
+/* Before main (a constructor: the environment is known by then). */
+__attribute__((constructor)) static void io_pick_table(void)
+{
+    const char *yod = getenv("LWK_YOD");
+
+    if (yod)
+        lwk_yod_io_setup(yod);
+}
 
 /*
  * ---- what newlib calls ----------------------------------------------

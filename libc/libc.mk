@@ -18,7 +18,8 @@ include libc/newlib.mk
 
 # ---- headers programs see as <lwk/...> -----------------------------------
 LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h
-LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h
+LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
+                  $(LIBC_INC)/lwk/uapi/ptlcalls.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
 
 $(LIBC_HDRS_OWN): $(LIBC_INC)/lwk/%: libc/include/lwk/%
@@ -44,17 +45,20 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 # ---- crt0 and the newlib glue --------------------------------------------
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
-                  libc/io.c libc/misc.c libc/setjmp.S
+                  libc/io.c libc/yodio.c libc/misc.c libc/setjmp.S
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS)))
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
-                  -fno-stack-protector -Ilibc -MMD -MP
+                  -fno-stack-protector -Ilibc -Iyod -MMD -MP
 LIBC_DEPS      := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS)
 
 $(LIBC_OUT)/obj/%.o: libc/%.c $(LIBC_DEPS)
 	$(call say,LWKCC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -c $< -o $@
+
+# yodio.c speaks Portals to yod (yod/yod_proto.h).
+$(LIBC_OUT)/obj/yodio.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
 
 $(LIBC_OUT)/obj/%.o: libc/%.S $(LIBC_DEPS)
 	$(call say,LWKCC,$<)
@@ -70,8 +74,23 @@ $(LIBC_LIB)/liblwk.a: $(LIBC_GLUE_OBJS)
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
 
+# ---- Portals for node programs: portals4.h, served by the kernel ----------
+$(LIBC_INC)/portals4.h: portals/include/portals4.h
+	@mkdir -p $(@D) && cp $< $@
+
+$(LIBC_OUT)/obj/ptl_lwk.o: portals/lwk/ptl_lwk.c portals/include/ptl_eqring.h \
+                           $(LIBC_DEPS) $(LIBC_INC)/portals4.h
+	$(call say,LWKCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
+
+$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o
+	$(call say,AR,$@)
+	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
+
 LIBC_ALL := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS) $(LIBC_LIB)/crt0.o \
-            $(LIBC_LIB)/liblwk.a $(LIBC_LIB)/app.ld $(LIBC_LIB)/lwk.specs
+            $(LIBC_LIB)/liblwk.a $(LIBC_LIB)/app.ld $(LIBC_LIB)/lwk.specs \
+            $(LIBC_INC)/portals4.h $(LIBC_LIB)/libportals.a
 
 libc: $(LIBC_ALL)
 all: libc

@@ -65,5 +65,7 @@ struct lwk_io_ops {
 
 extern const struct lwk_io_ops *lwk_io;
 extern const struct lwk_io_ops lwk_io_console;
+/* yodio.c: send writes to fds 1 and 2 to yod at "NID:PID". */
+void lwk_yod_io_setup(const char *where);
 
 #endif

@@ -1,57 +1,149 @@
 /*
  * Loading a program: the PCT checks the ELF image, decides the regions
- * (text, data+bss+heap, stack), asks the kernel for them, copies the image
- * in through its window on them and builds the initial stack.
+ * (text, data+bss and stack first), asks the kernel for them, copies the
+ * image in through its window on them, keeps the function names, gives the
+ * boot module back, then adds the heap (which can take the module's
+ * memory) and builds the initial stack.
  */
 #include <stdio.h>
 #include <lwk/syscall.h>
 #include "pct.h"
 
-int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
-{
-    struct lwk_proc_desc d;
-    struct lwk_proc_map m;
-    uint64_t heap_base, sp;
-    const char *why;
-    long pid;
+#define ALIGN_UP(x, a)  (((x) + (a) - 1) & ~((uint64_t)(a) - 1))
 
-    if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
-                  &j->elf, &why) < 0 ||
-        elf_layout(&j->elf, heap, stack, &d, &heap_base, &why) < 0) {
-        printf("pct: %s: cannot run: %s\n", j->name, why);
-        return -1;
-    }
-    pid = lwk_sys_proc_create((long)&d, (long)&m);
-    if (pid < 0) {
-        struct lwk_node_info ni;
-        lwk_sys_node_info((long)&ni);
-        printf("pct: %s: cannot run: needs %lu MiB (text %lu, data+heap "
-               "%lu, stack %lu) but the largest free region is %lu MiB; "
-               "ask for a smaller heap\n", j->name,
-               (d.text_size + d.data_size + d.stack_size) >> 20,
-               d.text_size >> 20, d.data_size >> 20, d.stack_size >> 20,
-               ni.largest_free >> 20);
-        return -1;
-    }
-    elf_load(&j->elf, j->image, &d, (void *)m.pct_va[LWK_REG_TEXT],
-             (void *)m.pct_va[LWK_REG_DATA]);
-    uint64_t auxv[] = {
-        AT_PAGESZ, LWK_PAGE_SIZE, AT_ENTRY, j->elf.entry,
-        AT_LWK_HEAP_BASE, heap_base,
-        AT_LWK_HEAP_SIZE, d.data_va + d.data_size - heap_base,
-        AT_LWK_STACK_SIZE, d.stack_size, AT_LWK_NID, nid,
-        AT_LWK_RANK, 0, AT_LWK_SIZE, 1, AT_NULL, 0,
+static uint64_t largest_free(void)
+{
+    struct lwk_node_info ni;
+
+    lwk_sys_node_info((long)&ni);
+    return ni.largest_free;
+}
+
+/* The image is a boot module, or (from yod) the data region of a scratch
+   process made only to hold it: either way its memory goes back. */
+void pct_release_image(struct job *j)
+{
+    if (!j->image)
+        return;
+    if (j->scratch_pid > 0)
+        lwk_sys_proc_destroy(j->scratch_pid);
+    else if (lwk_sys_module_release(j->module) < 0)
+        printf("pct: %s: could not give its boot module back\n", j->name);
+    j->scratch_pid = 0;
+    j->image = NULL;
+}
+
+/* Room for an image of `size` bytes that yod sends: the PCT's own heap is
+   small (256 KiB), so the bytes go into a process region the PCT sees
+   through its window; the process never runs. */
+void *pct_image_buffer(struct job *j, uint64_t size)
+{
+    struct lwk_proc_desc d = {
+        .text_va = LWK_APP_BASE, .text_size = LWK_PAGE_SIZE,
+        .data_va = LWK_APP_BASE + (2u << 20),
+        .data_size = ALIGN_UP(size, LWK_PAGE_SIZE),
+        .stack_size = LWK_PAGE_SIZE,
     };
-    sp = ustack_build((void *)m.pct_va[LWK_REG_STACK], m.size[LWK_REG_STACK],
+    struct lwk_proc_map m;
+    long pid = lwk_sys_proc_create((long)&d, (long)&m);
+
+    if (pid < 0)
+        return NULL;
+    j->scratch_pid = (int)pid;
+    j->module = -1;
+    j->image = (const void *)m.pct_va[LWK_REG_DATA];
+    j->image_size = size;
+    return (void *)m.pct_va[LWK_REG_DATA];
+}
+
+static long create(struct job *j, const struct lwk_proc_desc *d,
+                   struct lwk_proc_map *m)
+{
+    long pid = lwk_sys_proc_create((long)d, (long)m);
+
+    if (pid < 0)
+        printf("pct: %s: cannot run: needs %lu KiB (text %lu, data %lu, "
+               "stack %lu) but the largest free region is %lu KiB; ask "
+               "for a smaller stack\n", j->name,
+               (d->text_size + d->data_size + d->stack_size) >> 10,
+               d->text_size >> 10, d->data_size >> 10, d->stack_size >> 10,
+               largest_free() >> 10);
+    return pid;
+}
+
+/* The heap goes on the first 2 MB boundary after data+bss, so 2 MB pages
+   can map it.  HEAP_ALL: the biggest region there is. */
+static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
+{
+    long got;
+
+    if (heap == PCT_HEAP_ALL)
+        heap = largest_free() < LWK_REGION_MAX ? largest_free()
+                                               : LWK_REGION_MAX;
+    if (heap == 0)
+        return 0;
+    got = lwk_sys_proc_heap(pid, va, heap);
+    if (got < 0)
+        printf("pct: %s: cannot run: needs a heap of %lu KiB but the "
+               "largest free region is %lu KiB; ask for a smaller heap\n",
+               j->name, heap >> 10, largest_free() >> 10);
+    return got;
+}
+
+static int start(struct job *j, long pid, const struct lwk_proc_map *m,
+                 uint64_t heap_va, uint64_t heap, uint64_t nid)
+{
+    uint64_t sp, auxv[] = {
+        AT_PAGESZ, LWK_PAGE_SIZE, AT_ENTRY, j->elf.entry,
+        AT_LWK_HEAP_BASE, heap_va, AT_LWK_HEAP_SIZE, heap,
+        AT_LWK_STACK_SIZE, m->size[LWK_REG_STACK], AT_LWK_NID, nid,
+        AT_LWK_RANK, (uint64_t)j->rank, AT_LWK_SIZE,
+        (uint64_t)(j->size ? j->size : 1), AT_NULL, 0,
+    };
+
+    sp = ustack_build((void *)m->pct_va[LWK_REG_STACK], m->size[LWK_REG_STACK],
                       LWK_STACK_TOP, j->argc, (const char *const *)j->argv,
                       (const char *const *)j->envp, auxv);
     if (!sp || lwk_sys_proc_start(pid, j->elf.entry, sp) < 0) {
         printf("pct: %s: cannot run: arguments do not fit on its stack\n",
                j->name);
+        return -1;
+    }
+    return 0;
+}
+
+int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
+{
+    struct lwk_proc_desc d;
+    struct lwk_proc_map m;
+    uint64_t bss_end, heap_va;
+    const char *why;
+    long pid, got;
+
+    if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
+                  &j->elf, &why) < 0 ||
+        elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0) {
+        printf("pct: %s: cannot run: %s\n", j->name, why);
+        return -1;
+    }
+    if ((pid = create(j, &d, &m)) < 0)
+        return -1;
+    elf_load(&j->elf, j->image, &d, (void *)m.pct_va[LWK_REG_TEXT],
+             (void *)m.pct_va[LWK_REG_DATA]);
+    pct_keep_symbols(j);
+    pct_release_image(j);
+    heap_va = ALIGN_UP(m.app_va[LWK_REG_DATA] + m.size[LWK_REG_DATA],
+                       LWK_PAGE_SIZE);
+    if ((got = add_heap(j, pid, heap_va, heap)) < 0 ||
+        start(j, pid, &m, heap_va, (uint64_t)got, nid) < 0) {
         lwk_sys_proc_destroy(pid);
         return -1;
     }
     j->pid = (int)pid;
-    j->stack_lo = LWK_STACK_TOP - d.stack_size;
+    j->stack_lo = LWK_STACK_TOP - m.size[LWK_REG_STACK];
+    printf("pct: %s: pid %ld, text %lu KiB, data %lu KiB, heap %lu KiB, "
+           "stack %lu KiB\n", j->name, pid, m.size[LWK_REG_TEXT] >> 10,
+           m.size[LWK_REG_DATA] >> 10, (uint64_t)got >> 10,
+           m.size[LWK_REG_STACK] >> 10);
     return 0;
 }

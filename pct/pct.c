@@ -1,15 +1,18 @@
 /*
- * The PCT's main loop.  For now (one node, no yod yet) the programs to run
- * are the boot modules after the PCT itself, each "path arg...".  Kernel
+ * The PCT's main loop.  The programs to run are the boot modules after
+ * the PCT itself, each "path arg..."; with none, the PCT serves yod
+ * (serve.c, yod/yod_proto.h).  Kernel
  * command-line settings the PCT reads:
- *   pct.heap=SIZE     heap per program (default: all the memory left)
- *   pct.stack=SIZE    stack per program (default 2M)
+ *   pct.heap=SIZE     heap per program (default: all the memory left;
+ *                     16M with pct.together)
+ *   pct.stack=SIZE    stack per program (default 1M)
  *   pct.quantum=NS    time slice when several programs share the node (10 ms)
  *   pct.together      load all programs at once and schedule them by
  *                     priority (a module word "prio=N"; higher first,
  *                     round robin among equals); default: one after another
  *   pct.halt          stop the node when every program has ended
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,15 +101,23 @@ static void parse_module(struct job *j, char *words)
             j->name = p + 1;
 }
 
+/* The programs are the modules after the PCT's own, which the kernel has
+   loaded already: that one's memory goes back to the pools at once. */
 static void find_programs(void)
 {
     struct lwk_module m;
+    long rc;
 
     for (int i = 0; njobs < PCT_MAX_JOBS &&
-                    lwk_sys_module_map(i, (long)&m) == 0; i++) {
-        if (is_pct_module(m.name))
+                    (rc = lwk_sys_module_map(i, (long)&m)) != -ENOENT; i++) {
+        if (rc < 0)
+            continue;           /* released already */
+        if (is_pct_module(m.name)) {
+            lwk_sys_module_release(i);
             continue;
+        }
         struct job *j = &jobs[njobs++];
+        j->module = i;
         j->image = (const void *)m.pct_va;
         j->image_size = m.size;
         parse_module(j, strdup(m.name));
@@ -128,6 +139,7 @@ static void run_once(struct job *j, uint64_t quantum)
     if (j->last.reason == LWK_STOP_EXIT || j->last.reason == LWK_STOP_FAULT) {
         j->done = 1;
         pct_report(j);
+        pct_drop_symbols(j);
         lwk_sys_proc_destroy(j->pid);
     }
 }
@@ -158,18 +170,20 @@ int main(void)
     lwk_sys_node_info((long)&node);
     printf("pct: node %lu up, %lu MiB free for programs\n", node.nid,
            node.ram_free >> 20);
-    stack = size_opt("pct.stack", 2 << 20);
+    stack = size_opt("pct.stack", 1 << 20);
+    heap = size_opt("pct.heap", opt("pct.together") ? (16 << 20)
+                                                    : PCT_HEAP_ALL);
     quantum = size_opt("pct.quantum", 10000000);
     find_programs();
-    if (!njobs)
+    if (!njobs) {
         printf("pct: no program to run\n");
+        pct_serve(&node, heap, stack, quantum);     /* never returns */
+    }
     for (int i = 0; i < njobs; i++) {
         struct job *j = &jobs[i];
-        /* Default heap: what is left after text, data and stack pages. */
-        lwk_sys_node_info((long)&node);
-        heap = size_opt("pct.heap", opt("pct.together") ? (16 << 20)
-                        : node.largest_free - stack - 3 * LWK_PAGE_SIZE);
         if (pct_load(j, heap, stack, node.nid) < 0) {
+            pct_release_image(j);       /* it will not be tried again */
+            pct_drop_symbols(j);
             j->done = 1;
             all_ok = 0;
             continue;

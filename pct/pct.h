@@ -6,19 +6,28 @@
 #ifndef PCT_H
 #define PCT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "elf.h"
 #include "uapi/abi.h"
 
 #define PCT_MAX_JOBS    16
 #define PCT_MAX_ARGS    32
+#define PCT_HEAP_ALL    (~0ULL)         /* heap: the biggest region there is */
+
+struct pct_sym;
 
 struct job {
     int pid;                    /* 0: not loaded */
     int prio;                   /* higher runs first */
     const char *name;
-    const void *image;
+    int module;                 /* boot module index; -1: from yod */
+    int scratch_pid;            /* from yod: the process holding the image */
+    int rank, size;             /* in the job (0 of 1 for boot modules) */
+    const void *image;          /* its image; NULL once given back */
     uint64_t image_size;
+    struct pct_sym *syms;       /* function names, kept for fault reports */
+    uint32_t nsyms;
     struct elf_image elf;
     int argc;
     char *argv[PCT_MAX_ARGS + 1];
@@ -29,12 +38,22 @@ struct job {
     struct lwk_run_result last;
 };
 
-/* load.c: create the process for `j` and make it ready to run. */
+/* load.c: create the process for `j` and make it ready to run; `heap`
+   may be PCT_HEAP_ALL.  The boot module is given back either way. */
 int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid);
+void pct_release_image(struct job *j);
+/* A buffer of `size` bytes for an image yod sends (j->image), or NULL. */
+void *pct_image_buffer(struct job *j, uint64_t size);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
-/* symbols.c: the function containing `addr` in an ELF image, or NULL. */
-const char *elf_symbol(const void *image, uint64_t size, uint64_t addr,
-                       uint64_t *offset);
+void pct_describe(const struct job *j, char *buf, size_t len);
+/* serve.c: with no boot-module program, serve yod's requests forever. */
+void pct_serve(const struct lwk_node_info *node, uint64_t heap,
+               uint64_t stack, uint64_t quantum);
+/* symbols.c: copy the function names out of the job's image (if the
+   PCT's heap has room); the function containing `addr`, or NULL. */
+void pct_keep_symbols(struct job *j);
+const char *pct_symbol(const struct job *j, uint64_t addr, uint64_t *offset);
+void pct_drop_symbols(struct job *j);
 
 #endif

@@ -2,15 +2,16 @@
 # lwkcc.  kernel/elf.c is shared: the kernel loads the PCT with it, the PCT
 # loads applications with it.
 
-PCT_SRCS := pct/pct.c pct/load.c pct/report.c pct/symbols.c kernel/elf.c
+PCT_SRCS := pct/pct.c pct/load.c pct/report.c pct/symbols.c pct/serve.c \
+            kernel/elf.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
-$(PCT_ELF): $(PCT_SRCS) pct/pct.h kernel/include/elf.h kernel/include/uapi/abi.h \
+$(PCT_ELF): $(PCT_SRCS) pct/pct.h yod/yod_proto.h kernel/include/elf.h kernel/include/uapi/abi.h \
             kernel/include/uapi/syscalls.def $(LIBC_ALL) $(LWKCC)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -iquote kernel/include \
-		-iquote pct -o $@ $(PCT_SRCS)
+		-iquote pct -iquote yod -o $@ $(PCT_SRCS)
 
 pct: $(PCT_ELF)
 all: pct

@@ -27,20 +27,27 @@ static const char *fault_kind(const struct job *j)
     }
 }
 
-void pct_report(const struct job *j)
+/* "killed: <what> (vector V) at address A, rip R <sym+off>" into buf. */
+void pct_describe(const struct job *j, char *buf, size_t len)
 {
     const struct lwk_run_result *r = &j->last;
     uint64_t off = 0;
-    const char *sym;
+    const char *sym = pct_symbol(j, r->fault_rip, &off);
 
-    if (r->reason == LWK_STOP_EXIT) {
+    snprintf(buf, len, "killed: %s (vector %u) at address %#lx, rip %#lx "
+             "<%s+%#lx>", fault_kind(j), r->fault_vector, r->fault_addr,
+             r->fault_rip, sym ? sym : "?", sym ? off : 0);
+}
+
+void pct_report(const struct job *j)
+{
+    char what[256];
+
+    if (j->last.reason == LWK_STOP_EXIT) {
         printf("pct: pid %d (%s) exited with status %d\n", j->pid, j->name,
-               r->status);
+               j->last.status);
         return;
     }
-    sym = elf_symbol(j->image, j->image_size, r->fault_rip, &off);
-    printf("pct: pid %d (%s) killed: %s (vector %u) at address %#lx, "
-           "rip %#lx <%s+%#lx>\n", j->pid, j->name, fault_kind(j),
-           r->fault_vector, r->fault_addr, r->fault_rip, sym ? sym : "?",
-           sym ? off : 0);
+    pct_describe(j, what, sizeof(what));
+    printf("pct: pid %d (%s) %s\n", j->pid, j->name, what);
 }

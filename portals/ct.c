@@ -204,10 +204,10 @@ int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
         return PTL_ARG_INVALID;
     ptl_enter(lib);
     deadline = ptl_deadline_ms(lib, timeout);
-    for (;;) {
+    for (bool looked = false;; looked = true) {    /* as in PtlEQPoll */
         ptl_lib_progress(lib);
         rc = ct_poll_once(lib, hs, tests, n, ev, which);
-        if (rc != PTL_CT_NONE_REACHED || ptl_now(lib) >= deadline)
+        if (rc != PTL_CT_NONE_REACHED || (looked && ptl_now(lib) >= deadline))
             break;
         if (ptl_block(lib, deadline) != 0) {
             rc = PTL_INTERRUPTED;

@@ -15,26 +15,36 @@ struct ptl_eq *ptl_eq_get(struct ptl_lib *lib, ptl_handle_eq_t h, int ni)
     return eq;
 }
 
+/* The ring sits in memory the application can write: only tail is taken
+ * from there, and only to compare; head and size are the core's own copies,
+ * so a scribbled ring cannot make the producer write outside it. */
+static uint64_t eq_used(const struct ptl_eq *eq)
+{
+    uint64_t used = eq->head - __atomic_load_n(&eq->ring->tail,
+                                               __ATOMIC_ACQUIRE);
+
+    return used > eq->size ? eq->size : used;
+}
+
 uint64_t ptl_eq_space(const struct ptl_eq *eq)
 {
-    const struct ptl_eq_ring *r = eq->ring;
-    uint64_t used = r->head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+    uint64_t used = eq_used(eq);
 
     /* One slot is held back for PT_DISABLED. */
-    return used + 1 >= r->size ? 0 : r->size - 1 - used;
+    return used + 1 >= eq->size ? 0 : eq->size - 1 - used;
 }
 
 static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
 {
     struct ptl_eq_ring *r = eq->ring;
-    uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 
-    if (r->head - tail >= cap) {
+    if (eq_used(eq) >= cap) {
         __atomic_store_n(&r->dropped, 1, __ATOMIC_RELEASE);
         return false;
     }
-    r->ev[r->head % r->size] = *ev;
-    __atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+    r->ev[eq->head % eq->size] = *ev;
+    eq->head++;
+    __atomic_store_n(&r->head, eq->head, __ATOMIC_RELEASE);
     return true;
 }
 
@@ -42,7 +52,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 {
     if (eq == NULL)
         return true;
-    if (eq_write(eq, ev, eq->ring->size - 1))
+    if (eq_write(eq, ev, eq->size - 1))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -51,7 +61,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 bool ptl_eq_post_reserved(struct ptl_lib *lib, struct ptl_eq *eq,
                           const ptl_event_t *ev)
 {
-    if (eq_write(eq, ev, eq->ring->size))
+    if (eq_write(eq, ev, eq->size))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -80,6 +90,8 @@ int PtlEQAlloc(ptl_handle_ni_t nih, ptl_size_t count, ptl_handle_eq_t *out)
     }
     ptl_memzero(eq->ring, sizeof(struct ptl_eq_ring));
     eq->ring->size = (uint32_t)count + 1;
+    eq->size = (uint32_t)count + 1;
+    eq->head = 0;
     eq->ring_bytes = bytes;
     eq->ni = (uint8_t)nii;
     eq->used = true;
@@ -174,12 +186,15 @@ int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
         return PTL_ARG_INVALID;
     ptl_enter(lib);
     deadline = ptl_deadline_ms(lib, timeout);
-    for (;;) {
+    /* Even with a timeout of 0, take in once what the link already holds
+     * (the host's wait returns at once for a past deadline): a program
+     * that polls must see messages that have arrived. */
+    for (bool looked = false;; looked = true) {
         ptl_lib_progress(lib);
         rc = eq_poll_once(lib, hs, n, ev, which);
         if (rc != PTL_EQ_EMPTY)
             break;
-        if (ptl_now(lib) >= deadline)
+        if (looked && ptl_now(lib) >= deadline)
             break;
         if (ptl_block(lib, deadline) != 0) {
             rc = PTL_INTERRUPTED;

@@ -21,7 +21,8 @@ static int md_bind_locked(struct ptl_lib *lib, unsigned nii,
 
     if (in->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
-    if (in->length && lib->ops->check(lib->ctx, in->start, in->length, 1))
+    if (in->length &&
+        lib->ops->check(lib->ctx, in->start, in->length, PTL_CHECK_BIND))
         return PTL_ARG_INVALID;
     if (in->eq_handle != PTL_EQ_NONE &&
         (eq = ptl_eq_get(lib, in->eq_handle, nii)) == NULL)
@@ -243,14 +244,20 @@ static int resolve_target(struct ptl_lib *lib, unsigned nii,
     return PTL_OK;
 }
 
+/* The MD of an operation on [off, off+len) of it.  The bytes are checked
+ * again here: an MD may describe more than the process has (all of memory,
+ * as MPI binds one), so only what an operation really touches counts. */
 static struct ptl_md *md_for(struct ptl_lib *lib, ptl_handle_md_t h,
-                             ptl_size_t off, ptl_size_t len)
+                             ptl_size_t off, ptl_size_t len, int write)
 {
     struct ptl_lib *owner;
     struct ptl_md *md = ptl_resolve(h, PTL_K_MD, &owner);
 
     if (md == NULL || owner != lib || off > md->md.length ||
         md->md.length - off < len)
+        return NULL;
+    if (len && lib->ops->check(lib->ctx, (uint8_t *)md->md.start + off,
+                               len, write) != 0)
         return NULL;
     return md;
 }
@@ -308,7 +315,7 @@ int ptl_do_put(struct ptl_lib *lib, ptl_handle_md_t mdh, ptl_size_t loff,
                void *uptr, ptl_hdr_data_t hdr, uint8_t wtype, ptl_op_t op,
                ptl_datatype_t dt)
 {
-    struct ptl_md *md = md_for(lib, mdh, loff, len);
+    struct ptl_md *md = md_for(lib, mdh, loff, len, 0);
     struct ptl_msg *m;
     int rc;
 
@@ -348,7 +355,7 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
                uint8_t wtype, const void *operand, ptl_op_t op,
                ptl_datatype_t dt)
 {
-    struct ptl_md *gmd = md_for(lib, gmdh, goff, len), *pmd = NULL;
+    struct ptl_md *gmd = md_for(lib, gmdh, goff, len, 1), *pmd = NULL;
     struct ptl_msg *m;
     int rc;
 
@@ -356,7 +363,7 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
         !atomic_args_ok(wtype, op, dt, len))
         return PTL_ARG_INVALID;
     if (wtype != PTL_W_GET &&
-        ((pmd = md_for(lib, pmdh, poff, len)) == NULL || pmd->ni != gmd->ni))
+        ((pmd = md_for(lib, pmdh, poff, len, 0)) == NULL || pmd->ni != gmd->ni))
         return PTL_ARG_INVALID;
     if ((rc = msg_new(lib, gmd->ni, tgt, &m)) != PTL_OK)
         return rc;

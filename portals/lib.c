@@ -219,6 +219,14 @@ void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st)
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib) { return lib->p.nid; }
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib) { return lib->p.pid; }
 
+void *ptl_lib_shared_of(struct ptl_lib *lib, ptl_handle_any_t h)
+{
+    struct ptl_eq *eq = ptl_eq_get(lib, h, -1);
+    struct ptl_ct *ct = ptl_ct_get(lib, h, -1);
+
+    return eq ? (void *)eq->ring : ct ? (void *)ct->val : NULL;
+}
+
 /* ---- locking, time ---- */
 
 void ptl_enter(struct ptl_lib *lib)
@@ -451,18 +459,20 @@ int PtlNIFini(ptl_handle_ni_t h)
     struct ptl_lib *lib;
     unsigned nii;
     struct ptl_ni *ni = ptl_resolve_ni(h, &lib, &nii);
-    uint64_t linger;
+    uint64_t linger, give_up;
 
     if (ni == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    /* Let queued traffic drain (bounded: 2 s) so peers get our last
-     * frames; a dead peer stops counting as busy.  Then linger a few
-     * retransmission timeouts: if our last ACK was lost, the peer's
-     * retransmission must still find someone to acknowledge it (else it
-     * declares us unreachable), like TCP's TIME_WAIT. */
-    for (int i = 0; i < 200 && ptl_lib_busy(lib); i++)
-        ptl_block(lib, ptl_now(lib) + 10 * 1000000ull);
+    /* Let queued traffic drain (bounded: 10 s) so peers get our last
+     * frames; a dead peer stops counting as busy.  The bound is time, not
+     * a count of waits: a wait ends early whenever a timer is due.  Then
+     * linger a few retransmission timeouts: if our last ACK was lost, the
+     * peer's retransmission must still find someone to acknowledge it
+     * (else it declares us unreachable), like TCP's TIME_WAIT. */
+    give_up = ptl_now(lib) + 10 * 1000000000ull;
+    while (ptl_lib_busy(lib) && ptl_now(lib) < give_up)
+        ptl_block(lib, give_up);
     linger = ptl_now(lib) + 5 * lib->p.rto_ns;
     while (ptl_now(lib) < linger)
         ptl_block(lib, linger);

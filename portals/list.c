@@ -186,17 +186,21 @@ static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
 }
 
 /* Walk the unexpected list for me.  deliver: report and remove matches;
- * otherwise only report the first.  Returns matches found. */
+ * otherwise only report the first.  claim: me is a real entry (not a
+ * search) and may take a header whose message is still landing (its
+ * event comes when the last fragment does); a search delete skips them.
+ * Returns matches found. */
 static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
                         struct ptl_pt *pt, struct ptl_me *me, bool deliver,
-                        bool once)
+                        bool once, bool claim)
 {
     struct ptl_uh **pp = &pt->uh, *prev = NULL;
     unsigned n = 0;
 
     while (*pp != NULL) {
         struct ptl_uh *uh = *pp;
-        if (!uh_matches(lib, ni, me, uh)) {
+        if (!uh_matches(lib, ni, me, uh) ||
+            (deliver && uh->pending && !claim)) {
             prev = uh;
             pp = &uh->next;
             continue;
@@ -209,39 +213,55 @@ static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
         *pp = uh->next;
         if (pt->uh_tail == uh)
             pt->uh_tail = prev;
-        uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
-        uh_drop(lib, pt, uh);
+        if (uh->pending) {
+            uh->claimer = me;       /* PUT_OVERFLOW when it has landed */
+            me->busy++;
+        } else {
+            uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
+            uh_drop(lib, pt, uh);
+        }
         if (once)
             return n;
     }
     return n;
 }
 
-/* A message that matched the overflow list finished arriving, but a
- * priority entry that also matches it may have been appended while it was
- * in flight (that append's scan of the unexpected list could not see it
- * yet).  Give it to the first such entry, as if the entry had been
- * appended just after the header was recorded.  uh is not yet on the
- * list.  Returns true if it was delivered. */
-bool ptl_uh_deliver_late(struct ptl_lib *lib, struct ptl_ni *ni,
-                         struct ptl_pt *pt, struct ptl_uh *uh)
+/* The last fragment of a message recorded as unexpected has landed: the
+ * header is complete; a receive that claimed it meanwhile gets it now. */
+void ptl_uh_landed(struct ptl_lib *lib, struct ptl_pt *pt,
+                   struct ptl_uh *uh, uint64_t mlength, uint8_t fail)
 {
-    for (struct ptl_me *me = pt->prio; me != NULL; me = me->next) {
-        if (!uh_matches(lib, ni, me, uh))
-            continue;
-        uh_event(lib, pt, me, uh, overflow_kind(uh->wtype), PTL_NI_OK);
-        if (me->me.options & PTL_ME_USE_ONCE) {
-            ptl_event_t ev;
-            ptl_memzero(&ev, sizeof(ev));
-            ev.user_ptr = me->user_ptr;
-            ev.ptl_list = PTL_PRIORITY_LIST;
-            ptl_target_event(lib, pt, me, PTL_EVENT_AUTO_UNLINK, &ev);
-            ptl_me_unlink(lib, pt, me);
-        }
-        uh_drop(lib, pt, uh);
-        return true;
+    struct ptl_me *c = uh->claimer;
+
+    uh->pending = false;
+    uh->mlength = mlength;
+    if (c == NULL)
+        return;
+    uh_event(lib, pt, c, uh, overflow_kind(uh->wtype), fail);
+    c->busy--;
+    uh_drop(lib, pt, uh);
+    ptl_me_release(lib, c);
+}
+
+/* The message will never land (its initiator restarted or vanished). */
+void ptl_uh_abort(struct ptl_lib *lib, struct ptl_pt *pt, struct ptl_uh *uh)
+{
+    struct ptl_uh **pp = &pt->uh, *prev = NULL;
+
+    if (uh->claimer != NULL) {
+        ptl_uh_landed(lib, pt, uh, 0, PTL_NI_UNDELIVERABLE);
+        return;
     }
-    return false;
+    while (*pp != NULL && *pp != uh) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (*pp == uh) {
+        *pp = uh->next;
+        if (pt->uh_tail == uh)
+            pt->uh_tail = prev;
+    }
+    uh_drop(lib, pt, uh);
 }
 
 static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
@@ -302,7 +322,8 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
     me->user_ptr = uptr;
     *out = ptl_handle(PTL_K_ME, lib->slot, nii, ptl_pool_idx(&lib->mes, me));
     if (list == PTL_PRIORITY_LIST &&
-        uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE) &&
+        uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE,
+                true) &&
         (me->me.options & PTL_ME_USE_ONCE)) {
         ptl_me_release(lib, me);    /* satisfied; never linked */
         return PTL_OK;
@@ -407,7 +428,8 @@ static int search_locked(struct ptl_lib *lib, unsigned nii,
     if (mein->ct_handle != PTL_CT_NONE &&
         (tmp.ct = ptl_ct_get(lib, mein->ct_handle, nii)) == NULL)
         return PTL_ARG_INVALID;
-    if (uh_scan(lib, ni, pt, &tmp, op == PTL_SEARCH_DELETE, false) == 0) {
+    if (uh_scan(lib, ni, pt, &tmp, op == PTL_SEARCH_DELETE, false,
+                false) == 0) {
         ptl_memzero(&ev, sizeof(ev));
         ev.type = PTL_EVENT_SEARCH;
         ev.user_ptr = uptr;

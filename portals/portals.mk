@@ -9,7 +9,9 @@ PTL_CORE     := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
                 portals/wire.c portals/atomic_ops.c
 PTL_LINUX    := portals/linux/host.c portals/linux/tp_mem.c \
                 portals/linux/tp_vde.c portals/linux/tp_packet.c
-PTL_SRCS     := $(PTL_CORE) $(PTL_LINUX)
+# The job interface (ptl_job.h): portable, for MPI and NX on Linux and nodes.
+PTL_USER     := portals/user/job.c
+PTL_SRCS     := $(PTL_CORE) $(PTL_LINUX) $(PTL_USER)
 
 # ---- the Linux library: static and shared -------------------------------
 PTL_LIBCFLAGS := $(HOSTCFLAGS) -O2 -fPIC -pthread $(PTL_INC)
@@ -132,3 +134,12 @@ endif
 -include $(PTL_SAN_OBJS:.o=.d) $(PTL_PIC_OBJS:.o=.d) $(PTL_KOBJS:.o=.d)
 
 .PHONY: portals-kcheck fuzz-portals bench-portals
+
+# ---- the job interface and launcher (ptl_job.h, tools/ptlrun) -----------
+$(PTL_B)/job-test: tests/portals/job/job_test.c $(PTL_B)/libportals.a
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
+		$(PTL_B)/libportals.a -lvdeplug -pthread
+
+test-build: $(PTL_B)/job-test
+TEST_SUITES += tests/portals/job/run@$(BUILD)@ptl-job

@@ -46,6 +46,8 @@ struct ptl_eq {
     uint8_t ni;
     struct ptl_eq_ring *ring;
     size_t ring_bytes;
+    uint64_t head;                /* private copies: the ring is writable */
+    uint32_t size;                /* by the application */
 };
 
 struct ptl_trig;
@@ -96,6 +98,12 @@ struct ptl_uh {
     ptl_hdr_data_t hdr_data;
     uint64_t rlength, mlength, remote_offset;
     void *start;
+    /* Recorded when the message starts matching the overflow list, so a
+     * receive appended while it still lands finds it; pending until its
+     * last fragment.  A receive that takes a pending header is its
+     * claimer: it gets PUT_OVERFLOW when the data is all there. */
+    bool pending;
+    struct ptl_me *claimer;
 };
 
 struct ptl_pt {
@@ -165,6 +173,7 @@ struct ptl_rxmsg {
     uint8_t list;
     uint64_t offset;              /* where in the ME the data lands */
     struct ptl_pt *pt;
+    struct ptl_uh *uh;            /* overflow: its (pending) header */
 };
 
 struct ptl_peer {
@@ -280,8 +289,10 @@ bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
                     const struct ptl_me *me, const struct ptl_whdr *h,
                     ptl_process_t init);
 void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me);
-bool ptl_uh_deliver_late(struct ptl_lib *lib, struct ptl_ni *ni,
-                         struct ptl_pt *pt, struct ptl_uh *uh);
+void ptl_uh_landed(struct ptl_lib *lib, struct ptl_pt *pt,
+                   struct ptl_uh *uh, uint64_t mlength, uint8_t fail);
+void ptl_uh_abort(struct ptl_lib *lib, struct ptl_pt *pt,
+                  struct ptl_uh *uh);
 void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt,
                    struct ptl_me *me);
 void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt);

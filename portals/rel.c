@@ -321,6 +321,8 @@ void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *p)
             ptl_msg_fail(lib, m, PTL_NI_UNDELIVERABLE);
     }
     p->sq = p->sq_tail = NULL;
+    if (p->rx.active && p->rx.uh != NULL)
+        ptl_uh_abort(lib, p->rx.pt, p->rx.uh);
     if (p->rx.active && p->rx.me != NULL) {
         p->rx.me->busy--;
         ptl_me_release(lib, p->rx.me);

@@ -224,6 +224,44 @@ static void commit(struct ptl_lib *lib, struct ptl_pt *pt,
     }
 }
 
+/* A message matched an overflow entry: record its header now, not when
+ * it has landed, so that a receive appended meanwhile finds it (and a
+ * later message cannot overtake it into that receive). */
+static void record_unexpected(struct ptl_lib *lib, struct ptl_ni *ni,
+                              struct ptl_rxmsg *rx, const struct ptl_whdr *h)
+{
+    struct ptl_pt *pt = rx->pt;
+    struct ptl_uh *uh;
+
+    if (rx->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE)
+        return;
+    if ((uh = ptl_pool_get(&lib->uhs)) == NULL) {
+        lib->st.drops++;    /* header lost: the late receive won't see it */
+        return;
+    }
+    ptl_memzero(uh, sizeof(*uh));
+    uh->me = rx->me;
+    rx->me->uh_refs++;
+    uh->wtype = h->type;
+    uh->atomic_op = h->atomic_op;
+    uh->atomic_type = h->atomic_type;
+    uh->initiator = ptl_initiator_of(lib, ni, h);
+    uh->uid = h->uid;
+    uh->match_bits = h->match_bits;
+    uh->hdr_data = h->hdr_data;
+    uh->rlength = h->rlength;
+    uh->mlength = rx->mlength;
+    uh->remote_offset = rx->offset;
+    uh->start = rx->dst;
+    uh->pending = true;
+    if (pt->uh == NULL)
+        pt->uh = uh;
+    else
+        pt->uh_tail->next = uh;
+    pt->uh_tail = uh;
+    rx->uh = uh;
+}
+
 static void match_request(struct ptl_lib *lib, struct ptl_ni *ni,
                           const struct ptl_whdr *h, struct ptl_rxmsg *rx)
 {
@@ -251,6 +289,8 @@ static void match_request(struct ptl_lib *lib, struct ptl_ni *ni,
         return;
     }
     commit(lib, pt, rx, &m);
+    if (m.list == PTL_OVERFLOW_LIST)
+        record_unexpected(lib, ni, rx, h);
 }
 
 static void count_failure(struct ptl_lib *lib, uint8_t fail)
@@ -363,41 +403,6 @@ static void fill_event(struct ptl_lib *lib, const struct ptl_rxmsg *rx,
     ev->atomic_type = h->atomic_type;
 }
 
-static void record_unexpected(struct ptl_lib *lib, struct ptl_rxmsg *rx,
-                              const ptl_event_t *ev)
-{
-    struct ptl_pt *pt = rx->pt;
-    struct ptl_uh *uh;
-
-    if (rx->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE)
-        return;
-    if ((uh = ptl_pool_get(&lib->uhs)) == NULL) {
-        lib->st.drops++;    /* header lost: the late receive won't see it */
-        return;
-    }
-    uh->me = rx->me;
-    rx->me->uh_refs++;
-    uh->wtype = rx->wtype;
-    uh->atomic_op = rx->first.atomic_op;
-    uh->atomic_type = rx->first.atomic_type;
-    uh->initiator = ev->initiator;
-    uh->uid = ev->uid;
-    uh->match_bits = ev->match_bits;
-    uh->hdr_data = ev->hdr_data;
-    uh->rlength = ev->rlength;
-    uh->mlength = ev->mlength;
-    uh->remote_offset = ev->remote_offset;
-    uh->start = ev->start;
-    if (ptl_uh_deliver_late(lib, &lib->ni[rx->first.flags & PTL_WF_NI_MASK],
-                            pt, uh))
-        return;
-    if (pt->uh == NULL)
-        pt->uh = uh;
-    else
-        pt->uh_tail->next = uh;
-    pt->uh_tail = uh;
-}
-
 static void unlink_events(struct ptl_lib *lib, struct ptl_rxmsg *rx)
 {
     struct ptl_me *me = rx->me;
@@ -423,8 +428,9 @@ static void finish_target(struct ptl_lib *lib, struct ptl_rxmsg *rx)
 
     fill_event(lib, rx, &ev);
     ptl_target_event(lib, rx->pt, me, comm_kind(rx->wtype), &ev);
-    if (rx->list == PTL_OVERFLOW_LIST)
-        record_unexpected(lib, rx, &ev);
+    if (rx->uh != NULL)
+        ptl_uh_landed(lib, rx->pt, rx->uh, rx->mlength, rx->fail);
+    rx->uh = NULL;
     me->busy--;
     if (me->unlink_pending)
         unlink_events(lib, rx);

@@ -1,7 +1,7 @@
 # tests/: host unit tests (cmocka, ASan+UBSan) of the kernel's pure logic,
 # and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
-UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf
+UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel/boot sources each unit test links against.
@@ -10,6 +10,7 @@ UNIT_SRCS_test_cmdline  := kernel/cmdline.c
 UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
 UNIT_SRCS_test_elf      := kernel/elf.c
+UNIT_SRCS_test_virtq    := kernel/virtq.c
 
 UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
 
@@ -22,7 +23,7 @@ $(BUILD)/unit/%: tests/unit/%.c $$(UNIT_SRCS_%)
 test-build: $(UNIT_BINS) $(BUILD)/kernel.elf $(BUILD)/lwk.iso $(BUILD)/lwk-test.iso
 
 TEST_SUITES += $(patsubst %,tests/unit/run-cmocka@%,$(UNIT_BINS))
-TEST_SUITES += tests/qemu/suite-boot
+TEST_SUITES += tests/qemu/suite-boot tests/qemu/suite-net
 
 -include $(UNIT_BINS:=.d)
 
@@ -42,3 +43,32 @@ $(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $(LIBC_ALL)
 
 test-build: $(USER_PROGS) $(PCT_ELF)
 TEST_SUITES += tests/qemu/suite-user
+
+# Portals on the compute nodes (tests/qemu/suite-portals, tests/bench/pingpong):
+# programs for the nodes, and the same ping-pong for Linux over libportals.
+NET_ELFS := $(BUILD)/tests/net/pingpong.elf $(BUILD)/tests/net/badaddr.elf \
+            $(BUILD)/tests/net/ptl_node.elf
+NET_LINUX := $(BUILD)/tests/net/pingpong
+
+$(BUILD)/tests/net/%.elf: tests/net/%.c $$(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
+
+$(BUILD)/tests/net/ptl_node.elf: tests/portals/ptl_node.c $$(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
+
+$(BUILD)/tests/net/pingpong: tests/net/pingpong.c $$(PTL_B)/libportals.a
+	@mkdir -p $(@D)
+	$(call say,HOSTCC,$@)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -Iportals/include -o $@ $< \
+	    $(PTL_B)/libportals.a -lvdeplug -pthread
+
+test-build: $(NET_ELFS) $(NET_LINUX)
+TEST_SUITES += tests/qemu/suite-portals
+
+# Clusters of nodes on one VDE segment (tools/cluster); runs nodeid.elf
+# from USER_PROGS on every node and libportals' ptl-node beside them.
+TEST_SUITES += tests/qemu/suite-cluster

@@ -29,6 +29,12 @@ const char *cmdline_get(const struct cmdline *cl, const char *key);
 int cmdline_get_u64(const struct cmdline *cl, const char *key, uint64_t def,
                     uint64_t *out);
 
+/* A rate in parts per million: "5" or "5%" is five percent, "0.25" a
+   quarter percent (at most four decimals: 1 ppm), "250ppm" 250 ppm.  `def`
+   if absent; -EINVAL (and *out untouched) if malformed or above 100%. */
+int cmdline_get_ppm(const struct cmdline *cl, const char *key, uint32_t def,
+                    uint32_t *out);
+
 extern struct cmdline kernel_cmdline;
 
 #endif

@@ -60,7 +60,8 @@ int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
  * The process layout for an executable (shared by kernel and PCT): text
  * region from the first loadable page through the last read-only segment;
  * data region from the first writable segment's page through bss plus
- * `heap` bytes; a stack region of `stack` bytes.  Sizes round up to 2 MB.
+ * `heap` bytes; a stack region of `stack` bytes.  Regions start on 2 MB
+ * boundaries; sizes round up to 4 KiB.
  * *heap_base is set to the first byte after bss (16-byte aligned).
  */
 int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,

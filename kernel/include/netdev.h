@@ -15,7 +15,7 @@
 
 #include "kernel.h"
 
-#define NETDEV_HDR_MAX      128     /* bytes netdev_tx copies */
+#define NETDEV_HDR_MAX      192     /* bytes netdev_tx copies (Portals: 134) */
 #define NETDEV_SEG_MAX      4       /* segments after the header */
 
 struct netdev_seg {
@@ -62,6 +62,12 @@ void netdev_deliver(struct netdev *nd, const void *frame, size_t len);
 
 /* The first (only) NIC, or NULL if the node has none. */
 struct netdev *netdev_get(void);
+/* The i-th NIC in probe order (tests use two), or NULL. */
+struct netdev *netdev_nth(int i);
+/* Receive loss injection: drop each received frame with probability
+   ppm/1e6, decided by a generator seeded with `seed` (netdev_register
+   sets it from net.loss= and the node id). */
+void netdev_set_loss(struct netdev *nd, unsigned ppm, uint64_t seed);
 void netdev_set_rx(struct netdev *nd, netdev_rx_fn fn, void *ctx);
 /* Queue one frame: hlen <= NETDEV_HDR_MAX, nseg <= NETDEV_SEG_MAX, total
    <= 14 + mtu.  0, -EAGAIN if the ring is full, -EINVAL if malformed. */

@@ -18,7 +18,7 @@
 enum proc_state { P_FREE, P_LOADING, P_READY, P_RUNNING, P_DEAD };
 
 struct region_map {
-    uint64_t va, pa, size;      /* size: whole 2 MB pages; 0 if unused */
+    uint64_t va, pa, size;      /* bytes, 4 KiB multiple; 0 if unused */
     uint64_t pte_flags;
 };
 
@@ -53,6 +53,9 @@ void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
    returns the address of `start` there, 0 on failure. */
 uint64_t module_map_into(struct proc *p, uint64_t i, uint64_t start,
                          uint64_t end);
+/* Remove that mapping (the module's memory is being given back). */
+void module_unmap_from(struct proc *p, uint64_t i, uint64_t start,
+                       uint64_t end);
 void syscall_init(void);
 
 /* Trap from user mode (tf->cs has RPL 3). */
@@ -64,8 +67,10 @@ long proc_start(uint64_t pid, uint64_t entry, uint64_t rsp);
 long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures);
 long proc_destroy(uint64_t pid);
+long proc_heap(uint64_t pid, uint64_t va, uint64_t size);
 void proc_exit(struct trapframe *tf, int status);
 void proc_yield(struct trapframe *tf);
+void proc_syscall_exit(struct trapframe *tf);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);

@@ -18,8 +18,14 @@ uint64_t clock_ns(void);        /* monotonic, since boot_tsc */
 uint64_t tsc_to_ns(uint64_t ticks);
 void udelay(uint64_t us);
 
-/* Arm the one-shot timer `ns` from now (replacing any armed one); `fn`
-   runs in interrupt context when it fires.  ns == 0 disarms. */
+/* One LAPIC timer serves a fixed set of users, one slot each.  Arm slot
+   for absolute clock_ns() time `deadline` (replacing what it held); `fn`
+   runs in interrupt context once that time has passed.  0 disarms. */
+enum timer_slot {
+    TIMER_ONESHOT, TIMER_QUANTUM, TIMER_NET, TIMER_WAKE, TIMER_NSLOTS
+};
+void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void));
+/* The TIMER_ONESHOT slot, `ns` from now (tests); ns == 0 disarms. */
 void timer_oneshot(uint64_t ns, void (*fn)(void));
 
 /* Local APIC (apic.c). */

@@ -17,6 +17,8 @@
 #define SEL_TSS         0x30
 
 #define VEC_PF          14
+#define VEC_NET0        0x30    /* one MSI-X vector per NIC (virtio_net.c) */
+#define VEC_NET_COUNT   4
 #define VEC_TIMER       0x40
 #define VEC_SPURIOUS    0xFF
 

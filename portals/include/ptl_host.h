@@ -30,6 +30,8 @@ struct ptl_iov {
     int app;
 };
 
+#define PTL_CHECK_BIND  2
+
 struct ptl_host_ops {
     /* Send one Ethernet frame made of niov pieces (the first holds the
      * Ethernet and Portals headers).  The pieces may be reused as soon as
@@ -39,7 +41,11 @@ struct ptl_host_ops {
     /* Monotonic time in nanoseconds. */
     uint64_t (*now_ns)(void *ctx);
     /* Is [addr, addr+len) application memory the process may access
-     * (writable if write)?  Return 0 if so. */
+     * (writable if write & 1)?  Return 0 if so.  With PTL_CHECK_BIND the
+     * range is an MD being bound: it may name more than the process has
+     * (MPI binds all of memory), so the host need only check that it is
+     * inside the process's address space; every operation then checks
+     * the bytes it really moves. */
     int (*check)(void *ctx, const void *addr, uint64_t len, int write);
     /* Copy between core memory and application memory. */
     void (*copy_out)(void *ctx, void *app_dst, const void *src, size_t len);
@@ -112,6 +118,9 @@ bool ptl_lib_busy(struct ptl_lib *lib);
 void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st);
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib);
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib);
+/* Where an EQ's ring or a CT's counter sits in shared memory (what
+ * shared_alloc gave), or NULL if h is no live EQ or CT of lib. */
+void *ptl_lib_shared_of(struct ptl_lib *lib, ptl_handle_any_t h);
 
 #define PTL_MAX_IFACES 64
 

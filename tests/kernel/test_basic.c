@@ -90,6 +90,62 @@ KTEST(mem, figures)
     KEXPECT(st.free >= st.total - MiB(8));  /* the kernel costs < 8 MiB */
 }
 
+static uint64_t free_for_programs(void)
+{
+    struct mem_stats st;
+
+    mem_get_stats(&st);
+    return st.free;
+}
+
+/* A short region takes 4 KiB pages (a partial chunk, or a chunk lent for
+   pages), never the kernel's chunk, and comes back whole. */
+KTEST(mem, small_region_in_pages)
+{
+    uint64_t before = free_for_programs(), size = KiB(12), pa;
+
+    KEXPECT_EQ(mem_region_alloc(&size, false, &pa), 0);
+    KEXPECT_EQ(size, KiB(12));
+    KEXPECT(pa >= PAGE_2M && IS_ALIGNED(pa, PAGE_4K));
+    KEXPECT(mem_is_ram(pa, size));
+    KEXPECT_EQ(free_for_programs(), before - KiB(12));
+    memset(phys_to_virt(pa), 0x5A, size);
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+    KEXPECT_EQ(mem_region_free(pa, size), -EINVAL);
+    KEXPECT_EQ(free_for_programs(), before);
+}
+
+KTEST(mem, kernel_pages_in_kernel_chunk)
+{
+    uint64_t p = kpage_alloc(), q = kpage_alloc();
+
+    KEXPECT(p && q && p != q);
+    KEXPECT_EQ(ALIGN_DOWN(p, PAGE_2M), ALIGN_DOWN(KERNEL_PHYS, PAGE_2M));
+    KEXPECT_EQ(*(uint64_t *)phys_to_virt(p), 0);    /* zeroed */
+    kpage_free(q);
+    kpage_free(p);
+}
+
+/* The biggest region a program can get is one physically contiguous run:
+   whole chunks, plus the 4 KiB pages of a partial chunk right above them
+   when there is one (the top of a 128 MiB PC). */
+KTEST(mem, largest_region_is_contiguous)
+{
+    uint64_t before = free_for_programs(), want = mem_largest_free();
+    uint64_t size = want, pa, more = want + PAGE_4K;
+
+    KEXPECT(want >= MiB(100));
+    KEXPECT_EQ(mem_region_alloc(&size, false, &pa), 0);
+    KEXPECT_EQ(size, want);                 /* not rounded up */
+    KEXPECT(IS_ALIGNED(pa, PAGE_2M));
+    KEXPECT(mem_is_ram(pa, size));
+    KEXPECT_EQ(free_for_programs(), before - want);
+    *(volatile uint64_t *)phys_to_virt(pa + size - 8) = 1;
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+    KEXPECT_EQ(mem_region_alloc(&more, false, &pa), -ENOMEM);
+    KEXPECT_EQ(free_for_programs(), before);
+}
+
 KTEST(timer, tsc_calibrated)
 {
     KEXPECT(tsc_hz > 100000000ULL && tsc_hz < 20000000000ULL);

@@ -87,6 +87,32 @@ static void empty_and_blank(void **s)
     assert_string_equal(cmdline_get(&cl, "x"), "unterminated");
 }
 
+static void rates_in_percent_or_ppm(void **s)
+{
+    uint32_t v;
+    (void)s;
+    cmdline_parse(&cl, "a=5 b=0.5 c=0.0001 d=100 e=250ppm f=2.5% g=0 h=100.0001 "
+                       "i=0.00001 j=1.5ppm k=ppm l=. m=5x n=2000000ppm o=-1");
+    assert_int_equal(cmdline_get_ppm(&cl, "a", 9, &v), 0); assert_int_equal(v, 50000);
+    assert_int_equal(cmdline_get_ppm(&cl, "b", 9, &v), 0); assert_int_equal(v, 5000);
+    assert_int_equal(cmdline_get_ppm(&cl, "c", 9, &v), 0); assert_int_equal(v, 1);
+    assert_int_equal(cmdline_get_ppm(&cl, "d", 9, &v), 0); assert_int_equal(v, 1000000);
+    assert_int_equal(cmdline_get_ppm(&cl, "e", 9, &v), 0); assert_int_equal(v, 250);
+    assert_int_equal(cmdline_get_ppm(&cl, "f", 9, &v), 0); assert_int_equal(v, 25000);
+    assert_int_equal(cmdline_get_ppm(&cl, "g", 9, &v), 0); assert_int_equal(v, 0);
+    assert_int_equal(cmdline_get_ppm(&cl, "absent", 9, &v), 0); assert_int_equal(v, 9);
+    v = 7;
+    assert_int_equal(cmdline_get_ppm(&cl, "h", 0, &v), -EINVAL);   /* > 100% */
+    assert_int_equal(cmdline_get_ppm(&cl, "i", 0, &v), -EINVAL);   /* < 1 ppm step */
+    assert_int_equal(cmdline_get_ppm(&cl, "j", 0, &v), -EINVAL);
+    assert_int_equal(cmdline_get_ppm(&cl, "k", 0, &v), -EINVAL);
+    assert_int_equal(cmdline_get_ppm(&cl, "l", 0, &v), -EINVAL);
+    assert_int_equal(cmdline_get_ppm(&cl, "m", 0, &v), -EINVAL);
+    assert_int_equal(cmdline_get_ppm(&cl, "n", 0, &v), -EINVAL);
+    assert_int_equal(cmdline_get_ppm(&cl, "o", 0, &v), -EINVAL);
+    assert_int_equal(v, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +122,7 @@ int main(void)
         cmocka_unit_test(numbers_with_suffixes),
         cmocka_unit_test(overlong_input_is_truncated_not_overflowed),
         cmocka_unit_test(empty_and_blank),
+        cmocka_unit_test(rates_in_percent_or_ppm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 /*
  * The user/kernel ABI of a compute-node process (shared by kernel, PCT, libc).
  *
- * Address space of an application (all regions physically contiguous, 2 MB
- * aligned, mapped with 2 MB pages, present from load to exit):
+ * Address space of an application (all regions physically contiguous,
+ * starting on 2 MB boundaries, present from load to exit; mapped with 2 MB
+ * pages where memory comes in whole 2 MB chunks, 4 KiB pages in the rest):
  *
  *   0x0000_0000_0040_0000  text   (ELF PT_LOADs; apps link at 4 MiB with
  *                                  -z max-page-size=0x200000)
@@ -38,18 +39,24 @@
 /*
  * Process control (PCT-only calls; see syscalls.def).
  *
- * A process has three regions, each physically contiguous, 2 MB aligned and
- * mapped with 2 MB pages from creation to destruction: text (read-only,
- * executable), data (data+bss+heap, read-write) and stack (read-write, with
- * an unmapped 2 MB guard below it so an overflow faults).  proc_create maps
- * each region into the PCT too and says where, so the PCT can load it.
+ * A process has up to four regions, each physically contiguous and present
+ * from creation to destruction: text (read-only, executable), data
+ * (data+bss, and the heap too if the PCT puts it there), stack (read-write,
+ * with an unmapped 2 MB guard below it so an overflow faults), and heap
+ * (read-write, added by proc_heap after the program is loaded, so it can
+ * take the memory of the boot module the program came from).  Sizes are
+ * 4 KiB multiples; the kernel may round a region up to whole 2 MB chunks
+ * when no partial chunk has room, and says so in the sizes it returns.
+ * Each region is mapped into the PCT too, at the addresses returned, so
+ * the PCT can load it.
  */
 #include <stdint.h>
 
 #define LWK_STACK_TOP       0x00007FFFFFE00000UL /* stack region ends here */
 #define LWK_PCT_WINDOW      0x0000100000000000UL /* app regions in the PCT */
+#define LWK_REGION_MAX      (16ULL << 30)        /* bytes in one region */
 
-enum { LWK_REG_TEXT, LWK_REG_DATA, LWK_REG_STACK, LWK_NREGIONS };
+enum { LWK_REG_TEXT, LWK_REG_DATA, LWK_REG_STACK, LWK_REG_HEAP, LWK_NREGIONS };
 
 struct lwk_proc_desc {
     uint64_t text_va, text_size;    /* text_va 2 MB aligned (LWK_APP_BASE) */
@@ -60,7 +67,7 @@ struct lwk_proc_desc {
 struct lwk_proc_map {
     uint64_t pct_va[LWK_NREGIONS];  /* where each region appears in the PCT */
     uint64_t app_va[LWK_NREGIONS];  /* and in the process */
-    uint64_t size[LWK_NREGIONS];    /* bytes, whole 2 MB pages */
+    uint64_t size[LWK_NREGIONS];    /* bytes (may exceed what was asked) */
 };
 
 enum lwk_stop_reason {
@@ -83,8 +90,8 @@ struct lwk_run_result {
 struct lwk_node_info {
     uint64_t nid;
     uint64_t tsc_hz;
-    uint64_t ram_total, ram_kernel, ram_free;   /* bytes */
-    uint64_t largest_free;          /* biggest region that can be had */
+    uint64_t ram_total, ram_kernel, ram_free;   /* bytes; free for programs */
+    uint64_t largest_free;          /* biggest region a program can have */
     char cmdline[512];
 };
 

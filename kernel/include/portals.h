@@ -1,0 +1,51 @@
+/*
+ * Portals in the kernel (portals.c: the host of the portable core, one
+ * endpoint per process; ptlcall.c: the system call into it).
+ */
+#ifndef PORTALS_H
+#define PORTALS_H
+
+#include "kernel.h"
+#include "proc.h"
+
+#define KPTL_SHM_EXTENTS    64
+#define LOOP_SLOTS          32      /* frames a process has sent itself */
+
+struct ptl_lib;
+
+struct kptl_ext {
+    uint64_t off, len;          /* len 0: unused */
+};
+
+struct kptl {
+    struct proc *p;             /* owner */
+    struct ptl_lib *lib;        /* NULL: slot free */
+    uint64_t mem_pa, mem_len;   /* the core's tables and loopback queue */
+    uint8_t *shm;               /* the process's shared area, kernel view */
+    uint64_t shm_uva, shm_len;
+    struct kptl_ext ext[KPTL_SHM_EXTENTS];
+    uint8_t *loop;              /* LOOP_SLOTS frames, in the tables' region */
+    uint32_t loop_len[LOOP_SLOTS];
+    uint32_t loop_head, loop_n;
+    uint64_t wake_seq;          /* bumped whenever the process may have news */
+    uint64_t bad_copies;
+};
+
+void portals_init(void);
+struct kptl *kptl_of(struct proc *p);
+unsigned kptl_iface(const struct kptl *kp);
+bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
+/* PtlInit: give process p an endpoint, with [shm_uva, +shm_len) of its
+   memory for event queues and counters.  0 or -errno. */
+int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
+               struct kptl **out);
+void kptl_release(struct proc *p);
+void kptl_after_call(struct kptl *kp);
+uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
+void kptl_idle(uint64_t deadline);
+
+/* The ptl system call (ptlcall.c). */
+long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs);
+long ptl_wait_syscall(struct proc *p, uint64_t deadline, uint64_t seen);
+
+#endif

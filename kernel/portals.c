@@ -1,0 +1,590 @@
+/*
+ * The Portals host in the kernel: one Portals "lib" (the portable core in
+ * portals/) per process that asks for one, bound to the node's NIC.
+ *
+ * Data moves between the wire and the process's own regions with no
+ * intermediate buffer: a sent frame's payload is a virtio descriptor
+ * pointing at the sender's physically contiguous region, and a received
+ * payload is copied once, from the receive buffer into the buffer the
+ * match chose.  Reception runs in the NIC interrupt, whatever process is
+ * running, so messages progress while the application computes.
+ *
+ * Event queues and counters live in memory the process gave at PtlInit
+ * (its own heap): the kernel writes events there and the process reads
+ * them without a trap.  The core's tables stay in kernel memory.
+ *
+ * The kernel is not preemptible and runs with interrupts off except when
+ * it idles, so the core needs no lock: it is entered from system calls,
+ * from the NIC interrupt and from the network timer, never twice at once.
+ */
+#define LOG_PREFIX "portals"
+#include "kernel.h"
+#include "cmdline.h"
+#include "console.h"
+#include "lib.h"
+#include "mem.h"
+#include "memlayout.h"
+#include "netdev.h"
+#include "panic.h"
+#include "portals.h"
+#include "proc.h"
+#include "timer.h"
+#include "x86.h"
+
+#include "ptl_host.h"
+#include "ptl_wire.h"
+
+#define USER_TOP        0x0000800000000000ULL
+#define IDLE_POLL_NS    1000000ULL      /* see kptl_idle */
+#define LOOP_MTU_MAX    9000            /* largest frame we loop back */
+#define LOOP_SLOT_BYTES (PTL_ETH_HLEN + params.mtu)
+#define LOOP_BYTES      ((uint64_t)LOOP_SLOTS * LOOP_SLOT_BYTES)
+
+extern uint64_t node_id;
+
+static struct kptl kptls[NPROC];
+static struct netdev *nic;
+static struct ptl_lib_params params;
+static uint8_t own_mac[6];           /* 02:50:<nid> */
+static uint64_t rx_unclaimed;           /* frames for no process here */
+
+/* ---- the SSE part of the core --------------------------------------------- */
+
+/* atomic_ops.c does floating-point atomics with SSE.  The running
+   process's FPU state is live in the registers while the kernel runs (it
+   is only switched with the process), so every entry saves and restores
+   it.  Interrupts are off: these never nest. */
+size_t ptl_atomic_dtsize_sse(ptl_datatype_t dt);
+bool ptl_atomic_valid_sse(ptl_op_t op, ptl_datatype_t dt, uint64_t len,
+                          bool is_swap);
+void ptl_atomic_apply_sse(ptl_op_t op, ptl_datatype_t dt, void *dst,
+                          const void *src, const void *operand, size_t len);
+size_t ptl_atomic_dtsize(ptl_datatype_t dt);
+bool ptl_atomic_valid(ptl_op_t op, ptl_datatype_t dt, uint64_t len,
+                      bool is_swap);
+void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
+                      const void *src, const void *operand, size_t len);
+
+static uint8_t fpu_area[512] __attribute__((aligned(16)));
+
+static void fpu_save(void)
+{
+    __asm__ volatile("fxsave %0" : "=m"(fpu_area));
+}
+
+static void fpu_restore(void)
+{
+    __asm__ volatile("fxrstor %0" : : "m"(fpu_area));
+}
+
+size_t ptl_atomic_dtsize(ptl_datatype_t dt)
+{
+    size_t r;
+
+    fpu_save();
+    r = ptl_atomic_dtsize_sse(dt);
+    fpu_restore();
+    return r;
+}
+
+bool ptl_atomic_valid(ptl_op_t op, ptl_datatype_t dt, uint64_t len,
+                      bool is_swap)
+{
+    bool r;
+
+    fpu_save();
+    r = ptl_atomic_valid_sse(op, dt, len, is_swap);
+    fpu_restore();
+    return r;
+}
+
+void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
+                      const void *src, const void *operand, size_t len)
+{
+    fpu_save();
+    ptl_atomic_apply_sse(op, dt, dst, src, operand, len);
+    fpu_restore();
+}
+
+/* ---- finding a process's lib ---------------------------------------------- */
+
+struct kptl *kptl_of(struct proc *p)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (kptls[i].lib && kptls[i].p == p)
+            return &kptls[i];
+    return NULL;
+}
+
+unsigned kptl_iface(const struct kptl *kp)
+{
+    return (unsigned)(kp - kptls);
+}
+
+static struct kptl *kptl_of_pid(uint32_t pid)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (kptls[i].lib && ptl_lib_pid(kptls[i].lib) == pid)
+            return &kptls[i];
+    return NULL;
+}
+
+bool kptl_pid_taken(uint32_t pid, const struct kptl *self)
+{
+    struct kptl *kp = kptl_of_pid(pid);
+
+    return kp && kp != self;
+}
+
+/* ---- timers: retransmission, delayed acks --------------------------------- */
+
+/* Tell a process waiting in its library to look again: the counter is
+   published at the start of its shared area (kptl_setup reserved it). */
+static void wake(struct kptl *kp)
+{
+    kp->wake_seq++;
+    __atomic_store_n((uint64_t *)kp->shm, kp->wake_seq, __ATOMIC_RELEASE);
+}
+
+static void net_timer(void);
+static void loop_drain(struct kptl *kp);
+
+static void arm_timer(void)
+{
+    uint64_t first = UINT64_MAX;
+
+    for (int i = 0; i < NPROC; i++)
+        if (kptls[i].lib) {
+            uint64_t d = ptl_lib_deadline(kptls[i].lib);
+            first = MIN(first, d);
+        }
+    timer_set(TIMER_NET, first == UINT64_MAX ? 0 : MAX(first, 1), net_timer);
+}
+
+static void net_timer(void)
+{
+    uint64_t now = clock_ns();
+
+    for (int i = 0; i < NPROC; i++)
+        if (kptls[i].lib && ptl_lib_deadline(kptls[i].lib) <= now) {
+            ptl_lib_progress(kptls[i].lib);
+            loop_drain(&kptls[i]);
+            wake(&kptls[i]);
+        }
+    arm_timer();
+}
+
+void kptl_after_call(struct kptl *kp)
+{
+    loop_drain(kp);
+    arm_timer();
+}
+
+/* ---- the host hooks ------------------------------------------------------- */
+
+static void h_copy_in(void *ctx, void *dst, const void *app, size_t len);
+
+/* ---- loopback: frames to this node never reach the wire ------------------ */
+
+/* The switch does not send a frame back out of the port it came from, so
+   frames between endpoints of this node are delivered here.  To another
+   process: at once.  To the sender itself: queued (we are inside its core
+   call) and delivered when that call returns. */
+
+static uint8_t bounce[PTL_ETH_HLEN + LOOP_MTU_MAX];
+
+static size_t gather(uint8_t *dst, const struct ptl_iov *iov, int niov,
+                     struct kptl *kp)
+{
+    size_t n = 0;
+
+    for (int i = 0; i < niov; i++) {
+        if (iov[i].app)
+            h_copy_in(kp, dst + n, iov[i].base, iov[i].len);
+        else
+            memcpy(dst + n, iov[i].base, iov[i].len);
+        n += iov[i].len;
+    }
+    return n;
+}
+
+static void deliver(struct kptl *to, const void *frame, size_t len)
+{
+    ptl_lib_rx(to->lib, frame, len);
+    ptl_lib_progress(to->lib);
+    wake(to);
+}
+
+static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
+{
+    size_t len = 0;
+    struct ptl_whdr h;
+    const uint8_t *payload;
+    struct kptl *to;
+
+    for (int i = 0; i < niov; i++)
+        len += iov[i].len;
+    if (len > sizeof(bounce))
+        return -1;
+    gather(bounce, iov, niov, kp);
+    if (ptl_wire_parse(bounce, len, &h, &payload, 1) != 0 ||
+        !(to = kptl_of_pid(h.dst_pid)))
+        return 0;               /* nobody here: lost, as on the wire */
+    if (to != kp) {
+        deliver(to, bounce, len);
+        return 0;
+    }
+    if (kp->loop_n == LOOP_SLOTS)
+        return -1;              /* the reliable layer sends it again */
+    uint8_t *slot = kp->loop + (size_t)((kp->loop_head + kp->loop_n) %
+                                        LOOP_SLOTS) * LOOP_SLOT_BYTES;
+    memcpy(slot, bounce, len);
+    kp->loop_len[(kp->loop_head + kp->loop_n) % LOOP_SLOTS] = (uint32_t)len;
+    kp->loop_n++;
+    return 0;
+}
+
+/* Deliver what a process sent itself (and what that causes, in turn). */
+static void loop_drain(struct kptl *kp)
+{
+    for (int budget = 4 * LOOP_SLOTS; kp->loop_n && budget; budget--) {
+        uint32_t i = kp->loop_head;
+
+        memcpy(bounce, kp->loop + (size_t)i * LOOP_SLOT_BYTES,
+               kp->loop_len[i]);
+        kp->loop_head = (i + 1) % LOOP_SLOTS;
+        kp->loop_n--;
+        deliver(kp, bounce, kp->loop_len[i]);
+    }
+}
+
+static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
+{
+    struct kptl *kp = ctx;
+    struct netdev_seg seg[NETDEV_SEG_MAX];
+    int n = 0;
+
+    if (niov < 1 || niov - 1 > NETDEV_SEG_MAX)
+        return -1;
+    if (memcmp(iov[0].base, own_mac, 6) == 0)
+        return loop_tx(kp, iov, niov);
+    if (!nic)
+        return -1;
+    for (int i = 1; i < niov; i++) {
+        const void *base = iov[i].base;
+
+        if (!iov[i].len)
+            continue;
+        if (iov[i].app &&
+            !(base = user_ptr(kp->p, (uint64_t)base, iov[i].len, false)))
+            return -1;          /* checked at the call: cannot happen */
+        seg[n++] = (struct netdev_seg){ base, (uint32_t)iov[i].len };
+    }
+    /* A full ring (-EAGAIN, after the driver reclaimed what it could) is
+       "not sent": the reliable layer sends it again.  No netdev_poll here:
+       it would deliver frames into the core we are called from. */
+    return netdev_tx(nic, iov[0].base, iov[0].len, seg, n);
+}
+
+static uint64_t h_now(void *ctx)
+{
+    (void)ctx;
+    return clock_ns();
+}
+
+static int h_check(void *ctx, const void *addr, uint64_t len, int how)
+{
+    struct kptl *kp = ctx;
+    uint64_t a = (uint64_t)addr;
+
+    if (how & PTL_CHECK_BIND)   /* within the user half; ops check bytes */
+        return a < USER_TOP && len <= USER_TOP - a ? 0 : -1;
+    return user_ptr(kp->p, a, len, how & 1) ? 0 : -1;
+}
+
+static void h_copy_out(void *ctx, void *app, const void *src, size_t len)
+{
+    struct kptl *kp = ctx;
+    void *d = user_ptr(kp->p, (uint64_t)app, len, true);
+
+    if (d)
+        memcpy(d, src, len);
+    else
+        kp->bad_copies++;
+}
+
+static void h_copy_in(void *ctx, void *dst, const void *app, size_t len)
+{
+    struct kptl *kp = ctx;
+    const void *s = user_ptr(kp->p, (uint64_t)app, len, false);
+
+    if (s)
+        memcpy(dst, s, len);
+    else
+        memset(dst, 0, len), kp->bad_copies++;
+}
+
+static const void *h_map_app(void *ctx, const void *app, size_t len)
+{
+    struct kptl *kp = ctx;
+
+    return user_ptr(kp->p, (uint64_t)app, len, false);
+}
+
+/* The shared area: first fit over a few extents.  The bookkeeping is kept
+   here, not in the area, which the process can write. */
+static void *h_shared_alloc(void *ctx, size_t len)
+{
+    struct kptl *kp = ctx;
+    uint64_t off = 0;
+
+    len = ALIGN_UP(len, 64);
+    for (;;) {
+        bool moved = false;
+
+        for (int i = 0; i < KPTL_SHM_EXTENTS; i++) {
+            struct kptl_ext *e = &kp->ext[i];
+            if (e->len && off < e->off + e->len && e->off < off + len) {
+                off = e->off + e->len;
+                moved = true;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    if (off + len > kp->shm_len)
+        return NULL;
+    for (int i = 0; i < KPTL_SHM_EXTENTS; i++)
+        if (!kp->ext[i].len) {
+            kp->ext[i] = (struct kptl_ext){ off, len };
+            memset(kp->shm + off, 0, len);
+            return kp->shm + off;
+        }
+    return NULL;
+}
+
+static void h_shared_free(void *ctx, void *ptr, size_t len)
+{
+    struct kptl *kp = ctx;
+    uint64_t off = (uint64_t)((uint8_t *)ptr - kp->shm);
+
+    (void)len;
+    for (int i = 0; i < KPTL_SHM_EXTENTS; i++)
+        if (kp->ext[i].len && kp->ext[i].off == off)
+            kp->ext[i].len = 0;
+}
+
+/* The core blocks only in PtlNIFini (draining); the application's waits are
+   in its library, which polls shared memory and calls kptl_wait. */
+static int h_wait(void *ctx, uint64_t deadline)
+{
+    (void)ctx;
+    kptl_idle(deadline);
+    return 0;
+}
+
+static const struct ptl_host_ops host_ops = {
+    .tx = h_tx, .now_ns = h_now, .check = h_check,
+    .copy_out = h_copy_out, .copy_in = h_copy_in, .map_app = h_map_app,
+    .shared_alloc = h_shared_alloc, .shared_free = h_shared_free,
+    .wait = h_wait,
+};
+
+uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
+{
+    return kp->shm_uva + (uint64_t)((const uint8_t *)kptr - kp->shm);
+}
+
+/* ---- waiting -------------------------------------------------------------- */
+
+/* Sleep until an interrupt or deadline (clock_ns time), whichever first. */
+void kptl_idle(uint64_t deadline)
+{
+    if (nic)
+        netdev_poll(nic);
+    if (clock_ns() >= deadline)
+        return;
+    /* Wake at least every millisecond to look at the NIC: a frame whose
+       interrupt went missing must not leave a process asleep until its
+       deadline. */
+    timer_set(TIMER_WAKE, MIN(deadline, clock_ns() + IDLE_POLL_NS), NULL);
+    irq_enable_and_halt();
+    irq_disable();
+    timer_set(TIMER_WAKE, 0, NULL);
+}
+
+/* ---- receive: demultiplex by destination pid ------------------------------ */
+
+static void rx(void *ctx, const void *frame, size_t len)
+{
+    struct ptl_whdr h;
+    const uint8_t *payload;
+    struct kptl *kp;
+
+    (void)ctx;
+    if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0 ||
+        h.dst_nid != node_id || !(kp = kptl_of_pid(h.dst_pid))) {
+        rx_unclaimed++;
+        return;
+    }
+    deliver(kp, frame, len);
+    loop_drain(kp);
+    arm_timer();
+}
+
+/* ---- life cycle ----------------------------------------------------------- */
+
+/* One endpoint's tables are set aside at boot: the PCT hands applications
+   all the memory there is, and the usual node runs one application. */
+static uint64_t spare_pa, spare_len;
+
+static uint64_t lib_mem;                /* bytes per endpoint */
+
+static void give_back(uint64_t pa, uint64_t len)
+{
+    if (!spare_pa)
+        spare_pa = pa, spare_len = len;
+    else
+        mem_region_free(pa, len);
+}
+
+/* The core's tables and the loopback queue: kernel memory, in the OS's
+   chunk while it has room. */
+static int lib_mem_alloc(uint64_t *pa, uint64_t *len)
+{
+    *len = lib_mem;             /* may grow to whole chunks */
+    return mem_region_alloc(len, true, pa) < 0 ? -ENOMEM : 0;
+}
+
+int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
+               struct kptl **out)
+{
+    struct kptl *kp = NULL;
+    uint64_t pa, len;
+    uint8_t *shm;
+    int rc;
+
+    if (!nic)
+        return -ENODEV;
+    if ((*out = kptl_of(p)))
+        return 0;               /* PtlInit again: nothing to do */
+    if (shm_len < 4096 || !(shm = user_ptr(p, shm_uva, shm_len, true)))
+        return -EFAULT;
+    for (int i = 0; i < NPROC && !kp; i++)
+        if (!kptls[i].lib)
+            kp = &kptls[i];
+    if (!kp)
+        return -EBUSY;
+    if (spare_pa)               /* the one set aside at boot */
+        pa = spare_pa, len = spare_len, spare_pa = 0;
+    else if (lib_mem_alloc(&pa, &len) < 0) {
+        pr_warn("pid %d: no memory left for its Portals tables (%lu KiB)\n",
+                p->pid, lib_mem >> 10);
+        return -ENOMEM;
+    }
+    *kp = (struct kptl){ .p = p, .mem_pa = pa, .mem_len = len, .shm = shm,
+                         .shm_uva = shm_uva, .shm_len = shm_len };
+    /* The loopback queue sits after the core's tables, in the same region. */
+    kp->loop = (uint8_t *)phys_to_virt(pa) + len - LOOP_BYTES;
+    kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* the wake counter */
+    memset(shm, 0, 64);
+    params.epoch = (uint32_t)clock_ns() | 1;    /* a new incarnation */
+    rc = ptl_lib_create(kptl_iface(kp), &params, &host_ops, kp,
+                        phys_to_virt(pa), len - LOOP_BYTES, &kp->lib);
+    if (rc != PTL_OK) {
+        give_back(pa, len);
+        kp->lib = NULL;
+        pr_warn("pid %d: cannot create a Portals endpoint (%d)\n", p->pid, rc);
+        return -ENOMEM;
+    }
+    *out = kp;
+    return 0;
+}
+
+/* What the endpoint did, for the node log (tests read it). */
+static void log_stats(struct kptl *kp)
+{
+    struct ptl_lib_stats st;
+
+    ptl_lib_get_stats(kp->lib, &st);
+    pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
+            "duplicates %lu, out of order %lu, bad %lu; NIC lost %lu "
+            "(net.loss); node: %lu frames for no process here\n",
+            kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
+            st.rx_dup, st.rx_ooo, st.rx_bad, nic ? nic->st.rx_dropped : 0,
+            rx_unclaimed);
+}
+
+/* The process is gone: no more frames for it, and none of its memory may
+   still be in the device's hands when its regions are reused. */
+void kptl_release(struct proc *p)
+{
+    struct kptl *kp = kptl_of(p);
+    uint64_t give_up = clock_ns() + 100000000ULL;
+
+    if (!kp)
+        return;
+    log_stats(kp);
+    ptl_lib_destroy(kp->lib);
+    kp->lib = NULL;
+    while (nic && !netdev_tx_idle(nic) && clock_ns() < give_up)
+        netdev_poll(nic);
+    if (nic && !netdev_tx_idle(nic))
+        pr_warn("pid %d: NIC still holds its frames after 100 ms\n", p->pid);
+    give_back(kp->mem_pa, kp->mem_len);
+    if (kp->bad_copies)
+        pr_warn("pid %d: %lu copies to memory it no longer had\n", p->pid,
+                kp->bad_copies);
+    *kp = (struct kptl){ 0 };
+    arm_timer();
+}
+
+void portals_init(void)
+{
+    uint8_t mac[6];
+    uint64_t window = 8;
+
+    nic = netdev_get();
+    if (!nic) {
+        pr_info("no NIC: Portals disabled\n");
+        return;
+    }
+    ptl_lib_params_default(&params);
+    params.nid = (ptl_nid_t)node_id;
+    params.pid = PTL_PID_ANY;
+    params.mtu = MIN(nic->mtu, LOOP_MTU_MAX);
+    /* Enough for MPI's posted receives and overflow headers, small enough
+       that one endpoint fits beside the kernel in its 2 MB chunk. */
+    params.max_entries = 1024;
+    params.max_uh = 1024;
+    params.max_mds = 256;
+    params.max_msgs = 256;
+    params.max_peers = 128;
+    params.max_trig = 256;
+    params.max_cts = 128;
+    params.max_eqs = 32;
+    /* Frames in flight per peer.  A vde_switch port queues only 10 frames,
+       so more than 8 there just gets dropped and sent again; a tap or a
+       real switch can take ptl.window=64. */
+    params.window = 8;
+    cmdline_get_u64(&kernel_cmdline, "ptl.window", 8, &window);
+    if (window >= 1 && window <= 256)
+        params.window = (uint32_t)window;
+    /* A peer is given up only after ~40 s without progress: TCG nodes
+       sharing a loaded host can stall for seconds. */
+    params.max_retries = 40;
+    lib_mem = ALIGN_UP(ptl_lib_mem_size(&params) + LOOP_BYTES, PAGE_4K);
+    ptl_wire_nid_mac((uint32_t)node_id, mac);
+    memcpy(own_mac, mac, 6);
+    if (memcmp(mac, nic->mac, 6) != 0)
+        pr_info("NIC MAC %02x:%02x:%02x:%02x:%02x:%02x is not nid %lu's; "
+                "sending as 02:50:%02x:%02x:%02x:%02x\n", nic->mac[0],
+                nic->mac[1], nic->mac[2], nic->mac[3], nic->mac[4],
+                nic->mac[5], node_id, mac[2], mac[3], mac[4], mac[5]);
+    if (lib_mem_alloc(&spare_pa, &spare_len) < 0)
+        pr_warn("no memory for Portals tables\n");
+    netdev_set_rx(nic, rx, NULL);
+    pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
+            "process\n", node_id, nic->name, params.mtu, params.window,
+            lib_mem >> 10);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptl_job.h: how a process of a parallel job learns who it is and gets the
+ * job's shared logical NI.  Shared by the MPI and NX libraries (one NI per
+ * process, reference counted), on Linux (launched by tools/ptlrun) and on
+ * the compute nodes (launched by yod through the PCT), from the same
+ * environment:
+ *
+ *   PTL_JOB_RANK  this process's rank, 0..size-1
+ *   PTL_JOB_SIZE  number of ranks
+ *   PTL_JOB_MAP   rank -> physical id, in rank order: comma-separated items,
+ *                 each "nid:pid" or "a-b:pid" (nids a..b, one rank each),
+ *                 e.g. "0-7:17" or "4:17,9:17"
+ *   PTL_JOB_ID    job id (optional, default 0)
+ *
+ * Uses only portals4.h and libc, so it builds for Linux and with lwkcc.
+ */
+#ifndef PTL_JOB_H
+#define PTL_JOB_H
+
+#include "portals4.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ptl_job {
+    int rank, size;
+    ptl_handle_ni_t ni;     /* logical, matching; the map is set */
+    ptl_jid_t jid;
+};
+
+/* Portal table indexes reserved per library, so libraries never collide. */
+#define PTL_JOB_PT_BOOT 1   /* ptl_job_barrier */
+#define PTL_JOB_PT_MPI  4   /* 4..7 */
+#define PTL_JOB_PT_NX   8   /* 8..11 */
+#define PTL_JOB_PT_IO   12  /* 12..15, yod I/O */
+
+/*
+ * PtlInit, PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
+ * pid from the map), PtlSetMap, then a startup barrier: when it returns,
+ * every rank's NI and boot portal exist.  A library that allocates its own
+ * portals afterwards must call ptl_job_barrier() once they are ready,
+ * before it sends (a message to a portal not yet allocated is dropped).
+ * Idempotent and reference counted: later calls return the same job.
+ * Returns PTL_OK, or an error after printing a one-line reason to stderr.
+ */
+int ptl_job_init(struct ptl_job *job);
+
+/* Job-wide barrier (dissemination, on PTL_JOB_PT_BOOT).  Every rank must
+ * call it the same number of times. */
+void ptl_job_barrier(void);
+
+/* Drop a reference; the last one finalizes the NI and Portals. */
+void ptl_job_fini(void);
+
+/* Print "rank R: why" to stderr and exit(code); the launcher kills the
+ * other ranks. */
+__attribute__((noreturn)) void ptl_job_abort(int code, const char *why);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTL_JOB_H */

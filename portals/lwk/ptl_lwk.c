@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptl_lwk.c: Portals 4 for programs on the compute nodes (linked by
+ * lwkcc).  The engine is in the Q-Kernel; each call here is one `ptl`
+ * system call with its arguments as an array of words (the operation list
+ * is lwk/uapi/ptlcalls.def).
+ *
+ * Event queues and counters are the exception: the kernel writes them into
+ * memory this library gave it at PtlInit, so PtlEQGet and PtlCTGet are
+ * plain loads, and the waits spin on that memory, sleeping in the kernel
+ * (ptl_wait) only until the next network event or their deadline.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lwk/syscall.h>
+
+#include "portals4.h"
+#include "ptl_eqring.h"
+
+enum {
+#define PTLCALL(num, name, nargs) PTLOP_##name = (num),
+#include <lwk/uapi/ptlcalls.def>
+#undef PTLCALL
+};
+
+#define SHM_DEFAULT     (1u << 20)      /* EQ rings and counters */
+#define MAX_OBJ         256             /* EQs and CTs we can look up */
+#define IDX(h)          ((h) & 0xFFFFFu) /* handle index bits */
+
+static struct {
+    int refs;
+    void *shm;
+    volatile uint64_t *wake;            /* kernel's wake counter */
+    struct { ptl_handle_eq_t h; struct ptl_eq_ring *ring; } eq[MAX_OBJ];
+    struct { ptl_handle_ct_t h; ptl_ct_event_t *val; } ct[MAX_OBJ];
+} st;
+
+static int call(int op, const uint64_t *a)
+{
+    long rc = lwk_sys_ptl(op, (long)a);
+
+    if (rc >= 0)
+        return (int)rc;
+    return rc == -EFAULT ? PTL_ARG_INVALID : PTL_FAIL;
+}
+
+#define U(x)    ((uint64_t)(uintptr_t)(x))
+#define CALL(op, ...) call(PTLOP_##op, (const uint64_t[]){ __VA_ARGS__ })
+
+static uint64_t P(ptl_process_t id)
+{
+    uint64_t w;
+
+    memcpy(&w, &id, sizeof(w));
+    return w;
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+int PtlInit(void)
+{
+    const char *kb = getenv("PTL_SHM_KB");
+    size_t len = kb ? (size_t)strtoul(kb, NULL, 0) << 10 : SHM_DEFAULT;
+    int rc;
+
+    if (st.refs++)
+        return PTL_OK;
+    if (len < 4096 || !(st.shm = aligned_alloc(4096, len))) {
+        st.refs = 0;
+        return PTL_NO_SPACE;
+    }
+    rc = (int)lwk_sys_ptl(PTLOP_Setup, (long)(const uint64_t[]){ U(st.shm), len });
+    if (rc == -ENODEV)
+        fprintf(stderr, "PtlInit: this node has no network interface "
+                "(boot it with a virtio-net NIC)\n");
+    if (rc != PTL_OK) {
+        rc = rc < 0 ? PTL_FAIL : rc;
+        free(st.shm);
+        st.refs = 0;
+        return rc;
+    }
+    st.wake = st.shm;
+    return PTL_OK;
+}
+
+void PtlFini(void)
+{
+    if (st.refs > 0)
+        st.refs--;
+    /* The kernel keeps writing into the shared area until the process
+       ends, so it is never freed. */
+}
+
+void PtlAbort(void)
+{
+    exit(1);
+}
+
+/* ---- network interfaces --------------------------------------------------- */
+
+int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
+              const ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
+              ptl_handle_ni_t *ni)
+{
+    return CALL(NIInit, iface, options, pid, U(desired), U(actual), U(ni));
+}
+
+int PtlNIFini(ptl_handle_ni_t ni)
+{
+    return CALL(NIFini, ni);
+}
+
+int PtlNIStatus(ptl_handle_ni_t ni, ptl_sr_index_t reg, ptl_sr_value_t *v)
+{
+    return CALL(NIStatus, ni, reg, U(v));
+}
+
+int PtlNIHandle(ptl_handle_any_t h, ptl_handle_ni_t *ni)
+{
+    return CALL(NIHandle, h, U(ni));
+}
+
+int PtlSetMap(ptl_handle_ni_t ni, ptl_size_t n, const ptl_process_t *map)
+{
+    return CALL(SetMap, ni, n, U(map));
+}
+
+int PtlGetMap(ptl_handle_ni_t ni, ptl_size_t n, ptl_process_t *map,
+              ptl_size_t *actual)
+{
+    return CALL(GetMap, ni, n, U(map), U(actual));
+}
+
+int PtlGetUid(ptl_handle_ni_t ni, ptl_uid_t *uid)
+{
+    return CALL(GetUid, ni, U(uid));
+}
+
+int PtlGetId(ptl_handle_ni_t ni, ptl_process_t *id)
+{
+    return CALL(GetId, ni, U(id));
+}
+
+int PtlGetPhysId(ptl_handle_ni_t ni, ptl_process_t *id)
+{
+    return CALL(GetPhysId, ni, U(id));
+}
+
+int PtlGetJid(ptl_handle_ni_t ni, ptl_jid_t *jid)
+{
+    return CALL(GetJid, ni, U(jid));
+}
+
+int PtlHandleIsEqual(ptl_handle_any_t a, ptl_handle_any_t b)
+{
+    return a == b;
+}
+
+/* ---- portal table, MDs, list entries -------------------------------------- */
+
+int PtlPTAlloc(ptl_handle_ni_t ni, unsigned int options, ptl_handle_eq_t eq,
+               ptl_pt_index_t want, ptl_pt_index_t *got)
+{
+    return CALL(PTAlloc, ni, options, eq, want, U(got));
+}
+
+int PtlPTFree(ptl_handle_ni_t ni, ptl_pt_index_t pt)
+{
+    return CALL(PTFree, ni, pt);
+}
+
+int PtlPTDisable(ptl_handle_ni_t ni, ptl_pt_index_t pt)
+{
+    return CALL(PTDisable, ni, pt);
+}
+
+int PtlPTEnable(ptl_handle_ni_t ni, ptl_pt_index_t pt)
+{
+    return CALL(PTEnable, ni, pt);
+}
+
+int PtlMDBind(ptl_handle_ni_t ni, const ptl_md_t *md, ptl_handle_md_t *h)
+{
+    return CALL(MDBind, ni, U(md), U(h));
+}
+
+int PtlMDRelease(ptl_handle_md_t md)
+{
+    return CALL(MDRelease, md);
+}
+
+int PtlLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
+                ptl_list_t list, void *uptr, ptl_handle_le_t *h)
+{
+    return CALL(LEAppend, ni, pt, U(le), list, U(uptr), U(h));
+}
+
+int PtlLEUnlink(ptl_handle_le_t h)
+{
+    return CALL(LEUnlink, h);
+}
+
+int PtlLESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
+                ptl_search_op_t op, void *uptr)
+{
+    return CALL(LESearch, ni, pt, U(le), op, U(uptr));
+}
+
+int PtlMEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_me_t *me,
+                ptl_list_t list, void *uptr, ptl_handle_me_t *h)
+{
+    return CALL(MEAppend, ni, pt, U(me), list, U(uptr), U(h));
+}
+
+int PtlMEUnlink(ptl_handle_me_t h)
+{
+    return CALL(MEUnlink, h);
+}
+
+int PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_me_t *me,
+                ptl_search_op_t op, void *uptr)
+{
+    return CALL(MESearch, ni, pt, U(me), op, U(uptr));
+}
+
+/* ---- data movement --------------------------------------------------------- */
+
+int PtlPut(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+           ptl_ack_req_t ack, ptl_process_t tgt, ptl_pt_index_t pt,
+           ptl_match_bits_t bits, ptl_size_t roff, void *uptr,
+           ptl_hdr_data_t hdr)
+{
+    return CALL(Put, md, loff, len, ack, P(tgt), pt, bits, roff, U(uptr),
+                hdr);
+}
+
+int PtlGet(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+           ptl_process_t tgt, ptl_pt_index_t pt, ptl_match_bits_t bits,
+           ptl_size_t roff, void *uptr)
+{
+    return CALL(Get, md, loff, len, P(tgt), pt, bits, roff, U(uptr));
+}
+
+int PtlAtomic(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+              ptl_ack_req_t ack, ptl_process_t tgt, ptl_pt_index_t pt,
+              ptl_match_bits_t bits, ptl_size_t roff, void *uptr,
+              ptl_hdr_data_t hdr, ptl_op_t op, ptl_datatype_t dt)
+{
+    return CALL(Atomic, md, loff, len, ack, P(tgt), pt, bits, roff, U(uptr),
+                hdr, op, dt);
+}
+
+int PtlFetchAtomic(ptl_handle_md_t gmd, ptl_size_t goff, ptl_handle_md_t pmd,
+                   ptl_size_t poff, ptl_size_t len, ptl_process_t tgt,
+                   ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t roff,
+                   void *uptr, ptl_hdr_data_t hdr, ptl_op_t op,
+                   ptl_datatype_t dt)
+{
+    return CALL(FetchAtomic, gmd, goff, pmd, poff, len, P(tgt), pt, bits,
+                roff, U(uptr), hdr, op, dt);
+}
+
+int PtlSwap(ptl_handle_md_t gmd, ptl_size_t goff, ptl_handle_md_t pmd,
+            ptl_size_t poff, ptl_size_t len, ptl_process_t tgt,
+            ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t roff,
+            void *uptr, ptl_hdr_data_t hdr, const void *operand,
+            ptl_op_t op, ptl_datatype_t dt)
+{
+    return CALL(Swap, gmd, goff, pmd, poff, len, P(tgt), pt, bits, roff,
+                U(uptr), hdr, U(operand), op, dt);
+}
+
+int PtlAtomicSync(void)
+{
+    return call(PTLOP_AtomicSync, NULL);
+}
+
+int PtlStartBundle(ptl_handle_ni_t ni)
+{
+    return CALL(StartBundle, ni);
+}
+
+int PtlEndBundle(ptl_handle_ni_t ni)
+{
+    return CALL(EndBundle, ni);
+}
+
+/* ---- event queues: allocation in the kernel, reading here ------------------- */
+
+int PtlEQAlloc(ptl_handle_ni_t ni, ptl_size_t count, ptl_handle_eq_t *h)
+{
+    uint64_t ring = 0;
+    ptl_handle_eq_t eq;
+    int rc;
+
+    if (!h)
+        return PTL_ARG_INVALID;
+    rc = CALL(EQAlloc, ni, count, U(&eq), U(&ring));
+    if (rc != PTL_OK)
+        return rc;
+    if (IDX(eq) >= MAX_OBJ) {
+        PtlEQFree(eq);
+        return PTL_NO_SPACE;
+    }
+    st.eq[IDX(eq)].h = eq;
+    st.eq[IDX(eq)].ring = (struct ptl_eq_ring *)(uintptr_t)ring;
+    *h = eq;
+    return PTL_OK;
+}
+
+int PtlEQFree(ptl_handle_eq_t h)
+{
+    int rc = CALL(EQFree, h);
+
+    if (rc == PTL_OK && IDX(h) < MAX_OBJ && st.eq[IDX(h)].h == h)
+        st.eq[IDX(h)].ring = NULL;
+    return rc;
+}
+
+static struct ptl_eq_ring *ring_of(ptl_handle_eq_t h)
+{
+    if (IDX(h) >= MAX_OBJ || st.eq[IDX(h)].h != h)
+        return NULL;
+    return st.eq[IDX(h)].ring;
+}
+
+/* Where an EQ's ring is: for tests that scribble on it. */
+struct ptl_eq_ring *ptl_lwk_ring(ptl_handle_eq_t h);
+struct ptl_eq_ring *ptl_lwk_ring(ptl_handle_eq_t h)
+{
+    return ring_of(h);
+}
+
+int PtlEQGet(ptl_handle_eq_t h, ptl_event_t *ev)
+{
+    struct ptl_eq_ring *r = ring_of(h);
+
+    if (!r || !ev)
+        return PTL_ARG_INVALID;
+    return ptl_eq_ring_get(r, ev);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t deadline_of(ptl_time_t ms)
+{
+    return ms == PTL_TIME_FOREVER ? UINT64_MAX
+                                  : now_ns() + (uint64_t)ms * 1000000u;
+}
+
+int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
+              ptl_event_t *ev, unsigned int *which)
+{
+    uint64_t deadline = deadline_of(timeout);
+
+    if (!hs || !n || !ev || !which)
+        return PTL_ARG_INVALID;
+    for (unsigned i = 0; i < n; i++)
+        if (!ring_of(hs[i]))
+            return PTL_ARG_INVALID;
+    for (;;) {
+        /* Read the wake count before looking, so an event that lands
+           after the look makes the kernel refuse to sleep. */
+        uint64_t seen = __atomic_load_n(st.wake, __ATOMIC_ACQUIRE);
+
+        for (unsigned i = 0; i < n; i++) {
+            int rc = ptl_eq_ring_get(ring_of(hs[i]), ev);
+            if (rc != PTL_EQ_EMPTY) {
+                *which = i;
+                return rc;
+            }
+        }
+        if (now_ns() >= deadline)
+            return PTL_EQ_EMPTY;
+        lwk_sys_ptl_wait((long)deadline, (long)seen);
+    }
+}
+
+int PtlEQWait(ptl_handle_eq_t h, ptl_event_t *ev)
+{
+    unsigned which;
+
+    return PtlEQPoll(&h, 1, PTL_TIME_FOREVER, ev, &which);
+}
+
+/* ---- counting events ---------------------------------------------------------- */
+
+int PtlCTAlloc(ptl_handle_ni_t ni, ptl_handle_ct_t *h)
+{
+    uint64_t val = 0;
+    ptl_handle_ct_t ct;
+    int rc;
+
+    if (!h)
+        return PTL_ARG_INVALID;
+    rc = CALL(CTAlloc, ni, U(&ct), U(&val));
+    if (rc != PTL_OK)
+        return rc;
+    if (IDX(ct) >= MAX_OBJ) {
+        PtlCTFree(ct);
+        return PTL_NO_SPACE;
+    }
+    st.ct[IDX(ct)].h = ct;
+    st.ct[IDX(ct)].val = (ptl_ct_event_t *)(uintptr_t)val;
+    *h = ct;
+    return PTL_OK;
+}
+
+int PtlCTFree(ptl_handle_ct_t h)
+{
+    int rc = CALL(CTFree, h);
+
+    if (rc == PTL_OK && IDX(h) < MAX_OBJ && st.ct[IDX(h)].h == h)
+        st.ct[IDX(h)].val = NULL;
+    return rc;
+}
+
+static volatile ptl_ct_event_t *ct_of(ptl_handle_ct_t h)
+{
+    if (IDX(h) >= MAX_OBJ || st.ct[IDX(h)].h != h)
+        return NULL;
+    return st.ct[IDX(h)].val;
+}
+
+int PtlCTCancelTriggered(ptl_handle_ct_t h)
+{
+    return CALL(CTCancelTriggered, h);
+}
+
+int PtlCTGet(ptl_handle_ct_t h, ptl_ct_event_t *ev)
+{
+    volatile ptl_ct_event_t *v = ct_of(h);
+
+    if (!v || !ev)
+        return PTL_ARG_INVALID;
+    ev->success = v->success;
+    ev->failure = v->failure;
+    return PTL_OK;
+}
+
+int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
+              unsigned int n, ptl_time_t timeout, ptl_ct_event_t *ev,
+              unsigned int *which)
+{
+    uint64_t deadline = deadline_of(timeout);
+
+    if (!hs || !tests || !n || !ev || !which)
+        return PTL_ARG_INVALID;
+    for (unsigned i = 0; i < n; i++)
+        if (!ct_of(hs[i]))
+            return PTL_ARG_INVALID;
+    for (;;) {
+        uint64_t seen = __atomic_load_n(st.wake, __ATOMIC_ACQUIRE);
+
+        for (unsigned i = 0; i < n; i++) {
+            PtlCTGet(hs[i], ev);
+            if (ev->success + ev->failure >= tests[i]) {
+                *which = i;
+                return PTL_OK;
+            }
+        }
+        if (now_ns() >= deadline)
+            return PTL_CT_NONE_REACHED;
+        lwk_sys_ptl_wait((long)deadline, (long)seen);
+    }
+}
+
+int PtlCTWait(ptl_handle_ct_t h, ptl_size_t test, ptl_ct_event_t *ev)
+{
+    unsigned which;
+
+    return PtlCTPoll(&h, &test, 1, PTL_TIME_FOREVER, ev, &which);
+}
+
+int PtlCTSet(ptl_handle_ct_t h, ptl_ct_event_t v)
+{
+    return CALL(CTSet, h, v.success, v.failure);
+}
+
+int PtlCTInc(ptl_handle_ct_t h, ptl_ct_event_t v)
+{
+    return CALL(CTInc, h, v.success, v.failure);
+}
+
+/* ---- triggered operations ----------------------------------------------------- */
+
+int PtlTriggeredPut(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+                    ptl_ack_req_t ack, ptl_process_t tgt, ptl_pt_index_t pt,
+                    ptl_match_bits_t bits, ptl_size_t roff, void *uptr,
+                    ptl_hdr_data_t hdr, ptl_handle_ct_t tct,
+                    ptl_size_t threshold)
+{
+    return CALL(TriggeredPut, md, loff, len, ack, P(tgt), pt, bits, roff,
+                U(uptr), hdr, tct, threshold);
+}
+
+int PtlTriggeredGet(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+                    ptl_process_t tgt, ptl_pt_index_t pt,
+                    ptl_match_bits_t bits, ptl_size_t roff, void *uptr,
+                    ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    return CALL(TriggeredGet, md, loff, len, P(tgt), pt, bits, roff, U(uptr),
+                tct, threshold);
+}
+
+int PtlTriggeredAtomic(ptl_handle_md_t md, ptl_size_t loff, ptl_size_t len,
+                       ptl_ack_req_t ack, ptl_process_t tgt,
+                       ptl_pt_index_t pt, ptl_match_bits_t bits,
+                       ptl_size_t roff, void *uptr, ptl_hdr_data_t hdr,
+                       ptl_op_t op, ptl_datatype_t dt, ptl_handle_ct_t tct,
+                       ptl_size_t threshold)
+{
+    return CALL(TriggeredAtomic, md, loff, len, ack, P(tgt), pt, bits, roff,
+                U(uptr), hdr, op, dt, tct, threshold);
+}
+
+int PtlTriggeredFetchAtomic(ptl_handle_md_t gmd, ptl_size_t goff,
+                            ptl_handle_md_t pmd, ptl_size_t poff,
+                            ptl_size_t len, ptl_process_t tgt,
+                            ptl_pt_index_t pt, ptl_match_bits_t bits,
+                            ptl_size_t roff, void *uptr, ptl_hdr_data_t hdr,
+                            ptl_op_t op, ptl_datatype_t dt,
+                            ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    return CALL(TriggeredFetchAtomic, gmd, goff, pmd, poff, len, P(tgt), pt,
+                bits, roff, U(uptr), hdr, op, dt, tct, threshold);
+}
+
+int PtlTriggeredSwap(ptl_handle_md_t gmd, ptl_size_t goff,
+                     ptl_handle_md_t pmd, ptl_size_t poff, ptl_size_t len,
+                     ptl_process_t tgt, ptl_pt_index_t pt,
+                     ptl_match_bits_t bits, ptl_size_t roff, void *uptr,
+                     ptl_hdr_data_t hdr, const void *operand, ptl_op_t op,
+                     ptl_datatype_t dt, ptl_handle_ct_t tct,
+                     ptl_size_t threshold)
+{
+    return CALL(TriggeredSwap, gmd, goff, pmd, poff, len, P(tgt), pt, bits,
+                roff, U(uptr), hdr, U(operand), op, dt, tct, threshold);
+}
+
+int PtlTriggeredCTInc(ptl_handle_ct_t ct, ptl_ct_event_t inc,
+                      ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    return CALL(TriggeredCTInc, ct, inc.success, inc.failure, tct, threshold);
+}
+
+int PtlTriggeredCTSet(ptl_handle_ct_t ct, ptl_ct_event_t v,
+                      ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    return CALL(TriggeredCTSet, ct, v.success, v.failure, tct, threshold);
+}

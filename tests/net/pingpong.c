@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pingpong: Portals put ping-pong between two processes, every size from
+ * 0 B to MAX (powers of two), with the data checked.  The same source runs
+ * on a compute node (lwkcc) and on Linux (libportals), so it measures both
+ * and tests them against each other.
+ *
+ *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-p PID] NID_A NID_B
+ *
+ * The process on NID_A pings, the one on NID_B answers; a process on any
+ * other nid has nothing to do and exits 0.  Each round puts `size` bytes
+ * into the peer's buffer and waits for the same back.  Bytes carry a
+ * pattern of (size, round, sender): the first and last round of every size
+ * are checked byte by byte (every round with -a).  NID_A prints one CSV
+ * line per size, "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>", then
+ * "pingpong: OK"; any error ends the process with status 1 and a reason.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "portals4.h"
+
+#define HELLO   1ull            /* match bits: the handshake */
+#define DATA    2ull            /* match bits: a ping or pong */
+
+static ptl_handle_ni_t ni;
+static ptl_handle_eq_t eq;
+static ptl_pt_index_t pt;
+static ptl_handle_md_t md;
+static uint8_t *sbuf, *rbuf;
+static unsigned self;
+
+#define DIE(...) do { fprintf(stderr, "pingpong (nid %u): ", self); \
+    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
+#define CHECK(x) do { int rc_ = (x); if (rc_ != PTL_OK) \
+    DIE("%s failed: %d", #x, rc_); } while (0)
+
+static double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static uint8_t pat(uint64_t size, int round, unsigned from, uint64_t i)
+{
+    return (uint8_t)(i * 131 + (i >> 8) + size * 7 + (unsigned)round * 29 +
+                     from * 101);
+}
+
+static void fill(uint64_t size, int round)
+{
+    for (uint64_t i = 0; i < size; i++)
+        sbuf[i] = pat(size, round, self, i);
+}
+
+static void verify(uint64_t size, int round, unsigned from)
+{
+    for (uint64_t i = 0; i < size; i++)
+        if (rbuf[i] != pat(size, round, from, i))
+            DIE("size %llu round %d: byte %llu is %u, expected %u",
+                (unsigned long long)size, round, (unsigned long long)i,
+                rbuf[i], pat(size, round, from, i));
+}
+
+/* The next ping or pong that landed in our buffer; any failed event ends
+   the test. */
+static ptl_event_t wait_put(void)
+{
+    ptl_event_t ev;
+
+    for (;;) {
+        int rc = PtlEQWait(eq, &ev);
+        if (rc != PTL_OK)
+            DIE("PtlEQWait: %d", rc);
+        if (ev.ni_fail_type != PTL_NI_OK)
+            DIE("event %d failed: ni_fail_type %d", ev.type,
+                ev.ni_fail_type);
+        if (ev.type == PTL_EVENT_PUT && ev.match_bits == DATA)
+            return ev;          /* (the peer's hello is not a ping) */
+    }
+}
+
+static void put(ptl_process_t to, uint64_t size, ptl_match_bits_t bits,
+                ptl_ack_req_t ack)
+{
+    CHECK(PtlPut(md, 0, size, ack, to, pt, bits, 0, NULL, 0));
+}
+
+/* The peer may not be up yet: say hello until its buffer takes it. */
+static void handshake(ptl_process_t peer, ptl_handle_eq_t ieq)
+{
+    double give_up = now_us() + 60e6;
+    ptl_event_t ev;
+
+    for (;;) {
+        CHECK(PtlPut(md, 0, 0, PTL_ACK_REQ, peer, pt, HELLO, 0, NULL, 0));
+        do {
+            CHECK(PtlEQWait(ieq, &ev));
+        } while (ev.type != PTL_EVENT_ACK && ev.ni_fail_type == PTL_NI_OK);
+        if (ev.ni_fail_type == PTL_NI_OK)
+            return;
+        if (now_us() > give_up)
+            DIE("nid %u did not answer for 60 s (last failure %d)",
+                peer.phys.nid, ev.ni_fail_type);
+        for (double t = now_us() + 20000; now_us() < t;)
+            ;                   /* 20 ms, then again */
+    }
+}
+
+static int rounds_for(uint64_t size, int fixed)
+{
+    if (fixed)
+        return fixed;
+    if (size <= 4096)
+        return 200;
+    return size >= (1u << 20) ? 5 : (int)(800000 / size) + 5;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t max = 4u << 20;
+    int fixed = 0, all = 0, i;
+    ptl_pid_t pid = 7;
+    ptl_process_t me, peer;
+    ptl_handle_eq_t ieq;
+    unsigned a, b;
+
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-a"))
+            all = 1;
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            max = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            fixed = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc)
+            pid = (ptl_pid_t)atoi(argv[++i]);
+        else
+            break;
+    }
+    if (argc - i != 2) {
+        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] "
+                "[-p PID] NID_A NID_B\n");
+        return 2;
+    }
+    a = (unsigned)atoi(argv[i]);
+    b = (unsigned)atoi(argv[i + 1]);
+
+    CHECK(PtlInit());
+    CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
+                    NULL, NULL, &ni));
+    CHECK(PtlGetPhysId(ni, &me));
+    self = me.phys.nid;
+    if (self != a && self != b)
+        return 0;
+    peer.phys.nid = self == a ? b : a;
+    peer.phys.pid = pid;
+    if (!(sbuf = malloc(max ? max : 1)) || !(rbuf = malloc(max ? max : 1)))
+        DIE("no memory for two %llu-byte buffers", (unsigned long long)max);
+
+    CHECK(PtlEQAlloc(ni, 1024, &eq));
+    CHECK(PtlEQAlloc(ni, 64, &ieq));
+    CHECK(PtlPTAlloc(ni, 0, eq, PTL_PT_ANY, &pt));
+    ptl_me_t me_data = {
+        .start = rbuf, .length = max, .ct_handle = PTL_CT_NONE,
+        .uid = PTL_UID_ANY, .match_id = peer, .match_bits = DATA,
+        .options = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
+    }, me_hello = me_data;
+    me_hello.start = NULL, me_hello.length = 0, me_hello.match_bits = HELLO;
+    ptl_handle_me_t h;
+    CHECK(PtlMEAppend(ni, pt, &me_hello, PTL_PRIORITY_LIST, NULL, &h));
+    CHECK(PtlMEAppend(ni, pt, &me_data, PTL_PRIORITY_LIST, NULL, &h));
+    /* Handshake puts report to ieq; pings and pongs raise no initiator
+       events (the answer tells they arrived). */
+    ptl_md_t d = { .start = sbuf, .length = max, .eq_handle = ieq,
+                   .ct_handle = PTL_CT_NONE };
+    CHECK(PtlMDBind(ni, &d, &md));
+
+    handshake(peer, ieq);
+    d.eq_handle = PTL_EQ_NONE;
+    CHECK(PtlMDRelease(md));
+    CHECK(PtlMDBind(ni, &d, &md));
+
+    for (uint64_t size = 0; size <= max; size = size ? size * 2 : 1) {
+        int n = rounds_for(size, fixed);
+        double t0 = 0;
+
+        for (int r = 0; r < n; r++) {
+            int check = all || r == 0 || r == n - 1;
+            if (r == 1)
+                t0 = now_us();  /* round 0 warms up */
+            if (self == a) {
+                if (check)
+                    fill(size, r);
+                put(peer, size, DATA, PTL_NO_ACK_REQ);
+                ptl_event_t ev = wait_put();
+                if (ev.mlength != size)
+                    DIE("size %llu: pong of %llu bytes",
+                        (unsigned long long)size,
+                        (unsigned long long)ev.mlength);
+                if (check)
+                    verify(size, r, peer.phys.nid);
+            } else {
+                ptl_event_t ev = wait_put();
+                if (ev.mlength != size)
+                    DIE("size %llu: ping of %llu bytes",
+                        (unsigned long long)size,
+                        (unsigned long long)ev.mlength);
+                if (check) {
+                    verify(size, r, peer.phys.nid);
+                    fill(size, r);
+                }
+                put(peer, size, DATA, PTL_NO_ACK_REQ);
+            }
+        }
+        if (self == a && n > 1) {
+            double half = (now_us() - t0) / (n - 1) / 2;
+            printf("pp,%llu,%d,%.1f,%.1f\n", (unsigned long long)size, n,
+                   half, size / half);
+            fflush(stdout);
+        }
+        if (size == max)
+            break;
+    }
+    if (self == a)
+        printf("pingpong: OK\n");
+    PtlNIFini(ni);
+    PtlFini();
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * yodtest: a compute-node program for tests/qemu/suite-yod.
+ *
+ *   yodtest hello           "hello from rank R of N on nid X" (stdout),
+ *                           "rank R: stderr line" (stderr); exit 0
+ *   yodtest exit R CODE     rank R exits with CODE, the others with 0
+ *   yodtest fault R         rank R writes to address 0x10 (page fault)
+ *   yodtest spin SECS       print, then spin SECS seconds (kill tests)
+ *   yodtest env             print this rank's job environment
+ *   yodtest big BYTES       write BYTES bytes of a pattern in one write
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <lwk/lwk.h>
+
+
+int main(int argc, char **argv)
+{
+    long rank = lwk_rank(), size = lwk_size();
+
+    if (argc < 2)
+        return 2;
+    if (!strcmp(argv[1], "hello")) {
+        printf("hello from rank %ld of %ld on nid %ld\n", rank, size,
+               lwk_nid());
+        fprintf(stderr, "rank %ld: stderr line\n", rank);
+        return 0;
+    }
+    if (!strcmp(argv[1], "exit") && argc == 4)
+        return rank == atol(argv[2]) ? atoi(argv[3]) : 0;
+    if (!strcmp(argv[1], "fault") && argc == 3) {
+        /* The address comes from a string so the compiler cannot see it. */
+        volatile int *bad = (volatile int *)strtoul("0x10", NULL, 0);
+        if (rank == atol(argv[2]))
+            *bad = 1;
+        return 0;
+    }
+    if (!strcmp(argv[1], "spin") && argc == 3) {
+        struct timespec t0, t;
+        printf("rank %ld spinning\n", rank);
+        fflush(stdout);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        while (t.tv_sec - t0.tv_sec < atol(argv[2]));
+        return 0;
+    }
+    if (!strcmp(argv[1], "env")) {
+        const char *v[] = { "PTL_JOB_RANK", "PTL_JOB_SIZE", "PTL_JOB_MAP",
+                            "PTL_JOB_ID", "PTL_PID", "LWK_YOD" };
+        for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+            printf("%s=%s\n", v[i], getenv(v[i]) ? getenv(v[i]) : "(unset)");
+        return 0;
+    }
+    if (!strcmp(argv[1], "big") && argc == 3) {
+        size_t n = strtoul(argv[2], NULL, 0);
+        char *b = malloc(n + 1);
+        for (size_t i = 0; i < n; i++)
+            b[i] = (i % 64 == 63) ? '\n' : 'a' + (char)(i % 26);
+        return write(1, b, n) == (long)n ? 0 : 1;
+    }
+    return 2;
+}
