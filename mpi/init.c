@@ -90,15 +90,20 @@ double MPI_Wtick(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* "HOST nid N" on Linux, "nid N" on a compute node (which has no host
+ * name: its Portals nid is its name). */
 int MPI_Get_processor_name(char *name, int *resultlen)
 {
-    char host[MPI_MAX_PROCESSOR_NAME];
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
 
-    if (gethostname(host, sizeof(host)) != 0)
+#ifndef __lwk__
+    if (gethostname(host, sizeof(host) - 2) != 0)
         host[0] = 0;
-    host[sizeof(host) - 1] = 0;
-    snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s rank %d",
-             host[0] ? host : "node", proto_world_rank());
+    host[sizeof(host) - 2] = 0;
+    if (host[0])
+        strcat(host, " ");
+#endif
+    snprintf(name, MPI_MAX_PROCESSOR_NAME, "%snid %ld", host, proto_nid());
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;
 }

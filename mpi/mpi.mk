@@ -22,18 +22,29 @@ $(MPI_B)/libmpi.a: $(MPI_OBJS)
 
 mpi: $(MPI_B)/libmpi.a $(PTL_B)/libportals.a
 
-# ---- node build check: every file as lwkcc (newlib) compiles it --------
-# The node library is wired later; this keeps the code portable now.
+# ---- the node library: the same files as lwkcc (newlib) compiles them --
+# Installed next to the node libportals.a, so `lwkcc prog.c -lmpi` (or
+# `tools/mpicc --lwk prog.c`) builds a program for yod.
 MPI_LWKOBJS := $(patsubst mpi/%.c,$(MPI_B)/lwk/%.o,$(MPI_SRCS))
 
 $(MPI_B)/lwk/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/include/mpi.h \
                   $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
-	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -Impi/include -Impi \
+	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -MMD -MP -Impi/include -Impi \
 		-Iportals/include -c $< -o $@
 
-mpi-lwkcheck: $(MPI_LWKOBJS)
+$(LIBC_LIB)/libmpi.a: $(MPI_LWKOBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(LIBC_INC)/mpi.h: mpi/include/mpi.h
+	@mkdir -p $(@D) && cp $< $@
+
+MPI_LWK := $(LIBC_LIB)/libmpi.a $(LIBC_INC)/mpi.h
+mpi-lwk: $(MPI_LWK)
+mpi-lwkcheck: mpi-lwk
+all: mpi-lwk
 
 # ---- tests: one program per area, run by tests/mpi/run under ptlrun ----
 MPI_TESTS  := $(patsubst tests/mpi/%.c,$(MPI_B)/tests/%,$(wildcard tests/mpi/*.c))
@@ -44,12 +55,39 @@ $(MPI_B)/tests/%: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_B)/libmpi.a \
 	$(call say,MPICC,$@)
 	$(Q)tools/mpicc -O2 -Wall -Wextra -Werror -Itests/mpi $< -o $@ -lm
 
-test-build: mpi mpi-lwkcheck $(MPI_TESTS)
-TEST_SUITES += tests/mpi/run@$(BUILD)@mpi
+# mpinx: one job, every rank using MPI and NX (tests/mpinx; libnx from nx.mk).
+MPI_MPINX := $(MPI_B)/tests/mpinx
+$(MPI_MPINX): tests/mpinx/mpinx.c tests/mpi/mpitest.h $(MPI_B)/libmpi.a \
+              $(PTL_B)/libportals.a tools/mpicc $$(NX_B)/libnx.a
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Wextra -Werror -Itests/mpi \
+	    -Inx/include $< -o $@ $(NX_B)/libnx.a -lm
 
--include $(MPI_OBJS:.o=.d)
+# The same programs for the compute nodes (tests/qemu/suite-mpinodes).
+$(MPI_B)/node/%.elf: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LWK) $(LIBC_ALL) \
+                     tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -g -Wall -Wextra -Werror \
+	    -Itests/mpi $< -o $@ -lm
 
-.PHONY: mpi mpi-lwkcheck
+$(MPI_B)/node/mpinx.elf: tests/mpinx/mpinx.c tests/mpi/mpitest.h $(MPI_LWK) \
+                         $(LIBC_ALL) tools/mpicc $$(NX_LWK)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -g -Wall -Wextra -Werror \
+	    -Itests/mpi $< -o $@ -lnx -lm
+
+MPI_NODE_TESTS := $(patsubst tests/mpi/%.c,$(MPI_B)/node/%.elf,\
+                    $(wildcard tests/mpi/*.c)) $(MPI_B)/node/mpinx.elf
+
+test-build: mpi mpi-lwkcheck $(MPI_TESTS) $(MPI_MPINX) $(MPI_NODE_TESTS)
+TEST_SUITES += tests/mpi/run@$(BUILD)@mpi tests/qemu/suite-mpinodes
+
+-include $(MPI_OBJS:.o=.d) $(MPI_LWKOBJS:.o=.d)
+
+.PHONY: mpi mpi-lwk mpi-lwkcheck
 
 # ---- benchmark (not a test): MPI ping-pong vs raw Portals -------------
 $(MPI_B)/mpi-bench: tests/bench/mpi/mpi_bench.c $(MPI_B)/libmpi.a \

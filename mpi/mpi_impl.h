@@ -214,6 +214,7 @@ int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);
 void proto_progress(bool block);
 int proto_world_rank(void);
+long proto_nid(void);
 int proto_world_size(void);
 void proto_barrier(void);
 

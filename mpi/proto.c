@@ -70,6 +70,14 @@ static uint32_t next_key;
 int proto_world_rank(void) { return job.rank; }
 int proto_world_size(void) { return job.size; }
 
+/* This rank's node id in Portals, or -1 before MPI_Init. */
+long proto_nid(void)
+{
+    ptl_process_t id;
+
+    return PtlGetPhysId(job.ni, &id) == PTL_OK ? (long)id.phys.nid : -1;
+}
+
 /* ---- lists ---- */
 
 static void list_add(MPI_Request *head, MPI_Request r)
@@ -131,8 +139,8 @@ static void expose_long(MPI_Request r)
                  PTL_ME_EVENT_UNLINK_DISABLE;
     me.match_id = rank_id(r->world);
     me.match_bits = r->key;
-    check(PtlMEAppend(job.ni, PT_READ, &me, PTL_PRIORITY_LIST, r, &r->me),
-          "PtlMEAppend (long send)");
+    check_entry(PtlMEAppend(job.ni, PT_READ, &me, PTL_PRIORITY_LIST, r,
+                            &r->me), "PtlMEAppend (long send)");
     r->me_linked = true;
 }
 
@@ -270,8 +278,8 @@ void proto_recv(MPI_Request r)
     me.match_id = rank_id(PTL_RANK_ANY);
     me.match_bits = r->bits;
     me.ignore_bits = r->ignore;
-    check(PtlMEAppend(job.ni, PT_DATA, &me, PTL_PRIORITY_LIST, r, &r->me),
-          "PtlMEAppend (receive)");
+    check_entry(PtlMEAppend(job.ni, PT_DATA, &me, PTL_PRIORITY_LIST, r,
+                            &r->me), "PtlMEAppend (receive)");
     r->me_linked = true;
     list_add(&posted, r);
     /* If an unexpected header satisfied it at once, the event is queued:
@@ -541,9 +549,11 @@ static void setup_portals(void)
           "PtlPTAlloc (data)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_READ, &got), "PtlPTAlloc (read)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_CTRL, &got), "PtlPTAlloc (ctrl)");
-    /* One MD over the whole address space: no per-message binding. */
+    /* One MD over the whole user address space: no per-message binding.
+     * The x86-64 user half, not all of memory: the node kernel refuses an
+     * MD that reaches into its half, and Linux processes live there too. */
     d.start = (void *)1;
-    d.length = (ptl_size_t)UINTPTR_MAX - 1;
+    d.length = USER_HALF - 1;
     d.options = PTL_MD_EVENT_SEND_DISABLE;
     d.eq_handle = eq;
     d.ct_handle = PTL_CT_NONE;

@@ -16,6 +16,7 @@
 #define NBLOCKS     8
 #define BLOCK_SIZE  (1 << 20)
 #define EQ_SIZE     16384
+#define USER_HALF   (1ull << 47)    /* x86-64: user addresses lie below */
 
 #define MB_LONG     (1ull << 63)
 #define MB_CTX(c)   ((uint64_t)((c) & 0x7fff) << 48)
@@ -68,6 +69,20 @@ static inline void check(int rc, const char *what)
 {
     if (rc != PTL_OK)
         mpi_fatal("%s failed (Portals error %d)", what, rc);
+}
+
+extern struct ptl_job job;
+
+/* Each posted receive and each long send not yet fetched is a Portals
+ * match entry; the table is finite (a compute node: 1024 per process). */
+static inline void check_entry(int rc, const char *what)
+{
+    if (rc == PTL_NO_SPACE)
+        mpi_fatal("%s: out of Portals match entries (%d): too many "
+                  "receives posted and long sends pending at once; "
+                  "complete some before starting more", what,
+                  job.limits.max_entries);
+    check(rc, what);
 }
 
 extern struct ptl_job job;
