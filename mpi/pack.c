@@ -60,12 +60,28 @@ static size_t run_copy(char *mem, char *s, const struct dt_run *r,
     return done;
 }
 
-/* Walk count items; stop after `bytes` stream bytes. */
+/* Walk count items; stop after `bytes` stream bytes.  Contiguous data
+ * (every basic type, and vectors of them without gaps) is one memcpy:
+ * run by run it cost ~70 ns an element, 300 us for an 8 KiB reduce. */
 static size_t walk(char *buf, int count, MPI_Datatype dt, char *s,
                    size_t bytes, bool to_stream)
 {
     size_t pos = 0;
-    MPI_Aint ext = dt_extent(dt);
+    MPI_Aint ext = dt_extent(dt), off;
+
+    if (count == 0 || dt->size == 0)
+        return 0;
+    if (dt_contig(dt, count, &off)) {
+        size_t sz = dt_basic_size(dt->runs[0].base);
+        pos = (size_t)count * (size_t)dt->size;
+        pos = pos < bytes ? pos : bytes;
+        pos -= pos % (sz ? sz : 1);     /* whole elements, as run_copy */
+        if (to_stream)
+            memcpy(s, buf + off, pos);
+        else
+            memcpy(buf + off, s, pos);
+        return pos;
+    }
 
     for (int i = 0; i < count && pos < bytes; i++)
         for (int k = 0; k < dt->nruns && pos < bytes; k++)
