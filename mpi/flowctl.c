@@ -4,7 +4,12 @@
  *
  * Initiator limits: PTL_NO_SPACE means every Portals message slot is in
  * flight; a put, get or control message that cannot start now waits (in
- * order) and is retried from progress ("stalled").
+ * order) and is retried from progress ("stalled").  Data puts and gets
+ * also stall at ops_max in flight, a quarter of the NI's slots (taken as
+ * its MD count: both are 256 on a node, 1024 on Linux): a target needs a
+ * slot for every ACK or REPLY, and two processes whose slots were all
+ * taken by operations to each other could answer neither (mpi/README.md,
+ * "For the Portals core").  A quarter leaves room for libnx's share.
  *
  * Flow control (proto.c's header describes the protocol): the receiver
  * whose DATA portal was disabled drains its unexpected messages into the
@@ -20,6 +25,13 @@ static struct tagged drain_tag = { UP_DRAIN };
 static struct ctrlq *ctrl_head, **ctrl_tail = &ctrl_head;
 static MPI_Request get_head;    /* long receives waiting to PtlGet */
 static bool stalled;
+static int ops_inflight, ops_max = 8;   /* data puts and gets */
+
+void fc_init(void)
+{
+    if (job.limits.max_mds / 4 > ops_max)
+        ops_max = job.limits.max_mds / 4;
+}
 static struct {
     bool active;                /* our DATA portal is being recovered */
     int acks;
@@ -89,13 +101,15 @@ void ctrl_send(int world, uint64_t hdr)
 
 static bool put_try(MPI_Request r)
 {
-    int rc = PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
+    int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
+             PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
                     rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr);
 
     if (rc == PTL_NO_SPACE)
         return false;
     check(rc, "PtlPut (data)");
     peers[r->world].inflight++;
+    ops_inflight++;
     return true;
 }
 
@@ -128,13 +142,21 @@ static void flush_peer(int w)
 static bool get_try(MPI_Request r)
 {
     size_t n = r->status.mpi_bytes;
-    int rc = PtlGet(md, md_off(r->data, n), n, rank_id(r->world), PT_READ,
+    int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
+             PtlGet(md, md_off(r->data, n), n, rank_id(r->world), PT_READ,
                     r->key, 0, r);
 
     if (rc == PTL_NO_SPACE)
         return false;
     check(rc, "PtlGet (long message)");
+    ops_inflight++;
     return true;
+}
+
+void fc_got(void)
+{
+    ops_inflight--;
+    stalled = true;             /* a held put or get may go now */
 }
 
 /* Retry what PTL_NO_SPACE held back, oldest first. */
@@ -248,12 +270,15 @@ void get_start(MPI_Request r)
 void fc_acked(int world)
 {
     peers[world].inflight--;
+    ops_inflight--;
+    stalled = true;
     maybe_pause_ack(world);
 }
 
 void fc_refused(MPI_Request r)
 {
     peers[r->world].inflight--;
+    ops_inflight--;
     peers[r->world].paused = true;
     queue_add(&peers[r->world], r);
     maybe_pause_ack(r->world);

@@ -437,6 +437,7 @@ static void on_event(const ptl_event_t *ev)
         if (ev->ni_fail_type != PTL_NI_OK)
             mpi_fatal("fetching a long message failed (ni_fail %d)",
                       (int)ev->ni_fail_type);
+        fc_got();
         ctrl_send(r->world, CTRL(C_FIN, r->key));
         step_done(r);
         return;
@@ -586,6 +587,7 @@ int proto_init(void)
         return MPI_ERR_OTHER;
     if ((peers = calloc((size_t)job.size, sizeof(*peers))) == NULL)
         return MPI_ERR_INTERN;
+    fc_init();
     setup_portals();
     ptl_job_barrier();      /* every rank's MPI portals exist now */
     return MPI_SUCCESS;

@@ -169,10 +169,13 @@ int nx_up(void)
         nx_fatal("NX: cannot join the job (see the line above)");
     nx.me = nx.job.rank;
     nx.n = nx.job.size;
-    /* Each Put or Get in flight holds an MD.  Take at most half of the
-     * NI's: MPI in the same program, yod's output channel and the job
-     * interface need theirs (a node has 256, Linux 1024). */
-    nx.max_inflight = nx.job.limits.max_mds / 2;
+    /* Each Put or Get in flight holds an MD and a message slot.  Take at
+     * most a quarter of the NI's (a node has 256 of each, Linux 1024):
+     * MPI in the same program takes another quarter, yod's output channel
+     * and the job interface need theirs, and a target needs a slot for
+     * every ACK or REPLY it owes (two processes whose slots are all held
+     * by operations to each other can answer neither). */
+    nx.max_inflight = nx.job.limits.max_mds / 4;
     if (nx.max_inflight > NX_MAX_INFLIGHT)
         nx.max_inflight = NX_MAX_INFLIGHT;
     if (nx.max_inflight < 4)
