@@ -98,4 +98,25 @@ $(MPI_B)/mpi-bench: tests/bench/mpi/mpi_bench.c $(MPI_B)/libmpi.a \
 bench-mpi: $(MPI_B)/mpi-bench $(PTL_B)/ptl-bench
 	tests/bench/mpi/run $(BUILD) 5
 
-.PHONY: bench-mpi
+# The same between two compute nodes, with NX and raw Portals beside it
+# (tests/bench/mpinodes/run), and barrier/allreduce against rank count on
+# Linux (tests/bench/mpicoll/run).
+$(MPI_B)/node/mpi-bench.elf: tests/bench/mpi/mpi_bench.c $(MPI_LWK) \
+                             $(LIBC_ALL) tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-mpinodes: $(MPI_B)/node/mpi-bench.elf $$(NX_B)/node/pingpong.elf \
+                $(BUILD)/tests/net/pingpong.elf $$(YOD_BIN)
+	tests/bench/mpinodes/run $(BUILD) 5
+
+$(MPI_B)/coll-bench: tests/bench/mpicoll/coll_bench.c $(MPI_B)/libmpi.a \
+                     $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Werror $< -o $@
+
+bench-mpicoll: $(MPI_B)/coll-bench
+	tests/bench/mpicoll/run $(BUILD) 5
+
+.PHONY: bench-mpi bench-mpinodes bench-mpicoll
