@@ -59,6 +59,7 @@ include tests/tests.mk
 -include yod/yod.mk
 -include tools/tools.mk
 -include nx/nx.mk
+-include examples/examples.mk
 
 # ---- setup ---------------------------------------------------------------
 deps:

@@ -4,10 +4,16 @@
  */
 #include "lib.h"
 
+/* Eight bytes a step, then the tail: under QEMU's TCG every iteration of
+   a rep string instruction is emulated on its own, so rep movsb costs 7x
+   rep movsq on a 1.5 KB frame (the receive path copies every payload). */
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     void *ret = dst;
-    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+    size_t q = n >> 3, r = n & 7;
+
+    __asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(q) : : "memory");
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(r) : : "memory");
     return ret;
 }
 
@@ -23,10 +29,16 @@ void *memmove(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* Eight bytes a step for the same reason as memcpy (regions are zeroed
+   whole before a program loads). */
 void *memset(void *dst, int c, size_t n)
 {
     void *ret = dst;
-    __asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+    unsigned long v = 0x0101010101010101UL * (unsigned char)c;
+    size_t q = n >> 3, r = n & 7;
+
+    __asm__ volatile("rep stosq" : "+D"(dst), "+c"(q) : "a"(v) : "memory");
+    __asm__ volatile("rep stosb" : "+D"(dst), "+c"(r) : "a"(v) : "memory");
     return ret;
 }
 

@@ -147,6 +147,31 @@ static void aspace_free(uint64_t cr3)
 
 /* ---- user memory ------------------------------------------------------- */
 
+/* The PCT's window on the processes it made (add_region maps each region
+   there): [uva, uva+len) inside one live region, else NULL.  The PCT may
+   name these addresses in system calls, not only touch them: that is how
+   it exposes a program image it holds in a process's region to Portals
+   (fan-out loading: its children Get the image from it), since its own
+   heap is far too small.  It is privileged over those processes anyway:
+   it writes their memory when it loads them.  For any other process the
+   window is not one of its regions, so user_ptr refuses it. */
+static void *window_ptr(uint64_t uva, uint64_t len)
+{
+    uint64_t off = uva - LWK_PCT_WINDOW, slot = off / SLOT_SPAN;
+    uint64_t in = off % REGION_SPAN;
+    struct proc *p;
+    struct region_map *r;
+
+    if (uva < LWK_PCT_WINDOW || slot >= NPROC)
+        return NULL;
+    p = &procs[slot];
+    r = &p->reg[off % SLOT_SPAN / REGION_SPAN];
+    if (p->state == P_FREE || !p->pct_window || !r->size || len > r->size ||
+        in > r->size - len)
+        return NULL;
+    return phys_to_virt(r->pa + in);
+}
+
 void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
 {
     for (int i = 0; i < LWK_NREGIONS; i++) {
@@ -158,7 +183,7 @@ void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
             return NULL;
         return phys_to_virt(r->pa + (uva - r->va));
     }
-    return NULL;
+    return p == pct ? window_ptr(uva, len) : NULL;
 }
 
 int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len)

@@ -448,7 +448,6 @@ long ptl_wait_syscall(struct proc *p, uint64_t deadline, uint64_t seen)
 
     if (!kp)
         return -EINVAL;
-    if (kp->wake_seq == seen)
-        kptl_idle(deadline);
+    kptl_idle(kp, seen, deadline);
     return (long)kp->wake_seq;
 }

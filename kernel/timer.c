@@ -45,54 +45,200 @@ void udelay(uint64_t us)
         cpu_relax();
 }
 
-/* TSC ticks during CALIBRATE_MS of PIT channel 2 counting down (mode 0),
-   or 0 if the PIT never signals (no PIT on this machine). */
-static uint64_t pit_measure_tsc(void)
-{
-    uint16_t latch = PIT_HZ * CALIBRATE_MS / 1000;
-    uint64_t t0, t1;
+/* ---- calibration ----------------------------------------------------------
 
+   Under a hypervisor on a busy host the vCPU can be descheduled between
+   any two instructions for tens of milliseconds.  The first calibration
+   read the TSC and then polled the PIT's output, so a pause between the
+   TSC read and the poll that saw the output flip was missing from the TSC
+   span: on a loaded 2-core host nodes booted with 58 MHz measured for a
+   2 GHz TSC.  Such a node's clock ran 34 times fast: its Portals
+   retransmission timer fired every 0.6 ms (storms of spurious resends)
+   and its 20 s waits ended after 0.6 s, so it gave up and the other
+   nodes then waited for it forever (the 4-node all-to-all "hang").
+
+   So every reading of a reference counter is bracketed by two TSC reads,
+   and a measurement whose brackets are wide (a pause fell inside one) is
+   thrown away; a pause *between* the two readings is harmless, both
+   spans contain it.  The median of a few good measurements is kept. */
+
+#define PIT_LATCH_CH2   0x80    /* counter latch command, channel 2 */
+#define CAL_GOOD        3       /* good measurements; the median is kept */
+#define CAL_TRIES       30      /* measurements at most */
+#define CAL_MAX_ERR     500     /* brackets may sum to 1/500 of the span */
+
+static uint64_t median(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            uint64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[n / 2];
+}
+
+struct pit_reading {
+    uint64_t tsc;               /* middle of the bracket */
+    uint64_t spread;            /* its width: TSC ticks */
+    uint16_t count;
+};
+
+static struct pit_reading pit_read(const struct tsc_cal_ops *o)
+{
+    struct pit_reading r;
+    uint64_t t0 = o->tsc(), t1;
+
+    r.count = o->pit_count();
+    t1 = o->tsc();
+    r.tsc = t0 + (t1 - t0) / 2;
+    r.spread = t1 - t0;
+    return r;
+}
+
+/* One measurement over CALIBRATE_MS of the PIT: TSC Hz, 0 if a pause
+   spoiled it, TSC_CAL_NO_PIT if the PIT does not count at all. */
+static uint64_t pit_measure(const struct tsc_cal_ops *o)
+{
+    uint32_t want = PIT_HZ * CALIBRATE_MS / 1000;
+    struct pit_reading a, b;
+    uint64_t span;
+
+    o->pit_start();
+    (void)o->pit_count();       /* a real PIT loads the count on its next
+                                   clock edge: skip what it held before */
+    a = pit_read(o);
+    do {
+        b = pit_read(o);
+        if (b.tsc - a.tsc > 100000000000ULL)    /* far beyond any CPU */
+            return TSC_CAL_NO_PIT;
+    } while ((uint16_t)(a.count - b.count) < want && !o->pit_done());
+    /* The output rises when the count passes zero: a pause longer than
+       the counter's 55 ms range, the count wrapped. */
+    if (o->pit_done() || b.count >= a.count)
+        return 0;
+    span = b.tsc - a.tsc;
+    if ((a.spread + b.spread) * CAL_MAX_ERR > span)
+        return 0;
+    /* span < 1e11 (above), so span * PIT_HZ fits in 64 bits */
+    return span * PIT_HZ / (uint32_t)(a.count - b.count);
+}
+
+uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
+{
+    uint64_t good[CAL_GOOD];
+    int n = 0;
+
+    *discarded = 0;
+    for (int i = 0; i < CAL_TRIES && n < CAL_GOOD; i++) {
+        uint64_t hz = pit_measure(o);
+        if (hz == TSC_CAL_NO_PIT)
+            return 0;
+        if (hz)
+            good[n++] = hz;
+        else
+            ++*discarded;
+    }
+    return n ? median(good, n) : 0;
+}
+
+static uint64_t hw_tsc(void)
+{
+    return rdtsc();
+}
+
+static void hw_pit_start(void)
+{
     outb(PIT_GATE, (inb(PIT_GATE) & ~0x02) | 0x01);
     outb(PIT_CMD, 0xB0);            /* channel 2, lo/hi byte, mode 0 */
-    outb(PIT_CH2, latch & 0xFF);
-    outb(PIT_CH2, latch >> 8);
-    t0 = t1 = rdtsc();
-    while (!(inb(PIT_GATE) & 0x20)) {
-        t1 = rdtsc();
-        if (t1 - t0 > 100000000000ULL)  /* far beyond any real CPU */
-            return 0;
-    }
-    return t1 - t0;
+    outb(PIT_CH2, 0xFF);
+    outb(PIT_CH2, 0xFF);
 }
+
+static uint16_t hw_pit_count(void)
+{
+    uint16_t lo;
+
+    outb(PIT_CMD, PIT_LATCH_CH2);
+    lo = inb(PIT_CH2);
+    return (uint16_t)(lo | inb(PIT_CH2) << 8);
+}
+
+static bool hw_pit_done(void)
+{
+    return inb(PIT_GATE) & 0x20;
+}
+
+static const struct tsc_cal_ops hw_cal = {
+    .tsc = hw_tsc, .pit_start = hw_pit_start, .pit_count = hw_pit_count,
+    .pit_done = hw_pit_done,
+};
+
+static unsigned tsc_discarded, lapic_discarded;
 
 static void calibrate_tsc(void)
 {
-    uint64_t ticks = pit_measure_tsc();
+    uint64_t hz = tsc_calibrate(&hw_cal, &tsc_discarded);
 
-    if (!ticks) {
-        pr_warn("PIT did not count down; assuming a 1 GHz TSC\n");
-        ticks = 1000000000ULL * CALIBRATE_MS / 1000;
+    if (!hz) {
+        pr_warn("no steady PIT measurement; assuming a 1 GHz TSC\n");
+        hz = 1000000000ULL;
     }
-    tsc_hz = ticks * 1000 / CALIBRATE_MS;
+    tsc_hz = hz;
     ns_mult = (1000000000ULL << 32) / tsc_hz;
+}
+
+/* LAPIC ticks per second, by the same rule against the (now known) TSC. */
+static uint64_t lapic_measure(void)
+{
+    uint64_t t0, t1, t2, t3, span;
+    uint32_t left;
+
+    t0 = rdtsc();
+    apic_write(APIC_TIMER_INIT, 0xFFFFFFFF);
+    t1 = rdtsc();
+    while (rdtsc() - t1 < tsc_hz / 200)         /* 5 ms */
+        cpu_relax();
+    t2 = rdtsc();
+    left = apic_read(APIC_TIMER_CUR);
+    t3 = rdtsc();
+    span = (t2 + t3) / 2 - (t0 + t1) / 2;
+    if (left == 0 || (t1 - t0 + t3 - t2) * CAL_MAX_ERR > span)
+        return 0;
+    return (uint64_t)(0xFFFFFFFFu - left) * 1000000000ULL / tsc_to_ns(span);
 }
 
 static void calibrate_lapic(void)
 {
-    uint64_t t0 = rdtsc(), wait = tsc_hz / 200;     /* 5 ms */
-    uint32_t left;
+    uint64_t good[CAL_GOOD];
+    int n = 0;
 
     apic_write(APIC_TIMER_DIV, LAPIC_DIV16);
     apic_write(APIC_LVT_TIMER, VEC_TIMER | (1 << 16));  /* masked */
-    apic_write(APIC_TIMER_INIT, 0xFFFFFFFF);
-    while (rdtsc() - t0 < wait)
-        cpu_relax();
-    left = apic_read(APIC_TIMER_CUR);
+    for (int i = 0; i < CAL_TRIES && n < CAL_GOOD; i++) {
+        uint64_t hz = lapic_measure();
+        if (hz)
+            good[n++] = hz;
+        else
+            lapic_discarded++;
+    }
     apic_write(APIC_TIMER_INIT, 0);
-    lapic_hz = (uint64_t)(0xFFFFFFFFu - left) * 200;
+    if (n)
+        lapic_hz = median(good, n);
+    else {
+        pr_warn("no steady LAPIC measurement; assuming 62.5 MHz\n");
+        lapic_hz = 62500000;
+    }
 }
 
-/* Program the LAPIC for the earliest armed timer, or stop it. */
+/* When the LAPIC will interrupt (clock_ns time), 0 if it will not.  Under
+   a hypervisor every LAPIC register write is an emulated device access
+   costing tens of microseconds, and the network re-arms its timer for
+   every frame, so the LAPIC is reprogrammed only when it must fire
+   earlier than it will; firing early costs one interrupt that finds
+   nothing due and arms for the next deadline. */
+static uint64_t lapic_at;
+
 static void lapic_arm(void)
 {
     uint64_t first = UINT64_MAX, now = clock_ns(), ns, count;
@@ -100,10 +246,8 @@ static void lapic_arm(void)
     for (int i = 0; i < TIMER_NSLOTS; i++)
         if (timers[i].deadline && timers[i].deadline < first)
             first = timers[i].deadline;
-    if (first == UINT64_MAX) {
-        apic_write(APIC_TIMER_INIT, 0);
+    if (first == UINT64_MAX || (lapic_at && lapic_at <= first))
         return;
-    }
     ns = first > now ? first - now : 0;
     if (ns > 100000000000ULL)
         ns = 100000000000ULL;   /* 100 s: keeps ns * lapic_hz in 64 bits */
@@ -112,8 +256,8 @@ static void lapic_arm(void)
         count = 1;
     if (count > 0xFFFFFFFFu)
         count = 0xFFFFFFFFu;    /* fires early: the handler re-checks */
-    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
     apic_write(APIC_TIMER_INIT, (uint32_t)count);
+    lapic_at = now + count * 1000000000ULL / lapic_hz;
 }
 
 static void timer_irq(struct trapframe *tf)
@@ -121,6 +265,7 @@ static void timer_irq(struct trapframe *tf)
     uint64_t now = clock_ns();
 
     (void)tf;
+    lapic_at = 0;               /* one-shot: it has fired */
     apic_eoi();
     for (int i = 0; i < TIMER_NSLOTS; i++) {
         void (*fn)(void) = timers[i].fn;
@@ -151,7 +296,10 @@ void timer_init(void)
     calibrate_tsc();
     calibrate_lapic();
     trap_set_handler(VEC_TIMER, timer_irq);
+    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
     pr_info("TSC %lu.%03lu MHz, LAPIC timer %lu kHz (calibrated against "
-            "the PIT)\n", tsc_hz / 1000000, tsc_hz / 1000 % 1000,
-            lapic_hz / 1000);
+            "the PIT; %u and %u measurements disturbed by pauses)\n",
+            tsc_hz / 1000000, tsc_hz / 1000 % 1000, lapic_hz / 1000,
+            tsc_discarded, lapic_discarded);
 }
+

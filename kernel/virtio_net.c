@@ -274,6 +274,9 @@ static const char *setup(struct vnet *n)
         return "queue setup failed (no MSI-X vector, or no memory for rings)";
     if (alloc_buffers(n) < 0)
         return "no contiguous memory for receive buffers";
+    /* Finished transmissions are reclaimed when the ring fills or the NIC
+       is polled; an interrupt for each would cost more than the send. */
+    virtq_set_interrupts(&n->tx.vq, false);
     trap_set_handler(n->vector, vnet_irq);
     if (pci_msix_enable(n->vd.pci, 0, n->vector) < 0)
         return "MSI-X could not be enabled";

@@ -4,13 +4,14 @@
  * Each one is a single line through the dispatch table lwk_io (see
  * libc_internal.h) and turns its -errno result into errno.  The table here,
  * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
- * console, stdin has nothing behind it yet, and every path call fails with
+ * console, stdin has nothing behind it, and every path call fails with
  * ENOSYS.  Under yod (LWK_YOD in the environment) yodio.c points lwk_io at
- * a table whose write sends fds 1 and 2 to yod; nothing below changes.
- * Later, file calls forwarded to yod go into that table too.
+ * lwk_io_yod (yodfile.c), which forwards file calls to yod; nothing below
+ * changes.
  */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,6 +88,48 @@ static long con_stat(const char *path, struct stat *st)
     return -ENOSYS;
 }
 
+static long con_path(const char *path)
+{
+    (void)path;
+    return -ENOSYS;
+}
+
+static long con_lstat(const char *path, struct stat *st)
+{
+    (void)st;
+    return con_path(path);
+}
+
+static long con_rename(const char *oldpath, const char *newpath)
+{
+    (void)newpath;
+    return con_path(oldpath);
+}
+
+static long con_getcwd(char *buf, size_t len)
+{
+    (void)buf;
+    (void)len;
+    return -ENOSYS;
+}
+
+static long con_access(const char *path, int mode)
+{
+    (void)mode;
+    return con_path(path);
+}
+
+static long con_ftruncate(int fd, long len)
+{
+    (void)len;
+    return is_std(fd) ? -EINVAL : -EBADF;
+}
+
+static long con_fsync(int fd)
+{
+    return is_std(fd) ? 0 : -EBADF;
+}
+
 static long con_isatty(int fd)
 {
     return is_std(fd) ? 1 : -EBADF;
@@ -127,10 +170,18 @@ const struct lwk_io_ops lwk_io_console = {
     .lseek = con_lseek,
     .fstat = con_fstat,
     .stat = con_stat,
+    .lstat = con_lstat,
     .isatty = con_isatty,
     .unlink = con_unlink,
     .link = con_link,
+    .rename = con_rename,
     .mkdir = con_mkdir,
+    .rmdir = con_path,
+    .getcwd = con_getcwd,
+    .chdir = con_path,
+    .access = con_access,
+    .ftruncate = con_ftruncate,
+    .fsync = con_fsync,
     .fcntl = con_fcntl,
 };
 
@@ -219,6 +270,62 @@ int link(const char *oldpath, const char *newpath)
 int mkdir(const char *path, mode_t mode)
 {
     return (int)lwk_ret(lwk_io->mkdir(path, (int)mode));
+}
+
+int lstat(const char *path, struct stat *st)
+{
+    return (int)lwk_ret(lwk_io->lstat(path, st));
+}
+
+/* Replaces newlib's rename, which is link + unlink (fails if newpath
+   exists); this one replaces newpath atomically, as POSIX says. */
+int rename(const char *oldpath, const char *newpath)
+{
+    return (int)lwk_ret(lwk_io->rename(oldpath, newpath));
+}
+
+int rmdir(const char *path)
+{
+    return (int)lwk_ret(lwk_io->rmdir(path));
+}
+
+int chdir(const char *path)
+{
+    return (int)lwk_ret(lwk_io->chdir(path));
+}
+
+/* getcwd(NULL, size) allocates (size 0: as much as a path can need). */
+char *getcwd(char *buf, size_t size)
+{
+    char *mine = NULL;
+    long r;
+
+    if (!buf) {
+        size = size ? size : 4096;
+        if (!(buf = mine = malloc(size)))
+            return NULL;
+    }
+    r = lwk_ret(lwk_io->getcwd(buf, size));
+    if (r < 0) {
+        free(mine);
+        return NULL;
+    }
+    return buf;
+}
+
+int access(const char *path, int mode)
+{
+    return (int)lwk_ret(lwk_io->access(path, mode));
+}
+
+int ftruncate(int fd, off_t len)
+{
+    return (int)lwk_ret(lwk_io->ftruncate(fd, len));
+}
+
+int fsync(int fd)
+{
+    return (int)lwk_ret(lwk_io->fsync(fd));
 }
 
 int fcntl(int fd, int cmd, ...)

@@ -45,7 +45,7 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 # ---- crt0 and the newlib glue --------------------------------------------
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
-                  libc/io.c libc/yodio.c libc/misc.c libc/setjmp.S
+                  libc/io.c libc/yodio.c libc/yodfile.c libc/misc.c libc/setjmp.S
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS)))
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -57,8 +57,8 @@ $(LIBC_OUT)/obj/%.o: libc/%.c $(LIBC_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -c $< -o $@
 
-# yodio.c speaks Portals to yod (yod/yod_proto.h).
-$(LIBC_OUT)/obj/yodio.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
+# yodio.c and yodfile.c speak Portals to yod (yod/yod_proto.h).
+$(LIBC_OUT)/obj/yodio.o $(LIBC_OUT)/obj/yodfile.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
 
 $(LIBC_OUT)/obj/%.o: libc/%.S $(LIBC_DEPS)
 	$(call say,LWKCC,$<)

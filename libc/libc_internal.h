@@ -43,10 +43,10 @@ static inline int lwk_fail(int err)
 /*
  * io.c: the one dispatch point for file I/O.  Every newlib file call goes
  * through lwk_io, a table of these operations; each returns a value or
- * -errno (never touches errno itself).  Today the table is lwk_io_console
- * (stdout/stderr to the console, everything else fails with ENOSYS).  The
- * yod forwarding of a later issue installs its own table here, at init, and
- * nothing else in libc changes.
+ * -errno (never touches errno itself).  The node-local table is
+ * lwk_io_console (stdout/stderr to the console, everything else fails with
+ * ENOSYS); under yod (LWK_YOD in the environment) it is lwk_io_yod
+ * (yodfile.c), installed before main.
  */
 struct lwk_io_ops {
     long (*open)(const char *path, int flags, int mode);
@@ -56,16 +56,32 @@ struct lwk_io_ops {
     long (*lseek)(int fd, long off, int whence);
     long (*fstat)(int fd, struct stat *st);
     long (*stat)(const char *path, struct stat *st);
+    long (*lstat)(const char *path, struct stat *st);
     long (*isatty)(int fd);
     long (*unlink)(const char *path);
     long (*link)(const char *oldpath, const char *newpath);
+    long (*rename)(const char *oldpath, const char *newpath);
     long (*mkdir)(const char *path, int mode);
+    long (*rmdir)(const char *path);
+    long (*getcwd)(char *buf, size_t len);  /* the length with the NUL */
+    long (*chdir)(const char *path);
+    long (*access)(const char *path, int mode);
+    long (*ftruncate)(int fd, long len);
+    long (*fsync)(int fd);
     long (*fcntl)(int fd, int cmd, long arg);
 };
 
 extern const struct lwk_io_ops *lwk_io;
 extern const struct lwk_io_ops lwk_io_console;
-/* yodio.c: send writes to fds 1 and 2 to yod at "NID:PID". */
+extern const struct lwk_io_ops lwk_io_yod;
+
+/* yodio.c: the channel to yod at "NID:PID" (yod/yod_proto.h). */
+struct yod_file_req;
+struct yod_file_ans;
 void lwk_yod_io_setup(const char *where);
+long lwk_yod_output(int fd, const void *buf, size_t len);
+struct yod_file_req *lwk_yod_req(void);
+long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
+                  struct yod_file_ans **ans);
 
 #endif

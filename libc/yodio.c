@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * yodio.c: under yod (LWK_YOD=NID:PID in the environment), what a program
- * writes to stdout and stderr goes to yod over Portals instead of the
- * node's console; everything else stays with the console table.  The
- * protocol is in yod/yod_proto.h.  Portals opens at the first write, on a
- * physical NI of the program's own pid (PTL_PID), so the job's logical NI
- * (ptl_job.h) is not disturbed; each chunk is acknowledged before write
- * returns, because the kernel drops a process's traffic when it exits.
+ * yodio.c: the channel between a program run by yod (LWK_YOD=NID:PID in
+ * its environment) and yod, over Portals: what the program writes to
+ * stdout and stderr (Puts to yod's YOD_PT_IO), and file requests
+ * (lwk_yod_call, used by yodfile.c).  The protocol is in yod/yod_proto.h.
+ *
+ * Portals opens at first use, on a physical NI of the program's own pid
+ * (PTL_PID), so the job's logical NI (ptl_job.h) is not disturbed.  Every
+ * Put is acknowledged before the call returns, because the kernel drops a
+ * process's traffic when it exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,41 +20,55 @@
 #include "libc_internal.h"
 #include "yod_proto.h"
 
-static struct lwk_io_ops yod_ops;
 static enum { CLOSED, OPENING, OPEN, BROKEN } state;
 static ptl_process_t yod;
 static ptl_handle_ni_t ni;
 static ptl_handle_eq_t eq;
 static ptl_handle_md_t md;
-static char bounce[YOD_IO_CHUNK];
+static uint32_t seq;
 
-static int open_channel(void)
+/* Everything this side sends or is answered in; the MD covers it all. */
+static struct {
+    struct yod_file_req req;
+    struct yod_file_ans ans;
+    char out[YOD_IO_CHUNK];     /* output: a copy of the caller's bytes */
+} ch;
+
+static int open_portals(void)
 {
     const char *p = getenv("PTL_PID");
     ptl_pid_t pid = p ? (ptl_pid_t)strtoul(p, NULL, 0) : PTL_PID_ANY;
-    ptl_md_t d = { .start = bounce, .length = sizeof(bounce),
+    ptl_md_t d = { .start = &ch, .length = sizeof(ch),
+                   .options = PTL_MD_EVENT_SEND_DISABLE,
                    .ct_handle = PTL_CT_NONE };
+    ptl_pt_index_t pt;
 
     if (PtlInit() != PTL_OK)
         return -1;
     if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
                   NULL, NULL, &ni) != PTL_OK ||
-        PtlEQAlloc(ni, 8, &eq) != PTL_OK)
+        PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
+        PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     d.eq_handle = eq;
     return PtlMDBind(ni, &d, &md) == PTL_OK ? 0 : -1;
 }
 
-/* One chunk to yod; wait for its acknowledgement. */
-static int put_chunk(int fd, const char *buf, size_t len)
+/* 0 once the channel is open; -1 if it cannot be (yod unreachable). */
+static int channel(void)
 {
-    ptl_hdr_data_t hdr = (ptl_hdr_data_t)lwk_rank() << 8 | (unsigned)fd;
+    if (state == CLOSED) {
+        state = OPENING;        /* Portals' own messages go to the console */
+        state = open_portals() == 0 ? OPEN : BROKEN;
+    }
+    return state == OPEN ? 0 : -1;
+}
+
+/* Wait for the ACK of the Put just made; 0 if it was delivered. */
+static int acked(void)
+{
     ptl_event_t ev;
 
-    memcpy(bounce, buf, len);
-    if (PtlPut(md, 0, len, PTL_ACK_REQ, yod, YOD_PT_IO, 0, 0, NULL, hdr)
-        != PTL_OK)
-        return -1;
     do {
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -1;
@@ -60,18 +76,24 @@ static int put_chunk(int fd, const char *buf, size_t len)
     return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
 }
 
-static long yod_write(int fd, const void *buf, size_t len)
+/* One chunk of output to yod. */
+static int put_chunk(int fd, const char *buf, size_t len)
+{
+    ptl_hdr_data_t hdr = (ptl_hdr_data_t)lwk_rank() << 8 | (unsigned)fd;
+
+    memcpy(ch.out, buf, len);
+    if (PtlPut(md, offsetof(typeof(ch), out), len, PTL_ACK_REQ, yod,
+               YOD_PT_IO, 0, 0, NULL, hdr) != PTL_OK)
+        return -1;
+    return acked();
+}
+
+long lwk_yod_output(int fd, const void *buf, size_t len)
 {
     const char *p = buf;
     size_t done = 0;
 
-    if (fd != 1 && fd != 2)
-        return -EBADF;
-    if (state == CLOSED) {
-        state = OPENING;        /* Portals' own messages go to the console */
-        state = open_channel() == 0 ? OPEN : BROKEN;
-    }
-    if (state != OPEN)
+    if (channel() < 0)
         return lwk_io_console.write(fd, buf, len);
     while (done < len) {
         size_t n = len - done < YOD_IO_CHUNK ? len - done : YOD_IO_CHUNK;
@@ -84,7 +106,82 @@ static long yod_write(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
-/* LWK_YOD=NID:PID: send stdout and stderr there. */
+/* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
+   it (a zero uid would admit root's yod only). */
+static int append(void *start, size_t len, unsigned opts, uint64_t bits,
+                  ptl_handle_me_t *h)
+{
+    ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
+                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
+                    .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
+
+    return PtlMEAppend(ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, start, h);
+}
+
+/* Wait for both the request's ACK and yod's answer (in either order). */
+static long await_answer(void)
+{
+    int acked_ok = 0, answered = 0;
+    ptl_event_t ev;
+
+    while (!acked_ok || !answered) {
+        if (PtlEQWait(eq, &ev) != PTL_OK)
+            return -EIO;
+        if (ev.type == PTL_EVENT_ACK) {
+            if (ev.ni_fail_type != PTL_NI_OK)
+                return -EIO;    /* yod did not take the request */
+            acked_ok = 1;
+        } else if (ev.type == PTL_EVENT_PUT && ev.user_ptr == &ch.ans &&
+                   ev.match_bits == (YOD_MB_ANS | seq)) {
+            answered = 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Send the request in lwk_yod_req() to yod and wait for its answer, with
+ * `buf` (len bytes) exposed to yod for `buf_op` (PTL_ME_OP_GET: yod reads
+ * it, PTL_ME_OP_PUT: yod fills it) while the request lasts.  Returns 0
+ * with the answer in *ans, or -errno if the request could not be made
+ * (EFAULT: the buffer is not the program's memory).
+ */
+long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
+                  struct yod_file_ans **ans)
+{
+    ptl_handle_me_t ans_me, buf_me;
+    long rc;
+    int r;
+
+    if (channel() < 0)
+        return -EIO;
+    ch.req.seq = ++seq;
+    ch.req.rank = (int32_t)lwk_rank();
+    if (append(&ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
+               YOD_MB_ANS | seq, &ans_me) != PTL_OK)
+        return -EIO;
+    if (len && (r = append(buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
+                           YOD_MB_BUF | seq, &buf_me)) != PTL_OK) {
+        PtlMEUnlink(ans_me);
+        return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
+    }
+    rc = PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, yod,
+                YOD_PT_FILE, 0, 0, NULL, 0) == PTL_OK ? await_answer() : -EIO;
+    if (rc < 0)
+        PtlMEUnlink(ans_me);    /* no answer is coming */
+    if (len)
+        PtlMEUnlink(buf_me);
+    *ans = &ch.ans;
+    return rc;
+}
+
+/* The request lwk_yod_call sends: fill it, then call. */
+struct yod_file_req *lwk_yod_req(void)
+{
+    return &ch.req;
+}
+
+/* LWK_YOD=NID:PID: yod is there; lwk_io becomes yodfile.c's table. */
 void lwk_yod_io_setup(const char *where)
 {
     char *end;
@@ -94,7 +191,5 @@ void lwk_yod_io_setup(const char *where)
         return;
     yod.phys.nid = (ptl_nid_t)nid;
     yod.phys.pid = (ptl_pid_t)strtoul(end + 1, NULL, 0);
-    yod_ops = lwk_io_console;
-    yod_ops.write = yod_write;
-    lwk_io = &yod_ops;
+    lwk_io = &lwk_io_yod;
 }

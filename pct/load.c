@@ -5,6 +5,7 @@
  * boot module back, then adds the heap (which can take the module's
  * memory) and builds the initial stack.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <lwk/syscall.h>
 #include "pct.h"
@@ -56,18 +57,30 @@ void *pct_image_buffer(struct job *j, uint64_t size)
     return (void *)m.pct_va[LWK_REG_DATA];
 }
 
+/* "pct: NAME: cannot run: ..." on the log, and the reason in j->why for
+   yod, which shows it to the user. */
+static void cannot_run(struct job *j, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(j->why, sizeof(j->why), fmt, ap);
+    va_end(ap);
+    printf("pct: %s: cannot run: %s\n", j->name, j->why);
+}
+
 static long create(struct job *j, const struct lwk_proc_desc *d,
                    struct lwk_proc_map *m)
 {
     long pid = lwk_sys_proc_create((long)d, (long)m);
 
     if (pid < 0)
-        printf("pct: %s: cannot run: needs %lu KiB (text %lu, data %lu, "
-               "stack %lu) but the largest free region is %lu KiB; ask "
-               "for a smaller stack\n", j->name,
-               (d->text_size + d->data_size + d->stack_size) >> 10,
-               d->text_size >> 10, d->data_size >> 10, d->stack_size >> 10,
-               largest_free() >> 10);
+        cannot_run(j, "needs %lu KiB (text %lu, data %lu, stack %lu) but "
+                   "the largest free region is %lu KiB; ask for a smaller "
+                   "stack or make the program's data smaller",
+                   (d->text_size + d->data_size + d->stack_size) >> 10,
+                   d->text_size >> 10, d->data_size >> 10,
+                   d->stack_size >> 10, largest_free() >> 10);
     return pid;
 }
 
@@ -84,9 +97,9 @@ static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
         return 0;
     got = lwk_sys_proc_heap(pid, va, heap);
     if (got < 0)
-        printf("pct: %s: cannot run: needs a heap of %lu KiB but the "
-               "largest free region is %lu KiB; ask for a smaller heap\n",
-               j->name, heap >> 10, largest_free() >> 10);
+        cannot_run(j, "needs a heap of %lu KiB but the largest free "
+                   "region is %lu KiB; ask for a smaller heap",
+                   heap >> 10, largest_free() >> 10);
     return got;
 }
 
@@ -105,8 +118,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
                       LWK_STACK_TOP, j->argc, (const char *const *)j->argv,
                       (const char *const *)j->envp, auxv);
     if (!sp || lwk_sys_proc_start(pid, j->elf.entry, sp) < 0) {
-        printf("pct: %s: cannot run: arguments do not fit on its stack\n",
-               j->name);
+        cannot_run(j, "arguments do not fit on its stack");
         return -1;
     }
     return 0;
@@ -123,7 +135,7 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
                   &j->elf, &why) < 0 ||
         elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0) {
-        printf("pct: %s: cannot run: %s\n", j->name, why);
+        cannot_run(j, "%s", why);
         return -1;
     }
     if ((pid = create(j, &d, &m)) < 0)
@@ -141,6 +153,8 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     }
     j->pid = (int)pid;
     j->stack_lo = LWK_STACK_TOP - m.size[LWK_REG_STACK];
+    j->mem = m.size[LWK_REG_TEXT] + m.size[LWK_REG_DATA] +
+             m.size[LWK_REG_STACK] + (uint64_t)got;
     printf("pct: %s: pid %ld, text %lu KiB, data %lu KiB, heap %lu KiB, "
            "stack %lu KiB\n", j->name, pid, m.size[LWK_REG_TEXT] >> 10,
            m.size[LWK_REG_DATA] >> 10, (uint64_t)got >> 10,

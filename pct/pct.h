@@ -34,6 +34,8 @@ struct job {
     int envc;
     char *envp[PCT_MAX_ARGS + 1];
     uint64_t stack_lo;          /* lowest stack address: overflow check */
+    uint64_t mem;               /* bytes its regions take (heap included) */
+    char why[160];              /* pct_load failed: why (also on the log) */
     int done;
     struct lwk_run_result last;
 };

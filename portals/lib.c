@@ -467,13 +467,14 @@ int PtlNIFini(ptl_handle_ni_t h)
     /* Let queued traffic drain (bounded: 10 s) so peers get our last
      * frames; a dead peer stops counting as busy.  The bound is time, not
      * a count of waits: a wait ends early whenever a timer is due.  Then
-     * linger a few retransmission timeouts: if our last ACK was lost, the
-     * peer's retransmission must still find someone to acknowledge it
-     * (else it declares us unreachable), like TCP's TIME_WAIT. */
+     * linger a few retransmission timeouts (the peers' adaptive ones, not
+     * just the initial one): if our last ACK was lost, the peer's
+     * retransmission must still find someone to acknowledge it (else it
+     * declares us unreachable), like TCP's TIME_WAIT. */
     give_up = ptl_now(lib) + 10 * 1000000000ull;
     while (ptl_lib_busy(lib) && ptl_now(lib) < give_up)
         ptl_block(lib, give_up);
-    linger = ptl_now(lib) + 5 * lib->p.rto_ns;
+    linger = ptl_now(lib) + 5 * ptl_rel_max_rto(lib);
     while (ptl_now(lib) < linger)
         ptl_block(lib, linger);
     ni_free_objects(lib, nii);

@@ -269,7 +269,11 @@ static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
 {
     if (me->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
-    if (me->length && lib->ops->check(lib->ctx, me->start, me->length, 1))
+    /* Only Puts and atomics write into an entry (op_check): a Get-only one
+       may cover read-only memory, e.g. a program's constants it writes
+       to a file through yod. */
+    if (me->length && lib->ops->check(lib->ctx, me->start, me->length,
+                                      me->options & PTL_ME_OP_PUT ? 1 : 0))
         return PTL_ARG_INVALID;
     *ct = NULL;
     if (me->ct_handle != PTL_CT_NONE &&

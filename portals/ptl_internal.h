@@ -155,8 +155,11 @@ struct ptl_txslot {
     uint32_t seq;
     uint32_t len;
     uint64_t off;
+    uint64_t sent;                /* first sent (ns); PTL_SENT_AGAIN once
+                                   * resent: its ACK times nothing (Karn) */
     struct ptl_msg *msg;          /* NULL: slot free */
 };
+#define PTL_SENT_AGAIN UINT64_MAX
 
 /* Receive-side state of the message a peer is streaming to us. */
 struct ptl_rxmsg {
@@ -187,6 +190,10 @@ struct ptl_peer {
     bool ack_owed, dead;
     uint32_t unacked_rx;          /* frames received since last ack sent */
     uint64_t rto, deadline;       /* retransmission timer */
+    uint64_t srtt, rttvar;        /* round trip: smoothed, mean deviation
+                                   * (0: no sample yet) */
+    uint64_t rto_base;            /* RTO from them; rto returns to it on
+                                   * progress */
     uint64_t ack_due;             /* delayed ACK: send a LACK by then */
     uint32_t retries;
     uint32_t dupacks;             /* acks that moved nothing */
@@ -334,6 +341,7 @@ struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 /* Queue a message to its peer and push what the window allows. */
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
 void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *peer);
+uint64_t ptl_rel_max_rto(struct ptl_lib *lib);
 
 /* ---- atomic_ops.c ---- */
 size_t ptl_atomic_dtsize(ptl_datatype_t dt);

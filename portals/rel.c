@@ -60,7 +60,8 @@ static void peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->cwnd = lib->p.window;
     p->ack_owed = p->dead = false;
     p->unacked_rx = p->retries = 0;
-    p->rto = lib->p.rto_ns;
+    p->rto = p->rto_base = lib->p.rto_ns;
+    p->srtt = p->rttvar = 0;
     p->deadline = 0;
 }
 
@@ -197,6 +198,7 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
     s->off = m->queued;
     s->len = (uint32_t)n;
     s->msg = m;
+    s->sent = ptl_now(lib);
     m->queued += n;
     m->frames_unacked++;
     if (m->queued == m->len) {
@@ -218,6 +220,7 @@ static void push(struct ptl_lib *lib, struct ptl_peer *p)
         struct ptl_txslot *s = &p->win[p->tx_resend % lib->p.window];
         if (s->msg != NULL) {
             slot_out(lib, p, s);
+            s->sent = PTL_SENT_AGAIN;
             lib->st.rtx_frames++;
         }
         p->tx_resend++;
@@ -271,9 +274,37 @@ static void dup_ack(struct ptl_lib *lib, struct ptl_peer *p)
     go_back(lib, p, p->cwnd / 2);
 }
 
+/* A round-trip sample r (ns).  A fixed 20 ms timeout is shorter than the
+ * round trip to a node whose host deschedules it for tens of ms (or that
+ * is simply far), and then nearly every retransmission is spurious and
+ * every one is a duplicate at the receiver.  Jacobson/Karels: srtt +=
+ * (r - srtt) / 8, rttvar += (|r - srtt| - rttvar) / 4, RTO = srtt + 4
+ * rttvar, never below the configured initial RTO (a fast link keeps the
+ * timer it had) nor above rto_max. */
+static void rtt_sample(struct ptl_lib *lib, struct ptl_peer *p, uint64_t r)
+{
+    uint64_t err, rto;
+
+    if (p->srtt == 0) {
+        p->srtt = r ? r : 1;
+        p->rttvar = r / 2;
+    } else {
+        err = r > p->srtt ? r - p->srtt : p->srtt - r;
+        p->rttvar = p->rttvar - p->rttvar / 4 + err / 4;
+        p->srtt = p->srtt - p->srtt / 8 + r / 8;
+    }
+    rto = p->srtt + 4 * p->rttvar;
+    if (rto < lib->p.rto_ns)
+        rto = lib->p.rto_ns;
+    if (rto > lib->p.rto_max_ns)
+        rto = lib->p.rto_max_ns;
+    p->rto_base = rto;
+}
+
 static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
                        bool pure)
 {
+    uint64_t sent = PTL_SENT_AGAIN;
     uint32_t moved = 0;
 
     /* Valid acks lie in [tx_acked, tx_next]; anything else is stale or
@@ -289,6 +320,13 @@ static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
     while (seq_lt(p->tx_acked, ack)) {
         struct ptl_txslot *s = &p->win[p->tx_acked % lib->p.window];
         struct ptl_msg *m = s->msg;
+        /* Every frame's first send is timed (Karn: never a resent one),
+         * and the newest frame sent once that this ACK covers gives the
+         * sample: a round whose oldest frames timed out can still teach
+         * us, where timing one frame per round (TCP without timestamps)
+         * never learns once every round times out. */
+        if (m != NULL && s->sent != PTL_SENT_AGAIN)
+            sent = s->sent;
         s->msg = NULL;
         p->tx_acked++;
         moved++;
@@ -297,6 +335,8 @@ static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
     }
     if (moved == 0)
         return;
+    if (sent != PTL_SENT_AGAIN)
+        rtt_sample(lib, p, ptl_now(lib) - sent);
     if (seq_lt(p->tx_resend, p->tx_acked))
         p->tx_resend = p->tx_acked;
     /* Grow back by what was acknowledged (doubles per round trip). */
@@ -304,7 +344,7 @@ static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
                                                : lib->p.window;
     p->dupacks = 0;
     p->retries = 0;
-    p->rto = lib->p.rto_ns;
+    p->rto = p->rto_base;
     p->deadline = p->tx_acked != p->tx_next ? ptl_now(lib) + p->rto : 0;
     push(lib, p);
 }
@@ -376,6 +416,20 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib)
             d = p->deadline;
     }
     return d;
+}
+
+/* The longest retransmission timeout a peer of ours has settled on (our
+ * estimate of its round trip stands for its estimate of ours). */
+uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
+{
+    uint64_t rto = lib->p.rto_ns;
+
+    for (uint32_t i = 0; i < lib->peers.count; i++) {
+        struct ptl_peer *p = ptl_pool_at(&lib->peers, i);
+        if (p->used && !p->dead && p->rto_base > rto)
+            rto = p->rto_base;
+    }
+    return rto;
 }
 
 bool ptl_lib_busy(struct ptl_lib *lib)

@@ -3,15 +3,26 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-$(YOD_BIN): yod/yod.c yod/yod_proto.h kernel/elf.c kernel/include/elf.h \
-            kernel/include/uapi/abi.h $(PTL_B)/libportals.a
+$(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/yod_proto.h \
+            kernel/elf.c kernel/include/elf.h kernel/include/uapi/abi.h \
+            $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
-	    yod/yod.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
+	    yod/yod.c yod/fileio.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
 
-yod: $(YOD_BIN)
+# showmesh: every node's state, from the PCTs (STATUS requests).
+SHOWMESH_BIN := $(BUILD)/bin/showmesh
+
+$(SHOWMESH_BIN): yod/showmesh.c yod/yod_proto.h $(PTL_B)/libportals.a
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
+	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c $(PTL_B)/libportals.a \
+	    -lvdeplug -pthread
+
+yod: $(YOD_BIN) $(SHOWMESH_BIN)
 all: yod
 .PHONY: yod
 
@@ -22,5 +33,36 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-test-build: $(YOD_BIN) $(YOD_TEST_ELF)
-TEST_SUITES += tests/qemu/suite-yod
+# The test program of tests/qemu/suite-yodio (file I/O through yod).
+YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf
+$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
+	    -lportals
+
+# A program too big for a node (bad-input tests).
+YOD_BIGBSS_ELF := $(BUILD)/tests/yod/bigbss.elf
+$(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
+    $(YOD_BIGBSS_ELF)
+TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio
+
+# Fan-out loading: 8 MiB of initialised data checked on every rank
+# (tests/qemu/suite-yodfan, tests/bench/yod/run).
+BIGDATA_ELF := $(BUILD)/tests/yod/bigdata.elf
+$(BUILD)/tests/yod/bigdata.h: tests/yod/bigdata.py
+	$(call say,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)python3 tests/yod/bigdata.py $(@D)/bigdata.bin $@
+$(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	    -I$(BUILD)/tests/yod -o $@ $<
+
+test-build: $(BIGDATA_ELF)
+TEST_SUITES += tests/qemu/suite-yodfan

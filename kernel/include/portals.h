@@ -42,7 +42,9 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
 void kptl_release(struct proc *p);
 void kptl_after_call(struct kptl *kp);
 uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
-void kptl_idle(uint64_t deadline);
+/* Wait until kp's wake count is no longer `seen` (kp NULL: until any
+   interrupt) or until deadline (clock_ns time). */
+void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline);
 
 /* The ptl system call (ptlcall.c). */
 long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs);

@@ -46,7 +46,9 @@ __noreturn void proc_start_pct(const void *image, uint64_t len);
    regions.  Return 0 or -EFAULT; nothing is touched on failure. */
 int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len);
 int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len);
-/* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL. */
+/* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL.
+   For the PCT, a region of a process it made, named through its window
+   (LWK_PCT_WINDOW), counts too. */
 void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
 
 /* Map boot module `i` ([start, end) physical) read-only into the PCT;

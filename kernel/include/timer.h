@@ -6,6 +6,7 @@
 #ifndef TIMER_H
 #define TIMER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 extern uint64_t tsc_hz;         /* TSC ticks per second */
@@ -17,6 +18,19 @@ extern uint64_t realtime_base_ns;
 uint64_t clock_ns(void);        /* monotonic, since boot_tsc */
 uint64_t tsc_to_ns(uint64_t ticks);
 void udelay(uint64_t us);
+
+/* TSC calibration against PIT channel 2 (timer.c), through these hooks so
+   a test can feed it a simulated PIT and TSC.  TSC Hz, or 0 if no
+   measurement could be trusted; *discarded: measurements thrown away
+   because a pause fell inside a reading. */
+struct tsc_cal_ops {
+    uint64_t (*tsc)(void);
+    void (*pit_start)(void);        /* channel 2, mode 0, from 0xFFFF */
+    uint16_t (*pit_count)(void);    /* latch and read channel 2 */
+    bool (*pit_done)(void);         /* OUT2: the count passed zero */
+};
+#define TSC_CAL_NO_PIT  UINT64_MAX
+uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded);
 
 /* One LAPIC timer serves a fixed set of users, one slot each.  Arm slot
    for absolute clock_ns() time `deadline` (replacing what it held); `fn`

@@ -151,6 +151,94 @@ KTEST(timer, tsc_calibrated)
     KEXPECT(tsc_hz > 100000000ULL && tsc_hz < 20000000000ULL);
 }
 
+/* A simulated PIT and 2 GHz TSC on a host that deschedules the vCPU:
+   every access costs sim_step_ns, and every sim_pause_every-th access is
+   preceded by a 30 ms pause (0: never), wherever it falls. */
+#define SIM_TSC_HZ  2000000000ULL
+static uint64_t sim_ns, sim_pit_t0, sim_calls, sim_step_ns, sim_pause_every;
+static bool sim_pit_dead;
+
+static void sim_step(void)
+{
+    sim_ns += sim_step_ns;
+    if (sim_pause_every && ++sim_calls % sim_pause_every == 0)
+        sim_ns += 30000000;
+}
+
+static uint64_t sim_pit_ticks(void)
+{
+    return sim_pit_dead ? 0 : (sim_ns - sim_pit_t0) * 1193182 / 1000000000;
+}
+
+static uint64_t sim_tsc(void)
+{
+    sim_step();
+    return sim_ns * (SIM_TSC_HZ / 1000000000);
+}
+
+static void sim_pit_start(void)
+{
+    sim_step();
+    sim_pit_t0 = sim_ns;
+}
+
+static uint16_t sim_pit_count(void)
+{
+    sim_step();
+    return (uint16_t)(0xFFFF - sim_pit_ticks());    /* mode 0 wraps */
+}
+
+static bool sim_pit_done(void)
+{
+    sim_step();
+    return sim_pit_ticks() >= 0xFFFF;
+}
+
+static const struct tsc_cal_ops sim_cal = {
+    .tsc = sim_tsc, .pit_start = sim_pit_start, .pit_count = sim_pit_count,
+    .pit_done = sim_pit_done,
+};
+
+static void sim_reset(uint64_t step_ns, uint64_t pause_every, bool dead)
+{
+    sim_ns = sim_calls = 0;
+    sim_step_ns = step_ns;
+    sim_pause_every = pause_every;
+    sim_pit_dead = dead;
+}
+
+/* Pauses land inside readings (thrown away) and between them (harmless):
+   the result stays within 0.1%.  The first calibration, which read the
+   TSC and then polled the PIT, measured 58 MHz for 2 GHz like this. */
+KTEST(timer, calibration_survives_pauses)
+{
+    unsigned discarded;
+    uint64_t hz;
+
+    sim_reset(1000, 7919, false);
+    hz = tsc_calibrate(&sim_cal, &discarded);
+    KEXPECT(discarded > 0);
+    KEXPECT(hz > SIM_TSC_HZ - SIM_TSC_HZ / 1000);
+    KEXPECT(hz < SIM_TSC_HZ + SIM_TSC_HZ / 1000);
+}
+
+KTEST(timer, calibration_refuses_when_always_disturbed)
+{
+    unsigned discarded;
+
+    sim_reset(1000, 2, false);      /* a pause inside every reading */
+    KEXPECT_EQ(tsc_calibrate(&sim_cal, &discarded), 0);
+    KEXPECT(discarded > 0);
+}
+
+KTEST(timer, calibration_no_pit)
+{
+    unsigned discarded;
+
+    sim_reset(1000000, 0, true);    /* 1 ms per access: gives up soon */
+    KEXPECT_EQ(tsc_calibrate(&sim_cal, &discarded), 0);
+}
+
 KTEST(timer, clock_monotonic)
 {
     uint64_t a = clock_ns(), b;

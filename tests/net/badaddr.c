@@ -128,6 +128,25 @@ int main(void)
            PtlMEAppend(ni, pt, &me, PTL_PRIORITY_LIST, NULL, &meh),
            PTL_ARG_INVALID);
 
+    /* The PCT may name its window on the processes it made (kernel/proc.c
+       window_ptr: fan-out loading exposes an image there); no one else
+       may: every slot's every region, where this process's own regions
+       and any other process's appear in the PCT, stays refused. */
+    int window_refused = 1;
+    for (uint64_t slot = 0; slot < 16; slot++)
+        for (uint64_t reg = 0; reg < 4; reg++) {
+            uint64_t va = 0x0000100000000000ull + slot * (64ull << 30) +
+                          reg * (16ull << 30);
+            me.start = (void *)va;
+            if (PtlMEAppend(ni, pt, &me, PTL_PRIORITY_LIST, NULL, &meh) !=
+                    PTL_ARG_INVALID ||
+                PtlGet(all, (ptl_size_t)va, 64, self, pt, 0, 0, NULL) !=
+                    PTL_ARG_INVALID)
+                window_refused = 0;
+        }
+    check_true("MEAppend and Get over the PCT's window on every process "
+               "refused", window_refused);
+
     /* Handles: another endpoint's (bits 22..27 name it) are not ours. */
     expect("PtlMDRelease of another endpoint's handle",
            PtlMDRelease((all & ~(63u << 22)) | ((((all >> 22) + 1) & 63) << 22)),

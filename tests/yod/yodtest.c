@@ -6,9 +6,17 @@
  *                           "rank R: stderr line" (stderr); exit 0
  *   yodtest exit R CODE     rank R exits with CODE, the others with 0
  *   yodtest fault R         rank R writes to address 0x10 (page fault)
- *   yodtest spin SECS       print, then spin SECS seconds (kill tests)
+ *   yodtest spin SECS       print, then spin SECS seconds (kill tests);
+ *                           0: forever (a node's clock can run fast, so
+ *                           tests that must outlive a kill use 0)
  *   yodtest env             print this rank's job environment
  *   yodtest big BYTES       write BYTES bytes of a pattern in one write
+ *   yodtest early R CODE    rank R exits with CODE at once; the others
+ *                           print "rank r done" a second later, exit 0
+ *   yodtest faultspin R S   rank R faults; the others spin S seconds
+ *                           (0: forever), then print "rank r survived"
+ *   yodtest mem             "heap H stack S" (bytes, as the PCT gave them)
+ *   yodtest getenv NAME...  "NAME=value" or "NAME unset", per name
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +25,25 @@
 #include <unistd.h>
 #include <lwk/lwk.h>
 
+
+static void spin(long secs)
+{
+    struct timespec t0, t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while (!secs || t.tv_sec - t0.tv_sec < secs);
+}
+
+/* Inlined, so a fault report names main. */
+static inline __attribute__((always_inline)) void fault(void)
+{
+    /* The address comes from a string so the compiler cannot see it. */
+    volatile int *bad = (volatile int *)strtoul("0x10", NULL, 0);
+
+    *bad = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -33,20 +60,45 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "exit") && argc == 4)
         return rank == atol(argv[2]) ? atoi(argv[3]) : 0;
     if (!strcmp(argv[1], "fault") && argc == 3) {
-        /* The address comes from a string so the compiler cannot see it. */
-        volatile int *bad = (volatile int *)strtoul("0x10", NULL, 0);
         if (rank == atol(argv[2]))
-            *bad = 1;
+            fault();
         return 0;
     }
     if (!strcmp(argv[1], "spin") && argc == 3) {
-        struct timespec t0, t;
         printf("rank %ld spinning\n", rank);
         fflush(stdout);
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        do
-            clock_gettime(CLOCK_MONOTONIC, &t);
-        while (t.tv_sec - t0.tv_sec < atol(argv[2]));
+        spin(atol(argv[2]));
+        return 0;
+    }
+    if (!strcmp(argv[1], "early") && argc == 4) {
+        if (rank == atol(argv[2]))
+            return atoi(argv[3]);
+        spin(1);
+        printf("rank %ld done\n", rank);
+        return 0;
+    }
+    if (!strcmp(argv[1], "faultspin") && argc == 4) {
+        if (rank == atol(argv[2])) {
+            spin(1);            /* the others are running by now */
+            fault();
+        }
+        printf("rank %ld spinning\n", rank);
+        fflush(stdout);
+        spin(atol(argv[3]));
+        printf("rank %ld survived\n", rank);
+        return 0;
+    }
+    if (!strcmp(argv[1], "mem")) {
+        printf("heap %lu stack %lu\n", lwk_proc->heap_size,
+               lwk_proc->stack_size);
+        return 0;
+    }
+    if (!strcmp(argv[1], "getenv")) {
+        for (int i = 2; i < argc; i++)
+            if (getenv(argv[i]))
+                printf("%s=%s\n", argv[i], getenv(argv[i]));
+            else
+                printf("%s unset\n", argv[i]);
         return 0;
     }
     if (!strcmp(argv[1], "env")) {

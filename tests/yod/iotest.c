@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iotest: a compute-node program for tests/qemu/suite-yodio (file I/O
+ * forwarded to yod).  Every check prints "ok WHAT" or "FAIL WHAT: why";
+ * the exit status is the number of failures.
+ *
+ *   iotest write NAME BYTES [TICKS]
+ *                             rank r writes NAME.r: BYTES + 1001*r bytes of
+ *                             pattern(r) in one fwrite; with TICKS the last
+ *                             rank prints TICKS lines 20 ms apart instead
+ *                             (output must flow during the transfers)
+ *   iotest read NAME          rank r reads NAME.r (or NAME if there is no
+ *                             NAME.r) in one unbuffered fread, prints
+ *                             "rank R: N bytes crc32 X"
+ *   iotest ops DIR            files and directories in DIR/rR, every call
+ *   iotest cwd DIR            rank 1 moves into DIR, rank 0 stays: each
+ *                             creates "cwdfile" where it is
+ *   iotest errors DIR         the errno of each failing call, with strerror
+ *   iotest hold DIR N         open N files and exit without closing them;
+ *                             rank 0 first waits for DIR/go
+ *   iotest create PATH        create PATH; a clear message and status 3 if
+ *                             it cannot
+ *   iotest stdin              read stdin to its end; count, crc and first line
+ *   iotest bw BYTES           time writing and reading back a file of BYTES
+ *   iotest lat N              time N stat calls (a small request's round trip)
+ *   iotest garbage            malformed requests straight to yod's portal
+ *
+ * pattern(r)[i] = (i % 251 + r) & 255: a prime period, so a chunk landing
+ * at the wrong offset shows.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <lwk/lwk.h>
+#include <portals4.h>
+
+#include "yod_proto.h"
+
+/* libc has lstat; newlib's <sys/stat.h> declares it only for some targets. */
+int lstat(const char *path, struct stat *st);
+
+static int fails;
+static long rank;
+
+static void check(int ok, const char *what)
+{
+    if (ok) {
+        printf("ok %s\n", what);
+    } else {
+        printf("FAIL %s: errno %d (%s)\n", what, errno, strerror(errno));
+        fails++;
+    }
+}
+
+static void check_quiet(int ok)
+{
+    if (!ok) {
+        printf("FAIL: errno %d (%s)\n", errno, strerror(errno));
+        fails++;
+    }
+}
+
+/* A call that must fail with `want`: prints "WHAT: strerror". */
+static void fails_with(int rc, int want, const char *what)
+{
+    int e = errno;
+
+    if (rc == -1 && e == want) {
+        printf("ok %s: %s\n", what, strerror(e));
+    } else {
+        printf("FAIL %s: rc %d errno %d (%s), wanted %d (%s)\n", what, rc, e,
+               strerror(e), want, strerror(want));
+        fails++;
+    }
+}
+
+static uint32_t crc32(uint32_t crc, const unsigned char *p, size_t n)
+{
+    static uint32_t table[256];
+
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    crc = ~crc;
+    while (n--)
+        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static char *pattern(size_t n, long r)
+{
+    char *b = malloc(n ? n : 1);
+
+    for (size_t i = 0; b && i < n; i++)
+        b[i] = (char)((i % 251 + r) & 255);
+    return b;
+}
+
+static int do_write(const char *name, size_t n)
+{
+    char path[256];
+    char *b = pattern(n, rank);
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s.%ld", name, rank);
+    if (!b || !(f = fopen(path, "w"))) {
+        printf("FAIL write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    check(fwrite(b, 1, n, f) == n, "fwrite");
+    check(fclose(f) == 0, "fclose");
+    printf("rank %ld wrote %zu bytes to %s\n", rank, n, path);
+    return fails;
+}
+
+static int do_read(const char *name)
+{
+    char path[256];
+    struct stat st;
+    FILE *f;
+    char *b;
+    size_t got;
+
+    snprintf(path, sizeof(path), "%s.%ld", name, rank);
+    if (stat(path, &st) < 0)
+        snprintf(path, sizeof(path), "%s", name);
+    if (stat(path, &st) < 0 || !(f = fopen(path, "r")) ||
+        !(b = malloc(st.st_size + 1))) {
+        printf("FAIL read %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    setvbuf(f, NULL, _IONBF, 0);        /* the fread is one read call */
+    got = fread(b, 1, st.st_size + 1, f);
+    check(feof(f) && !ferror(f), "fread to the end");
+    fclose(f);
+    printf("rank %ld: %zu bytes crc32 %08lx\n", rank, got,
+           (unsigned long)crc32(0, (unsigned char *)b, got));
+    return fails;
+}
+
+static int do_ticks(int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct timespec d = { 0, 20000000 };
+        printf("tick %d\n", i);
+        nanosleep(&d, NULL);
+    }
+    return 0;
+}
+
+/* Sizes and positions: write, seek past the end, fstat, stat, ftruncate. */
+static void ops_files(void)
+{
+    char buf[64];
+    struct stat st;
+    int fd = open("a", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+    check(fd >= 3, "open O_CREAT");
+    memset(buf, 'x', sizeof(buf));
+    check(write(fd, buf, 40) == 40, "write 40");
+    check(lseek(fd, 0, SEEK_CUR) == 40, "lseek SEEK_CUR = 40");
+    check(lseek(fd, 4999, SEEK_SET) == 4999, "lseek past the end");
+    check(write(fd, "!", 1) == 1, "write at 4999");
+    check(fstat(fd, &st) == 0 && st.st_size == 5000 && S_ISREG(st.st_mode),
+          "fstat size 5000, regular");
+    check(lseek(fd, -10, SEEK_END) == 4990, "lseek SEEK_END");
+    check(isatty(fd) == 0 && errno == ENOTTY, "isatty(file) 0, ENOTTY");
+    check(close(fd) == 0, "close");
+    check(stat("a", &st) == 0 && st.st_size == 5000, "stat size 5000");
+    check(lstat("a", &st) == 0 && S_ISREG(st.st_mode), "lstat");
+    fd = open("a", O_RDWR);
+    check(fd >= 3 && ftruncate(fd, 10) == 0 && fstat(fd, &st) == 0 &&
+          st.st_size == 10, "ftruncate to 10");
+    check(read(fd, buf, sizeof(buf)) == 10 && buf[0] == 'x', "read 10");
+    check(read(fd, buf, sizeof(buf)) == 0, "read at the end: 0");
+    check(fsync(fd) == 0, "fsync");
+    close(fd);
+    fd = open("a", O_WRONLY | O_APPEND);
+    check(fd >= 3 && write(fd, "tail", 4) == 4 && stat("a", &st) == 0 &&
+          st.st_size == 14, "O_APPEND writes at the end");
+    close(fd);
+}
+
+/* Names: access, rename (also over a file), link, unlink, mkdir, rmdir. */
+static void ops_names(void)
+{
+    struct stat st;
+    FILE *f;
+
+    check(access("a", R_OK | W_OK) == 0, "access R_OK|W_OK");
+    check(access("a", X_OK) == -1 && errno == EACCES, "access X_OK EACCES");
+    check(access("nope", F_OK) == -1 && errno == ENOENT,
+          "access missing ENOENT");
+    check(rename("a", "b") == 0 && stat("a", &st) == -1 && errno == ENOENT &&
+          stat("b", &st) == 0 && st.st_size == 14, "rename a b");
+    f = fopen("c", "w");
+    check(f && fputs("c\n", f) >= 0 && fclose(f) == 0, "fopen c");
+    check(rename("b", "c") == 0 && stat("c", &st) == 0 && st.st_size == 14,
+          "rename over an existing file");
+    check(link("c", "d") == 0 && stat("c", &st) == 0 && st.st_nlink == 2,
+          "link: nlink 2");
+    check(unlink("d") == 0 && stat("d", &st) == -1 && errno == ENOENT,
+          "unlink");
+    check(mkdir("sub", 0755) == 0 && stat("sub", &st) == 0 &&
+          S_ISDIR(st.st_mode), "mkdir");
+    check(rmdir("sub") == 0 && stat("sub", &st) == -1, "rmdir");
+    check(remove("c") == 0, "remove");
+}
+
+static int do_ops(const char *dir)
+{
+    char path[512], cwd[512], want[600];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/r%ld", dir, rank);
+    check(mkdir(path, 0755) == 0, "mkdir rank dir");
+    check(chdir(path) == 0, "chdir rank dir");
+    snprintf(want, sizeof(want), "/r%ld", rank);
+    check(getcwd(cwd, sizeof(cwd)) == cwd &&
+          !strcmp(cwd + strlen(cwd) - strlen(want), want), "getcwd");
+    check(getcwd(cwd, 3) == NULL && errno == ERANGE, "getcwd ERANGE");
+    check(isatty(1) == 1, "isatty(1)");
+    ops_files();
+    ops_names();
+    f = fopen("final", "w");
+    check(f && fprintf(f, "rank %ld in %s\n", rank, cwd) > 0 &&
+          fclose(f) == 0, "final file");
+    return fails;
+}
+
+/* Wait (up to 30 s) until `path` exists: the other rank's signal. */
+static int wait_for(const char *path)
+{
+    struct stat st;
+
+    for (int i = 0; i < 1500; i++) {
+        struct timespec d = { 0, 20000000 };
+        if (stat(path, &st) == 0)
+            return 0;
+        nanosleep(&d, NULL);
+    }
+    return -1;
+}
+
+/* Rank 1 moves into DIR; rank 0 must stay where yod started. */
+static int do_cwd(const char *dir)
+{
+    char cwd[512], flag[600];
+    FILE *f;
+
+    if (rank == 1) {
+        check(chdir(dir) == 0, "chdir");
+    } else {
+        snprintf(flag, sizeof(flag), "%s/moved", dir);
+        check(wait_for(flag) == 0, "rank 1 has moved");
+    }
+    check(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
+    printf("rank %ld cwd %s\n", rank, cwd);
+    f = fopen("cwdfile", "w");
+    check(f && fprintf(f, "rank %ld\n", rank) > 0 && fclose(f) == 0,
+          "create cwdfile");
+    if (rank == 1)
+        check(fclose(fopen("moved", "w")) == 0, "tell rank 0");
+    return fails;
+}
+
+static int do_errors(const char *dir)
+{
+    char path[600], *longp;
+    int fd;
+
+    fails_with(open("missing-file", O_RDONLY), ENOENT, "open missing");
+    fails_with(open(dir, O_WRONLY), EISDIR, "open dir for writing");
+    snprintf(path, sizeof(path), "%s/file", dir);
+    fd = open(path, O_CREAT | O_WRONLY, 0644);
+    check(fd >= 3, "create file");
+    fails_with(open(path, O_CREAT | O_EXCL | O_WRONLY, 0644), EEXIST,
+               "open O_EXCL existing");
+    fails_with(mkdir(dir, 0755), EEXIST, "mkdir existing");
+    snprintf(path, sizeof(path), "%s/file/x", dir);
+    fails_with(open(path, O_RDONLY), ENOTDIR, "open under a file");
+    fails_with(rmdir(dir), ENOTEMPTY, "rmdir not empty");
+    fails_with(unlink("missing-file"), ENOENT, "unlink missing");
+    fails_with(read(42, path, 1), EBADF, "read bad fd");
+    fails_with(close(42), EBADF, "close bad fd");
+    fails_with((int)write(fd, (void *)0x10, 100), EFAULT, "write bad buffer");
+    fails_with((int)read(fd, (void *)0x10, 100), EFAULT, "read bad buffer");
+    fails_with((int)lseek(fd, 0, 7), EINVAL, "lseek bad whence");
+    fails_with(chdir(path), ENOTDIR, "chdir under a file");
+    longp = malloc(5000);
+    memset(longp, 'a', 4999);
+    longp[4999] = 0;
+    fails_with(open(longp, O_RDONLY), ENAMETOOLONG, "path too long");
+    close(fd);
+    return fails;
+}
+
+/* Open n files and keep them; rank 0 then waits for DIR/go, the others
+   end at once (yod must close their files when they end). */
+static int do_hold(const char *dir, int n)
+{
+    char path[600];
+
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/h.%ld.%d", dir, rank, i);
+        check_quiet(open(path, O_CREAT | O_WRONLY, 0644) >= 3);
+    }
+    printf("rank %ld holds %d files\n", rank, n);
+    fflush(stdout);
+    if (rank == 0) {
+        snprintf(path, sizeof(path), "%s/go", dir);
+        check(wait_for(path) == 0, "go");
+    }
+    return fails;
+}
+
+static int do_create(const char *path)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f) {
+        fprintf(stderr, "iotest: cannot create %s: %s\n", path,
+                strerror(errno));
+        return 3;
+    }
+    fprintf(f, "created by rank %ld\n", rank);
+    return fclose(f) == 0 ? 0 : 4;
+}
+
+static int do_stdin(void)
+{
+    static char buf[1 << 20];
+    char line[128] = "";
+    size_t n = 0;
+    long r;
+
+    while ((r = read(0, buf + n, sizeof(buf) - n)) > 0)
+        n += (size_t)r;
+    check(r == 0, "read stdin to its end");
+    buf[n < sizeof(buf) ? n : n - 1] = 0;
+    sscanf(buf, "%127[^\n]", line);
+    printf("rank %ld stdin: %zu bytes crc32 %08lx first line '%s'\n", rank,
+           n, (unsigned long)crc32(0, (unsigned char *)buf, n),
+           n ? line : "");
+    return fails;
+}
+
+/* Forwarded bandwidth: one write of n bytes, one read back. */
+static int do_bw(size_t n)
+{
+    char path[64], *b = pattern(n, rank), *c = malloc(n);
+    double t0, t1, t2;
+    int fd;
+
+    snprintf(path, sizeof(path), "bw.%ld", rank);
+    fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0644);
+    t0 = now();
+    check(write(fd, b, n) == (long)n, "write");
+    t1 = now();
+    lseek(fd, 0, SEEK_SET);
+    check(read(fd, c, n) == (long)n && !memcmp(b, c, n), "read back");
+    t2 = now();
+    close(fd);
+    unlink(path);
+    printf("bw %zu bytes: write %.1f MB/s (%.3f s), read %.1f MB/s "
+           "(%.3f s)\n", n, n / (t1 - t0) / 1e6, t1 - t0,
+           n / (t2 - t1) / 1e6, t2 - t1);
+    return fails;
+}
+
+/* Round trip of a small forwarded call (stat). */
+static int do_lat(int n)
+{
+    struct stat st;
+    double t0 = now();
+
+    for (int i = 0; i < n; i++)
+        check_quiet(stat(".", &st) == 0);
+    printf("stat round trip: %.0f us (%d calls)\n", (now() - t0) / n * 1e6,
+           n);
+    return fails;
+}
+
+/* ---- malformed requests: yod must answer EINVAL/ENOSYS or drop them -------- */
+
+static struct {
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_md_t md;
+    ptl_process_t yod;
+    struct yod_file_req q;
+    struct yod_file_ans a;
+} g;
+
+/* Send `len` bytes of g.q; the answer's err (protocol code), or -1 if
+   none comes within 2 s, -2 if yod did not take the message. */
+static int raw_request(size_t len)
+{
+    ptl_event_t ev;
+    unsigned which;
+    int acked = 0;
+
+    g.a.seq = 0xdead;
+    if (PtlPut(g.md, 0, len, PTL_ACK_REQ, g.yod, YOD_PT_FILE, 0, 0, NULL, 0)
+        != PTL_OK)
+        return -2;
+    while (PtlEQPoll(&g.eq, 1, 2000, &ev, &which) == PTL_OK) {
+        if (ev.type == PTL_EVENT_ACK && ev.ni_fail_type != PTL_NI_OK)
+            return -2;
+        acked |= ev.type == PTL_EVENT_ACK;
+        if (ev.type == PTL_EVENT_PUT && acked)
+            return (int)g.a.err;
+    }
+    return -1;
+}
+
+/* The protocol's code for a newlib errno. */
+static int code(int e)
+{
+    static const int list[] = {
+#define E(x) x,
+        YOD_ERRNO_LIST(E)
+#undef E
+    };
+
+    for (unsigned i = 0; i < sizeof(list) / sizeof(list[0]); i++)
+        if (list[i] == e)
+            return (int)i + 1;
+    return -100;
+}
+
+/* Before libc opens its own channel on the same pid: nothing is printed
+   until the NI is closed again. */
+static int do_garbage(void)
+{
+    const char *y = getenv("LWK_YOD");
+    ptl_me_t me = { .start = &g.a, .length = sizeof(g.a),
+                    .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
+                    .ignore_bits = ~0ull, .options = PTL_ME_OP_PUT };
+    ptl_md_t md = { .start = &g.q, .length = sizeof(g.q),
+                    .ct_handle = PTL_CT_NONE };
+    ptl_handle_me_t h;
+    ptl_pt_index_t pt;
+    int r[6];
+
+    if (!y || PtlInit() != PTL_OK ||
+        PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                  (ptl_pid_t)atoi(getenv("PTL_PID")), NULL, NULL, &g.ni)
+        != PTL_OK ||
+        PtlEQAlloc(g.ni, 16, &g.eq) != PTL_OK ||
+        PtlPTAlloc(g.ni, 0, g.eq, YOD_PT_FILE, &pt) != PTL_OK)
+        return 100;
+    g.yod.phys.nid = (ptl_nid_t)strtoul(y, NULL, 0);
+    g.yod.phys.pid = (ptl_pid_t)strtoul(strchr(y, ':') + 1, NULL, 0);
+    me.match_id = g.yod;
+    md.eq_handle = g.eq;
+    if (PtlMEAppend(g.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, NULL, &h)
+        != PTL_OK || PtlMDBind(g.ni, &md, &g.md) != PTL_OK)
+        return 101;
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 1, .rank = 0,
+                                 .path_len = 10 };
+    memcpy(g.q.path, ".", 2);
+    r[0] = raw_request(YOD_FILE_REQ_HDR + 2);   /* lengths disagree */
+    g.q.op = 99;
+    g.q.path_len = 0;
+    r[1] = raw_request(YOD_FILE_REQ_HDR);       /* no such operation */
+    r[2] = raw_request(8);                      /* too short: dropped */
+    g.q.rank = 77;
+    r[3] = raw_request(YOD_FILE_REQ_HDR);       /* not this rank: dropped */
+    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 2, .fd = 40,
+                                 .len = 10 };
+    r[4] = raw_request(YOD_FILE_REQ_HDR);       /* fd not open */
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 3,
+                                 .path_len = 2 };
+    memcpy(g.q.path, ".", 2);
+    r[5] = raw_request(YOD_FILE_REQ_HDR + 2);   /* and yod still serves */
+    PtlMEUnlink(h);
+    PtlMDRelease(g.md);
+    PtlPTFree(g.ni, pt);
+    PtlEQFree(g.eq);
+    PtlNIFini(g.ni);
+    PtlFini();
+    check(r[0] == code(EINVAL), "inconsistent lengths: EINVAL");
+    check(r[1] == code(ENOSYS), "unknown operation: ENOSYS");
+    check(r[2] == -1, "8-byte request: no answer");
+    check(r[3] == -1, "another rank's number: no answer");
+    check(r[4] == code(EBADF), "read of an fd not open: EBADF");
+    check(r[5] == 0, "a good request after them: answered");
+    return fails;
+}
+
+int main(int argc, char **argv)
+{
+    rank = lwk_rank();
+    if (argc == 5 && !strcmp(argv[1], "write") && rank == lwk_size() - 1)
+        return do_ticks(atoi(argv[4]));
+    if ((argc == 4 || argc == 5) && !strcmp(argv[1], "write"))
+        return do_write(argv[2], strtoul(argv[3], NULL, 0) + 1001 * rank);
+    if (argc == 3 && !strcmp(argv[1], "read"))
+        return do_read(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "ops"))
+        return do_ops(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "cwd"))
+        return do_cwd(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "errors"))
+        return do_errors(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "hold"))
+        return do_hold(argv[2], atoi(argv[3]));
+    if (argc == 3 && !strcmp(argv[1], "create"))
+        return do_create(argv[2]);
+    if (argc == 2 && !strcmp(argv[1], "stdin"))
+        return do_stdin();
+    if (argc == 2 && !strcmp(argv[1], "garbage"))
+        return do_garbage();
+    if (argc == 3 && !strcmp(argv[1], "lat"))
+        return do_lat(atoi(argv[2]));
+    if (argc == 3 && !strcmp(argv[1], "bw"))
+        return do_bw(strtoul(argv[2], NULL, 0));
+    fprintf(stderr, "usage: iotest write|read|ops|cwd|errors|hold|create|"
+            "stdin|bw|lat ...\n");
+    return 2;
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * showmesh: what every compute node of the cluster is doing.
+ *
+ *   showmesh [-t MS]
+ *
+ * Like yod it joins the cluster in $LWK_CLUSTER (default build/cluster)
+ * as a Linux station on a free service nid, then sends every node's PCT
+ * a STATUS request (yod_proto.h) and waits up to MS milliseconds (default
+ * 3000; a PCT busy loading a program answers late) for the answers.  It
+ * prints one line per node (free, busy with a job, or down: no answer), a
+ * grid with one letter per job as Cougar's showmesh did, and a summary
+ * line that scripts can check:
+ *
+ *   4 nodes: 3 free, 1 busy (1 job), 0 down
+ *
+ * Exit status 0 (down nodes are reported, not an error); 1 if there is
+ * no cluster; 2 for bad usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "portals4.h"
+#include "yod_proto.h"
+
+#define MAX_NODES   128
+#define ANS_BUF     (256 * sizeof(struct yod_msg))
+#define GRID_ROW    32          /* nodes per grid line */
+
+struct node {
+    unsigned nid;
+    int answered;
+    struct yod_msg st;          /* its STATE answer */
+};
+
+static struct node nodes[MAX_NODES];
+static int nnodes;
+static const char *cluster;
+static char ans_buf[ANS_BUF];
+
+static struct {
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_md_t md;
+    struct yod_msg req;
+} P;
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("showmesh: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- the cluster (the same files yod reads) -------------------------------- */
+
+static FILE *cluster_file(const char *name)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", cluster, name);
+    if (!(f = fopen(path, "r")))
+        die("no cluster in %s (%s: %s); boot one with tools/cluster up -n N "
+            "or set LWK_CLUSTER", cluster, path, strerror(errno));
+    return f;
+}
+
+static void read_cluster(unsigned *svc_first, unsigned *svc_last)
+{
+    char line[4096];
+    FILE *f = cluster_file("nodes");
+
+    while (fgets(line, sizeof(line), f) && nnodes < MAX_NODES)
+        if (sscanf(line, "%u", &nodes[nnodes].nid) == 1)
+            nnodes++;
+    fclose(f);
+    f = cluster_file("env");
+    while (fgets(line, sizeof(line), f)) {
+        char *eq = strchr(line, '=');
+        line[strcspn(line, "\n")] = 0;
+        if (!eq || !strncmp(line, "export", 6))
+            continue;
+        *eq = 0;
+        if (!strcmp(line, "LWK_SERVICE_NID_FIRST"))
+            *svc_first = atoi(eq + 1);
+        else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
+            *svc_last = atoi(eq + 1);
+        else if (!strncmp(line, "PTL_", 4))
+            setenv(line, eq + 1, 1);
+    }
+    fclose(f);
+}
+
+/* A service nid no yod or showmesh holds (yod's lock files). */
+static unsigned pick_service_nid(unsigned first, unsigned last)
+{
+    char path[4096];
+
+    for (unsigned nid = first; nid <= last; nid++) {
+        snprintf(path, sizeof(path), "%s/yod-%u.lock", cluster, nid);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return nid;
+        if (fd >= 0)
+            close(fd);
+    }
+    die("no free service nid in %u..%u (%s/yod-*.lock)", first, last,
+        cluster);
+    return 0;
+}
+
+/* ---- asking ------------------------------------------------------------------ */
+
+static void open_portals(unsigned nid)
+{
+    char s[16];
+    ptl_pt_index_t pt;
+    ptl_handle_me_t h;
+    ptl_me_t me = { .start = ans_buf, .length = sizeof(ans_buf),
+                    .ct_handle = PTL_CT_NONE,
+                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
+                    .ignore_bits = ~0ull, .min_free = sizeof(struct yod_msg),
+                    .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
+                               PTL_ME_EVENT_UNLINK_DISABLE };
+    ptl_md_t md = { .start = &P.req, .length = sizeof(P.req),
+                    .ct_handle = PTL_CT_NONE, .eq_handle = PTL_EQ_NONE };
+
+    snprintf(s, sizeof(s), "%u", nid);
+    setenv("PTL_NID", s, 1);
+    snprintf(s, sizeof(s), "%d", YOD_PID);
+    setenv("PTL_PID", s, 1);
+    if (PtlInit() != PTL_OK)
+        die("cannot join the cluster's network (PTL_IFACE=%s)",
+            getenv("PTL_IFACE") ? getenv("PTL_IFACE") : "?");
+    if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                  YOD_PID, NULL, NULL, &P.ni) != PTL_OK ||
+        PtlEQAlloc(P.ni, 1024, &P.eq) != PTL_OK ||
+        PtlPTAlloc(P.ni, 0, P.eq, YOD_PT_CTL, &pt) != PTL_OK ||
+        PtlMEAppend(P.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL, &h)
+            != PTL_OK ||
+        PtlMDBind(P.ni, &md, &P.md) != PTL_OK)
+        die("cannot open Portals on nid %u pid %d", nid, YOD_PID);
+}
+
+static struct node *node_of(unsigned nid)
+{
+    for (int i = 0; i < nnodes; i++)
+        if (nodes[i].nid == nid)
+            return &nodes[i];
+    return NULL;
+}
+
+/* STATUS to every node at once, then answers until all came or `ms`. */
+static void ask_all(int ms)
+{
+    int left = nnodes;
+
+    P.req = (struct yod_msg){ .type = YOD_STATUS, .job = (uint32_t)getpid(),
+                              .host_ms = (uint32_t)now_ms() };
+    for (int i = 0; i < nnodes; i++) {
+        ptl_process_t to = { .phys = { nodes[i].nid, YOD_PCT_PID } };
+        PtlPut(P.md, 0, sizeof(P.req), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+               NULL, 0);
+    }
+    for (double end = now_ms() + ms; left && now_ms() < end;) {
+        ptl_event_t ev;
+        unsigned which;
+        struct node *n;
+        if (PtlEQPoll(&P.eq, 1, 50, &ev, &which) != PTL_OK ||
+            ev.type != PTL_EVENT_PUT || ev.mlength != sizeof(P.req) ||
+            !(n = node_of(ev.initiator.phys.nid)) || n->answered)
+            continue;
+        memcpy(&n->st, ev.start, sizeof(n->st));
+        if (n->st.type == YOD_STATE && n->st.job == P.req.job) {
+            n->answered = 1;
+            left--;
+        }
+    }
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+/* The letter of the job holding `n` in the grid: A, B, ... in order of
+   first appearance; jobs[] collects the job ids. */
+static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+static char letter(const struct node *n, uint32_t *jobs, int *njobs)
+{
+    int i;
+
+    if (!n->answered)
+        return 'x';
+    if (!n->st.job2)
+        return '.';
+    for (i = 0; i < *njobs && jobs[i] != n->st.job2; i++)
+        ;
+    if (i == *njobs)
+        jobs[(*njobs)++] = n->st.job2;
+    return i < (int)sizeof(abc) - 1 ? abc[i] : '#';
+}
+
+static void print_table(int ms)
+{
+    printf("%5s  %-5s %-10s %-7s %9s %9s  %-16s %s\n", "NID", "STATE", "JOB",
+           "RANK", "MEM-KIB", "FREE-KIB", "PROGRAM", "YOD");
+    for (int i = 0; i < nnodes; i++) {
+        const struct node *n = &nodes[i];
+        const struct yod_msg *m = &n->st;
+        char rank[24] = "-", mem[24] = "-", job[16] = "-", yod[16] = "-";
+        if (!n->answered) {
+            printf("%5u  %-5s (no answer in %.1f s: down, or busy loading "
+                   "a program)\n", n->nid, "down", ms / 1e3);
+            continue;
+        }
+        if (m->job2) {
+            snprintf(job, sizeof(job), "%u", m->job2);
+            snprintf(yod, sizeof(yod), "%lu", (unsigned long)m->addr);
+            if (m->rank >= 0 && m->size > 0)
+                snprintf(rank, sizeof(rank), "%d/%d", m->rank, m->size);
+        }
+        if (m->image_len)
+            snprintf(mem, sizeof(mem), "%lu",
+                     (unsigned long)(m->image_len >> 10));
+        printf("%5u  %-5s %-10s %-7s %9s %9lu  %-16s %s\n", n->nid,
+               m->job2 ? "busy" : "free", job, rank, mem,
+               (unsigned long)(m->args_len >> 10),
+               m->text[0] ? m->text : m->job2 ? (m->status ? "?" :
+                                                 "(claimed)") : "-", yod);
+    }
+}
+
+/* Cougar's picture: one character per node, GRID_ROW to a line. */
+static void print_grid(void)
+{
+    uint32_t jobs[MAX_NODES];
+    int njobs = 0;
+
+    for (int i = 0; i < nnodes; i++) {
+        if (i % GRID_ROW == 0)
+            printf("\n%5u  ", nodes[i].nid);
+        putchar(letter(&nodes[i], jobs, &njobs));
+    }
+    printf("\n       . free  x down");
+    for (int k = 0; k < njobs; k++)
+        printf("  %c job %u", k < (int)sizeof(abc) - 1 ? abc[k] : '#',
+               jobs[k]);
+    printf("\n");
+}
+
+static void print_summary(void)
+{
+    uint32_t jobs[MAX_NODES];
+    int nfree = 0, nbusy = 0, ndown = 0, njobs = 0;
+
+    for (int i = 0; i < nnodes; i++) {
+        const struct node *n = &nodes[i];
+        if (!n->answered)
+            ndown++;
+        else if (!n->st.job2)
+            nfree++;
+        else {
+            nbusy++;
+            letter(n, jobs, &njobs);
+        }
+    }
+    printf("%d nodes: %d free, %d busy (%d job%s), %d down\n", nnodes, nfree,
+           nbusy, njobs, njobs == 1 ? "" : "s", ndown);
+}
+
+/* PtlNIFini waits (up to 10 s) until every peer has acknowledged our
+   frames; a node that is down never will, so then only give the live
+   ones a moment (our ACKs of their answers) and go. */
+static void leave(void)
+{
+    ptl_event_t ev;
+    unsigned which;
+
+    for (int i = 0; i < nnodes; i++)
+        if (!nodes[i].answered) {
+            for (double end = now_ms() + 200; now_ms() < end;)
+                PtlEQPoll(&P.eq, 1, 50, &ev, &which);
+            return;
+        }
+    PtlNIFini(P.ni);
+    PtlFini();
+}
+
+int main(int argc, char **argv)
+{
+    unsigned first = 1000, last = 1999;
+    int ms = 3000;
+
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        if (!strcmp(argv[i], "-t") && i + 1 < argc) {
+            ms = (int)strtol(argv[++i], &end, 10);
+            if (*end || ms < 1 || ms > 600000) {
+                fprintf(stderr, "showmesh: -t %s: give milliseconds, "
+                        "1..600000\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "usage: showmesh [-t MS]  (wait MS ms for the "
+                    "nodes' answers, default 3000; cluster: $LWK_CLUSTER)\n");
+            return strcmp(argv[i], "-h") ? 2 : 0;
+        }
+    }
+    cluster = getenv("LWK_CLUSTER") ? getenv("LWK_CLUSTER") : "build/cluster";
+    read_cluster(&first, &last);
+    if (!nnodes)
+        die("the cluster in %s has no nodes", cluster);
+    open_portals(pick_service_nid(first, last));
+    ask_all(ms);
+    print_table(ms);
+    print_grid();
+    print_summary();
+    leave();
+    return 0;
+}
