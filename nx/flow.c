@@ -196,10 +196,13 @@ void nx_flow_ctl(const ptl_event_t *ev)
     }
 }
 
-/* At exit: we send nothing more; nobody should wait for our READY. */
+/* At exit: we send nothing more; nobody should wait for our READY.  Not
+ * to a node that said BYE itself: it may be gone already, and a frame
+ * nobody acknowledges holds our PtlNIFini until the peer is given up
+ * (on a node, seconds in which its PCT cannot answer yod). */
 void nx_flow_bye(void)
 {
     for (int r = 0; r < nx.n; r++)
-        if (r != nx.me)
+        if (r != nx.me && !nx.peers[r].gone)
             nx_ctl_send(r, NX_CTL_BYE, 0);
 }
