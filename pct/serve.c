@@ -76,45 +76,12 @@ static struct {
     uint64_t heard;                    /* node ms: the owner's last request */
 } job;
 
-/* The node's clock against the host's: the first and the latest request
-   that carried host_ms (node ms, host ms). */
-static struct {
-    uint64_t node0, node;
-    uint32_t host0, host;
-} clk;
-
 static uint64_t now_ms(void)
 {
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void clock_sample(uint32_t host_ms)
-{
-    if (!host_ms)
-        return;
-    if (!clk.node0) {
-        clk.node0 = now_ms();
-        clk.host0 = host_ms;
-    }
-    clk.node = now_ms();
-    clk.host = host_ms;
-}
-
-/* Host milliseconds since node time `t`.  The node's TSC is calibrated
-   once at boot against the PIT, which on a loaded TCG host has been seen
-   3-5 times off either way; the host's clock is right.  Scaled once the
-   samples span a second (the first sample's delivery delay is the error,
-   shrinking as the span grows). */
-static uint64_t host_ms_since(uint64_t t)
-{
-    uint64_t dn = now_ms() - t, span = (uint32_t)(clk.host - clk.host0);
-
-    if (span < 1000 || clk.node <= clk.node0)
-        return dn;
-    return dn * span / (clk.node - clk.node0);
 }
 
 static char ini_why[64];                /* why the last wait_ini failed */
@@ -387,7 +354,7 @@ static void free_node(void)
 static void lease_check(void)
 {
     struct job *j = &job.j;
-    uint64_t silent = job.id ? host_ms_since(job.heard) : 0;
+    uint64_t silent = job.id ? now_ms() - job.heard : 0;
 
     if (silent <= YOD_LEASE_MS)
         return;
@@ -440,7 +407,6 @@ static void fan_load(const struct yod_msg *m);
 
 static void request(const struct yod_msg *m, ptl_process_t from)
 {
-    clock_sample(m->host_ms);
     if (job.id && m->job == job.id && from.phys.nid == job.owner.phys.nid &&
         from.phys.pid == job.owner.phys.pid)
         job.heard = now_ms();           /* the lease goes on */

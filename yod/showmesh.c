@@ -176,8 +176,7 @@ static void ask_all(int ms)
 {
     int left = nnodes;
 
-    P.req = (struct yod_msg){ .type = YOD_STATUS, .job = (uint32_t)getpid(),
-                              .host_ms = (uint32_t)now_ms() };
+    P.req = (struct yod_msg){ .type = YOD_STATUS, .job = (uint32_t)getpid() };
     for (int i = 0; i < nnodes; i++) {
         ptl_process_t to = { .phys = { nodes[i].nid, YOD_PCT_PID } };
         PtlPut(P.md, 0, sizeof(P.req), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,

@@ -536,8 +536,7 @@ static void heartbeat(void)
 
     if (now - P.pinged < YOD_PING_MS)
         return;
-    P.ping = (struct yod_msg){ .type = YOD_PING, .job = jobid,
-                               .host_ms = (uint32_t)now };
+    P.ping = (struct yod_msg){ .type = YOD_PING, .job = jobid };
     for (int r = 0; r < o.size && job[r]; r++) {
         struct node *n = job[r];
         ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
@@ -567,7 +566,9 @@ static void control(const ptl_event_t *ev)
         return;                 /* an answer to an earlier yod */
     n->heard = now_ms();
     if (m.type == YOD_ALIVE) {
-        if (m.job2 != jobid && n->rank >= 0 && !n->down)
+        /* Only once the job runs: while the tree loads, a node not yet
+           reached holds no job. */
+        if (m.job2 != jobid && P.watch && n->rank >= 0 && !n->down)
             lost(n, "no longer holds the job (its lease ran out?)");
     } else if (m.type == YOD_GOT) {
         n->fan_got = m.status ? 2 : 1;
@@ -640,7 +641,6 @@ static int send(struct node *n, uint32_t type, int rank)
         P.out.stack = o.stack;
         P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
-    P.out.host_ms = (uint32_t)now_ms();
     n->got.type = 0;
     if (PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
                (void *)++seq, 0) != PTL_OK)

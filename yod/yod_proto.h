@@ -29,10 +29,8 @@
  * A PCT whose owner has sent nothing for YOD_LEASE_MS kills the job and
  * frees the node, so a yod that died (kill -9) does not keep its nodes;
  * a yod that hears no ALIVE from a node for YOD_LEASE_MS calls it down.
- * A node's own clock can be off by several times (its TSC calibration at
- * boot), so every request carries the host's CLOCK_MONOTONIC in ms
- * (`host_ms`, wrapping; yods and showmesh share the host's clock) and the
- * PCT times the lease in host milliseconds.
+ * The PCT times the lease with its own clock (the kernel's calibration
+ * holds under a loaded host since kernel/timer.c brackets its readings).
  *
  * Status.  STATUS (from anyone; `job` is the asker's tag, echoed) is
  * answered STATE: job2 = the job holding the node (0 free), rank, size,
@@ -146,7 +144,7 @@ struct yod_msg {
     uint32_t argc, envc;        /* LOAD */
     int32_t status;             /* EXIT: exit status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT / _FAULT, 0 killed */
-    uint32_t host_ms;           /* requests: the host's clock (lease) */
+    uint32_t pad;
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {
