@@ -54,6 +54,7 @@ include kernel/kernel.mk
 include tests/tests.mk
 -include portals/portals.mk
 -include libc/libc.mk
+-include mpi/mpi.mk
 -include pct/pct.mk
 -include yod/yod.mk
 -include tools/tools.mk

@@ -84,13 +84,25 @@ $(LIBC_OUT)/obj/ptl_lwk.o: portals/lwk/ptl_lwk.c portals/include/ptl_eqring.h \
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
 
-$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o
+# The job interface (ptl_job.h: rank, size, the job's logical NI) is part
+# of Portals here as on Linux, so MPI and NX in one program share one copy.
+$(LIBC_INC)/ptl_job.h: portals/include/ptl_job.h
+	@mkdir -p $(@D) && cp $< $@
+
+$(LIBC_OUT)/obj/ptl_job.o: portals/user/job.c $(LIBC_DEPS) \
+                           $(LIBC_INC)/portals4.h $(LIBC_INC)/ptl_job.h
+	$(call say,LWKCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
+
+$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o $(LIBC_OUT)/obj/ptl_job.o
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
 
 LIBC_ALL := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS) $(LIBC_LIB)/crt0.o \
             $(LIBC_LIB)/liblwk.a $(LIBC_LIB)/app.ld $(LIBC_LIB)/lwk.specs \
-            $(LIBC_INC)/portals4.h $(LIBC_LIB)/libportals.a
+            $(LIBC_INC)/portals4.h $(LIBC_INC)/ptl_job.h \
+            $(LIBC_LIB)/libportals.a
 
 libc: $(LIBC_ALL)
 all: libc

@@ -24,16 +24,56 @@
  * that tail before anything newer.  A node that exits says BYE and counts
  * as ready from then on.
  */
+#include <stdlib.h>
+
 #include "nx_internal.h"
 
-void nx_ctl_send(int to, enum nx_ctl op, uint32_t epoch)
+static int ctl_put(int to, ptl_hdr_data_t hdr)
 {
     ptl_process_t p = { .rank = (ptl_rank_t)to };
+    int rc = PtlPut(nx.ctl_md, 0, 0, PTL_NO_ACK_REQ, p, NX_PT_CTL, 0, 0,
+                    NULL, hdr);
 
-    if (PtlPut(nx.ctl_md, 0, 0, PTL_NO_ACK_REQ, p, NX_PT_CTL, 0, 0, NULL,
-               (ptl_hdr_data_t)op << 32 | epoch) != PTL_OK)
-        nx_fatal("NX: node %d: cannot send a flow-control message to "
-                 "node %d", nx.me, to);
+    if (rc != PTL_OK && rc != PTL_NO_SPACE)
+        nx_fatal("NX: node %d: cannot send a control message to node %d "
+                 "(Portals error %d)", nx.me, to, rc);
+    return rc;
+}
+
+/* Control messages go out in order; one Portals has no message slot for
+ * (PTL_NO_SPACE) waits, with those after it, for nx_ctl_flush. */
+void nx_ctl_send(int to, enum nx_ctl op, uint32_t epoch)
+{
+    ptl_hdr_data_t hdr = (ptl_hdr_data_t)op << 32 | epoch;
+    struct nx_ctlmsg *c;
+
+    if (nx.ctl_head == NULL && ctl_put(to, hdr) == PTL_OK)
+        return;
+    if ((c = malloc(sizeof(*c))) == NULL)
+        nx_fatal("NX: node %d: out of memory", nx.me);
+    *c = (struct nx_ctlmsg){ .to = to, .hdr = hdr };
+    if (nx.ctl_tail == NULL)
+        nx.ctl_head = c;
+    else
+        nx.ctl_tail->next = c;
+    nx.ctl_tail = c;
+    nx.starved = 1;
+}
+
+void nx_ctl_flush(void)
+{
+    struct nx_ctlmsg *c;
+
+    while ((c = nx.ctl_head) != NULL) {
+        if (ctl_put(c->to, c->hdr) != PTL_OK) {
+            nx.starved = 1;
+            return;
+        }
+        nx.ctl_head = c->next;
+        if (nx.ctl_head == NULL)
+            nx.ctl_tail = NULL;
+        free(c);
+    }
 }
 
 /* ---- as the target ---- */
@@ -156,10 +196,13 @@ void nx_flow_ctl(const ptl_event_t *ev)
     }
 }
 
-/* At exit: we send nothing more; nobody should wait for our READY. */
+/* At exit: we send nothing more; nobody should wait for our READY.  Not
+ * to a node that said BYE itself: it may be gone already, and a frame
+ * nobody acknowledges holds our PtlNIFini until the peer is given up
+ * (on a node, seconds in which its PCT cannot answer yod). */
 void nx_flow_bye(void)
 {
     for (int r = 0; r < nx.n; r++)
-        if (r != nx.me)
+        if (r != nx.me && !nx.peers[r].gone)
             nx_ctl_send(r, NX_CTL_BYE, 0);
 }

@@ -169,6 +169,17 @@ int nx_up(void)
         nx_fatal("NX: cannot join the job (see the line above)");
     nx.me = nx.job.rank;
     nx.n = nx.job.size;
+    /* Each Put or Get in flight holds an MD and a message slot.  Take at
+     * most a quarter of the NI's (a node has 256 of each, Linux 1024):
+     * MPI in the same program takes another quarter, yod's output channel
+     * and the job interface need theirs, and a target needs a slot for
+     * every ACK or REPLY it owes (two processes whose slots are all held
+     * by operations to each other can answer neither). */
+    nx.max_inflight = nx.job.limits.max_mds / 4;
+    if (nx.max_inflight > NX_MAX_INFLIGHT)
+        nx.max_inflight = NX_MAX_INFLIGHT;
+    if (nx.max_inflight < 4)
+        nx.max_inflight = 4;
     nx.peers = calloc((size_t)nx.n, sizeof(*nx.peers));
     if (nx.peers == NULL || alloc_eqs() != 0 || alloc_portals() != 0)
         nx_fatal("NX: cannot set up portals %d..%d (out of Portals "
@@ -187,13 +198,14 @@ int nx_up(void)
 
 /* ---- teardown ---- */
 
-/* Sends the program never waited for are still delivered: wait for them
- * (a bounded time: a receiver that never receives must not hang us). */
+/* Sends the program never waited for are still delivered, and control
+ * messages still queued go out: wait for them (a bounded time: a
+ * receiver that never receives must not hang us). */
 static void drain_sends(void)
 {
     double until = dclock() + 30.0;
 
-    while (nx.legs_pending > 0 && dclock() < until)
+    while ((nx.legs_pending > 0 || nx.ctl_head != NULL) && dclock() < until)
         nx_progress(1);
     if (nx.legs_pending > 0)
         fprintf(stderr, "NX: node %d: exiting with %d send(s) never "
@@ -206,6 +218,7 @@ static void nx_exit(void)
         return;
     drain_sends();
     nx_flow_bye();
+    drain_sends();                  /* a BYE Portals had no room for */
     if (getenv("NX_STATS") != NULL)
         fprintf(stderr, "NX: node %d: flow-control recoveries %ld, "
                 "refused sends %ld, buffer blocks %d (%ld added)\n",

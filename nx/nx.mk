@@ -29,33 +29,47 @@ $(NX_B)/bin/%: %.c $(NX_B)/libnx.a $(PTL_B)/libportals.a
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(NX_CFLAGS) -Itests/nx $< -o $@ $(NX_LIBS)
 
-# The same sources as the compute nodes compile them (libc + portals4.h +
-# ptl_job.h only); objects are not linked yet (no node-side Portals lib).
-NX_KOBJS  := $(patsubst nx/%.c,$(NX_B)/lwk/%.o,$(NX_SRCS)) $(NX_B)/lwk/job.o
-
-$(NX_B)/lwk/job.o: portals/user/job.c $(LIBC_ALL)
-	@mkdir -p $(@D)
-	$(call say,LWKCC,$@)
-	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -Iportals/include -c $< -o $@
+# The node library: the same sources as lwkcc compiles them (libc +
+# portals4.h + ptl_job.h only), installed next to the node libportals.a
+# (which holds the job interface), so `lwkcc prog.c -lnx` builds a
+# program for yod.
+NX_KOBJS  := $(patsubst nx/%.c,$(NX_B)/lwk/%.o,$(NX_SRCS))
 
 $(NX_B)/lwk/%.o: nx/%.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
-	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror $(NX_INC) -c $< -o $@
+	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -MMD -MP $(NX_INC) -c $< -o $@
 
-nx-lwkcheck: $(NX_KOBJS)
+$(LIBC_LIB)/libnx.a: $(NX_KOBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(LIBC_INC)/nx.h: nx/include/nx.h
+	@mkdir -p $(@D) && cp $< $@
+
+NX_LWK := $(LIBC_LIB)/libnx.a $(LIBC_INC)/nx.h
+nx-lwk: $(NX_LWK)
+nx-lwkcheck: nx-lwk
+all: nx-lwk
 
 NX_TESTS  := p2p nonblock typed probe bcast cancel order global gcolx \
-             errors flowctl pingpong gsum
+             errors flowctl pingpong gsum backpressure
 NX_TBINS  := $(patsubst %,$(NX_B)/bin/tests/nx/%,$(NX_TESTS))
 
-test-build: $(NX_B)/libnx.a $(NX_TBINS) nx-lwkcheck
+# The test programs for the compute nodes (tests/qemu/suite-mpinodes).
+$(NX_B)/node/%.elf: tests/nx/%.c tests/nx/nxtest.h $(NX_LWK) $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Wextra -Werror -Itests/nx $< -o $@ -lnx -lm
+NX_NODE_TESTS := $(patsubst %,$(NX_B)/node/%.elf,$(NX_TESTS))
+
+test-build: $(NX_B)/libnx.a $(NX_TBINS) nx-lwkcheck $(NX_NODE_TESTS)
 TEST_SUITES += tests/nx/run@$(BUILD)@nx
 
 # Not a test: NX ping-pong against raw Portals (tests/bench/nx/run).
 bench-nx: $(NX_B)/bin/tests/nx/pingpong $(PTL_B)/ptl-bench
 	tests/bench/nx/run $(BUILD) 5
 
--include $(NX_OBJS:.o=.d)
+-include $(NX_OBJS:.o=.d) $(NX_KOBJS:.o=.d)
 
-.PHONY: nx-lwkcheck bench-nx
+.PHONY: nx-lwk nx-lwkcheck bench-nx

@@ -43,7 +43,8 @@
 enum nx_ctl { NX_CTL_DISABLED = 1, NX_CTL_READY, NX_CTL_RESUME, NX_CTL_BYE,
               NX_CTL_FIN };     /* FIN: epoch = cookie of a fetched leg */
 
-#define NX_MAX_INFLIGHT  256    /* Puts and Gets awaiting ACK/REPLY */
+#define NX_MAX_INFLIGHT  256    /* Puts and Gets awaiting ACK/REPLY, at
+                                 * most; see nx.max_inflight */
 #define NX_MAX_REQS      65535  /* message ids: index in the low 16 bits */
 
 struct nx_info {
@@ -113,6 +114,13 @@ struct nx_peer {
     int gone;                   /* said BYE: sends nothing more */
 };
 
+/* A control message Portals had no room for yet (flow.c). */
+struct nx_ctlmsg {
+    struct nx_ctlmsg *next;
+    int to;
+    ptl_hdr_data_t hdr;
+};
+
 /* A message a node sent to itself: copied, matched by libnx. */
 struct nx_selfmsg {
     struct nx_selfmsg *next;
@@ -142,6 +150,9 @@ struct nx_state {
     struct nx_req *posted_head;
     struct nx_req *get_head, *get_tail;
     int inflight;               /* all Puts and Gets awaiting a response */
+    int max_inflight;           /* its cap: each holds an MD (init.c) */
+    int starved;                /* Portals said NO_SPACE: retry soon */
+    struct nx_ctlmsg *ctl_head, *ctl_tail; /* control messages to retry */
     int legs_pending;           /* send legs not done */
     uint32_t next_cookie;
     struct nx_leg *fin_head;    /* rendezvous legs whose FIN is due */
@@ -212,6 +223,7 @@ void nx_flow_try_ready(int dst);
 void nx_flow_poll(void);
 void nx_flow_bye(void);
 void nx_ctl_send(int to, enum nx_ctl op, uint32_t arg);
+void nx_ctl_flush(void);
 
 /* global.c */
 int nx_gsync(void);

@@ -70,13 +70,16 @@ static void on_initiator(const ptl_event_t *ev)
 }
 
 /* Handle every event already queued; with wait, first sleep until one
- * comes (at most 100 ms, so callers re-check their own conditions). */
+ * comes (at most 100 ms, so callers re-check their own conditions; 1 ms
+ * while something waits for Portals resources another library holds,
+ * which no event of ours announces). */
 void nx_progress(int wait)
 {
     ptl_handle_eq_t eqs[3] = { nx.tgt_eq, nx.ctl_eq, nx.ini_eq };
     ptl_event_t ev;
     unsigned which;
-    int rc = PtlEQPoll(eqs, 3, wait ? 100 : 0, &ev, &which);
+    int rc = PtlEQPoll(eqs, 3, wait ? (nx.starved ? 1 : 100) : 0, &ev,
+                       &which);
 
     while (rc == PTL_OK) {
         if (which == 0)
@@ -92,6 +95,11 @@ void nx_progress(int wait)
                  nx.me);
     if (rc != PTL_EQ_EMPTY)
         nx_fatal("NX: node %d: PtlEQPoll failed (%d)", nx.me, rc);
+    if (nx.starved) {
+        nx.starved = 0;             /* set again if still no room */
+        nx_ctl_flush();
+        nx_pump_all();
+    }
     nx_flow_poll();
 }
 

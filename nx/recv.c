@@ -177,34 +177,47 @@ static void get_enqueue(struct nx_req *r)
     nx_pump_gets();
 }
 
-static void issue_get(struct nx_req *r)
+/* Returns 0 when the Get is out (or failed: r is done with the error),
+ * 1 when Portals has no MD or message slot free now. */
+static int issue_get(struct nx_req *r)
 {
     ptl_md_t md = { .start = r->rbuf, .length = (ptl_size_t)r->get_len,
                     .eq_handle = nx.ini_eq, .ct_handle = PTL_CT_NONE };
     ptl_process_t from = { .rank = (ptl_rank_t)r->get_src };
+    int rc = PtlMDBind(nx.job.ni, &md, &r->md);
 
-    if (PtlMDBind(nx.job.ni, &md, &r->md) != PTL_OK ||
-        PtlGet(r->md, 0, (ptl_size_t)r->get_len, from, NX_PT_RNDV,
-               r->get_cookie, 0, r) != PTL_OK) {
+    if (rc == PTL_OK) {
+        rc = PtlGet(r->md, 0, (ptl_size_t)r->get_len, from, NX_PT_RNDV,
+                    r->get_cookie, 0, r);
+        if (rc != PTL_OK)
+            PtlMDRelease(r->md);
+    }
+    if (rc == PTL_NO_SPACE)
+        return 1;
+    if (rc != PTL_OK) {
         r->err = EIO;
         snprintf(r->errmsg, sizeof(r->errmsg), "cannot fetch a long "
-                 "message from node %d (Portals MDs exhausted?)", r->get_src);
+                 "message from node %d (Portals error %d)", r->get_src, rc);
         r->done = 1;
-        return;
+        return 0;
     }
     nx.inflight++;
+    return 0;
 }
 
 void nx_pump_gets(void)
 {
     struct nx_req *r;
 
-    while (nx.get_head != NULL && nx.inflight < NX_MAX_INFLIGHT) {
+    while (nx.get_head != NULL && nx.inflight < nx.max_inflight) {
         r = nx.get_head;
+        if (issue_get(r)) {
+            nx.starved = 1;         /* stays first; progress retries */
+            return;
+        }
         nx.get_head = r->get_next;
         if (nx.get_head == NULL)
             nx.get_tail = NULL;
-        issue_get(r);
     }
 }
 

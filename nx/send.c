@@ -12,8 +12,11 @@
  *     and the REPLY is read out of our buffer after that.
  * Legs leave through a queue per destination, in order, so flow control
  * (flow.c) can hold them and resend refused ones first: messages between
- * two nodes are never reordered.  At most NX_MAX_INFLIGHT Puts and Gets
- * are out at once (the initiator event queue is sized for that).
+ * two nodes are never reordered.  At most nx.max_inflight Puts and Gets
+ * are out at once (the initiator event queue is sized for that).  When
+ * Portals has no MD or message slot free (PTL_NO_SPACE: another library
+ * of the program holds them), the leg stays first in its queue and
+ * progress tries again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +74,9 @@ static int expose(struct nx_leg *leg)
     return 0;
 }
 
-static void issue(struct nx_leg *leg)
+/* Returns 0 when the Put is out (or the leg failed), 1 when Portals has
+ * no room for it now. */
+static int issue(struct nx_leg *leg)
 {
     struct nx_req *r = leg->req;
     ptl_md_t md = { .start = (void *)r->sbuf, .length = (ptl_size_t)r->count,
@@ -82,19 +87,30 @@ static void issue(struct nx_leg *leg)
 
     if (r->rndv)
         hd |= NX_HD_RNDV | (uint64_t)leg->cookie << NX_HD_COOKIE;
-    if (!leg->has_md && PtlMDBind(nx.job.ni, &md, &leg->md) != PTL_OK) {
-        leg_finish(leg, ENOMEM, "out of Portals memory descriptors");
-        return;
+    int rc = leg->has_md ? PTL_OK : PtlMDBind(nx.job.ni, &md, &leg->md);
+
+    if (rc == PTL_NO_SPACE)
+        return 1;
+    if (rc != PTL_OK) {
+        leg_finish(leg, ENOMEM, "cannot bind a Portals memory descriptor");
+        return 0;
     }
     leg->has_md = 1;
-    if (PtlPut(leg->md, 0, r->rndv ? 0 : (ptl_size_t)r->count, PTL_ACK_REQ,
-               to, NX_PT_DATA, r->bits, 0, leg, hd) != PTL_OK) {
+    rc = PtlPut(leg->md, 0, r->rndv ? 0 : (ptl_size_t)r->count, PTL_ACK_REQ,
+                to, NX_PT_DATA, r->bits, 0, leg, hd);
+    if (rc == PTL_NO_SPACE) {
+        PtlMDRelease(leg->md);
+        leg->has_md = 0;
+        return 1;
+    }
+    if (rc != PTL_OK) {
         leg_finish(leg, EIO, "PtlPut failed");
-        return;
+        return 0;
     }
     leg->issued = 1;
     nx.peers[leg->dst].inflight++;
     nx.inflight++;
+    return 0;
 }
 
 /* Issue what the destination's queue holds, while it is not paused and
@@ -105,19 +121,22 @@ void nx_pump(int dst)
     struct nx_leg *leg;
 
     while (!p->paused && p->q_head != NULL &&
-           nx.inflight < NX_MAX_INFLIGHT) {
+           nx.inflight < nx.max_inflight) {
         leg = p->q_head;
+        if (issue(leg)) {
+            nx.starved = 1;         /* stays first; progress retries */
+            return;
+        }
         p->q_head = leg->next;
         if (p->q_head == NULL)
             p->q_tail = NULL;
         leg->next = NULL;
-        issue(leg);
     }
 }
 
 void nx_pump_all(void)
 {
-    for (int i = 0; i < nx.n && nx.inflight < NX_MAX_INFLIGHT; i++)
+    for (int i = 0; i < nx.n && nx.inflight < nx.max_inflight; i++)
         if (nx.peers[i].q_head != NULL)
             nx_pump(i);
     nx_pump_gets();

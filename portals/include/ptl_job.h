@@ -28,6 +28,10 @@ struct ptl_job {
     int rank, size;
     ptl_handle_ni_t ni;     /* logical, matching; the map is set */
     ptl_jid_t jid;
+    /* The NI's actual limits (PtlNIInit): a library sizes what it keeps
+     * in flight by them, since a compute node's tables are smaller than
+     * Linux's (kernel/portals.c: 256 MDs, 1024 entries and headers). */
+    ptl_ni_limits_t limits;
 };
 
 /* Portal table indexes reserved per library, so libraries never collide. */

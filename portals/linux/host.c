@@ -365,6 +365,14 @@ static int open_from_env(void)
     p.uid = (ptl_uid_t)env_num("PTL_UID", getuid());
     p.jid = (ptl_jid_t)env_num("PTL_JID", 0);
     p.epoch = new_epoch();
+    /* Table sizes: a Linux run can use a compute node's (kernel/portals.c)
+     * and show on Linux, quickly, what would fail only on the nodes. */
+    p.max_entries = (uint32_t)env_num("PTL_MAX_ENTRIES", p.max_entries);
+    p.max_uh = (uint32_t)env_num("PTL_MAX_UH", p.max_uh);
+    p.max_mds = (uint32_t)env_num("PTL_MAX_MDS", p.max_mds);
+    p.max_msgs = (uint32_t)env_num("PTL_MAX_MSGS", p.max_msgs);
+    p.max_eqs = (uint32_t)env_num("PTL_MAX_EQS", p.max_eqs);
+    p.max_cts = (uint32_t)env_num("PTL_MAX_CTS", p.max_cts);
     link_defaults(spec, &p);
     return ptl_linux_iface_open_params(0, spec, &p);
 }

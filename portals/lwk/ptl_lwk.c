@@ -27,7 +27,10 @@ enum {
 #undef PTLCALL
 };
 
-#define SHM_DEFAULT     (1u << 20)      /* EQ rings and counters */
+/* EQ rings and counters.  Sized for one job's MPI and NX together: their
+ * event queues hold 16384 + ~12600 events of 96 bytes (2.7 MiB); 1 MiB
+ * refused MPI's first PtlEQAlloc.  PTL_SHM_KB=... overrides. */
+#define SHM_DEFAULT     (4u << 20)
 #define MAX_OBJ         256             /* EQs and CTs we can look up */
 #define IDX(h)          ((h) & 0xFFFFFu) /* handle index bits */
 

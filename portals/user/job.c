@@ -118,13 +118,23 @@ static void handle(const ptl_event_t *ev)
         J.ack = (int)ev->ni_fail_type;
 }
 
-static int send_round(int to, unsigned par, unsigned round)
+#define NOT_SENT 1000  /* J.ack: no message slot was free; try again */
+
+/* Our message of this round.  No message slot free (PTL_NO_SPACE: the
+ * program's own traffic holds them all) is handled like a refusal: it is
+ * sent again a little later. */
+static void send_round(int to, unsigned par, unsigned round)
 {
     ptl_process_t p = { .rank = (ptl_rank_t)to };
+    int rc;
 
     J.ack = -1;
-    return PtlPut(J.md, 0, 0, PTL_ACK_REQ, p, PTL_JOB_PT_BOOT, 0, 0, NULL,
-                  (ptl_hdr_data_t)(par << 8 | round));
+    rc = PtlPut(J.md, 0, 0, PTL_ACK_REQ, p, PTL_JOB_PT_BOOT, 0, 0, NULL,
+                (ptl_hdr_data_t)(par << 8 | round));
+    if (rc == PTL_NO_SPACE)
+        J.ack = NOT_SENT;
+    else if (rc != PTL_OK)
+        ptl_job_abort(1, "ptl_job_barrier: PtlPut failed");
 }
 
 /* One round: our message delivered (resent until an ACK says so) and the
@@ -135,17 +145,15 @@ static void barrier_round(unsigned par, unsigned round, int to)
     unsigned which;
     int rc;
 
-    if (send_round(to, par, round) != PTL_OK)
-        ptl_job_abort(1, "ptl_job_barrier: PtlPut failed");
+    send_round(to, par, round);
     while (J.ack != PTL_NI_OK || !J.seen[par][round]) {
-        int retry = J.ack > 0;      /* refused: the target is not ready */
+        int retry = J.ack > 0;      /* refused, or not sent: again later */
         rc = PtlEQPoll(&J.eq, 1, retry ? RETRY_MS : PTL_TIME_FOREVER, &ev,
                        &which);
         if (rc == PTL_OK || rc == PTL_EQ_DROPPED)
             handle(&ev);
-        else if (rc == PTL_EQ_EMPTY && retry &&
-                 send_round(to, par, round) != PTL_OK)
-            ptl_job_abort(1, "ptl_job_barrier: PtlPut failed");
+        else if (rc == PTL_EQ_EMPTY && retry)
+            send_round(to, par, round);
         else if (rc != PTL_EQ_EMPTY)
             ptl_job_abort(1, "ptl_job_barrier: PtlEQPoll failed");
     }
@@ -202,7 +210,7 @@ static int open_ni(long rank, long size, const ptl_process_t *map)
     int rc;
 
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
-                   map[rank].phys.pid, NULL, NULL, &J.job.ni);
+                   map[rank].phys.pid, NULL, &J.job.limits, &J.job.ni);
     if (rc != PTL_OK)
         return fail("PtlNIInit failed (is PTL_PID different from the "
                     "map's pid?)", NULL, rc);

@@ -28,6 +28,11 @@ static int teardown(void **state)
     (void)state;
     st_close(&A);
     st_close(&B);
+    /* Tests that open more stations close them, but a failed assertion
+     * jumps past that; closing here keeps one failure from failing every
+     * later test that opens the same interface. */
+    for (unsigned i = 3; i < PTL_MAX_IFACES; i++)
+        ptl_linux_iface_close(i);
     return 0;
 }
 
@@ -317,6 +322,57 @@ static void unexpected_then_late_receive(void **state)
     assert_int_equal(st_expect(&B, PTL_EVENT_PUT).ptl_list,
                      PTL_OVERFLOW_LIST);
     put_done();
+}
+
+/* A receive appended while a matching message is still arriving into the
+ * overflow list (its header matched before the append, its last fragment
+ * lands after) must still get it, or it would wait for ever.  The message
+ * was unexpected from its first fragment on, so the receive is satisfied
+ * from the unexpected list like unexpected_then_late_receive: a USE_ONCE
+ * entry is never linked (no LINK, no AUTO_UNLINK), and its PUT_OVERFLOW
+ * comes after the overflow PUT, once all the data is in the block. */
+static void append_while_unexpected_message_in_flight(void **state)
+{
+    static uint8_t obuf[16384];
+    struct station D;
+    struct ptl_lib_params p;
+    struct ptl_memnet_stats ns;
+    ptl_me_t me = me_make(tbuf, 8000, 12, PTL_ME_OP_PUT | PTL_ME_USE_ONCE);
+    ptl_event_t ev;
+
+    (void)state;
+    overflow_block(obuf, sizeof(obuf), 0);
+    ptl_lib_params_default(&p);
+    p.nid = 4;
+    p.pid = 40;
+    p.window = 1;       /* one frame at a time: the message takes a while */
+    assert_int_equal(ptl_linux_iface_open_params(4, "mem:", &p), PTL_OK);
+    D.iface = 4;
+    assert_int_equal(PtlNIInit(4, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 40,
+                               NULL, NULL, &D.ni), PTL_OK);
+    assert_int_equal(PtlEQAlloc(D.ni, 64, &D.eq), PTL_OK);
+    for (int i = 0; i < 4000; i++)
+        sbuf[i] = (uint8_t)(i * 7);
+    ptl_handle_md_t md = md_make(&D, sbuf, 4000, 0, PTL_CT_NONE);
+    assert_int_equal(PtlPut(md, 0, 4000, PTL_ACK_REQ, B.id, PT, 12, 0, NULL,
+                            0), PTL_OK);
+    do {                /* until the first fragment has reached B */
+        ptl_memnet_pump();
+        ptl_memnet_get_stats(&ns);
+    } while (ns.delivered == 0);
+    append(&me, PTL_PRIORITY_LIST, (void *)0x77);
+    ev = st_expect(&B, PTL_EVENT_PUT);          /* into the block */
+    assert_int_equal(ev.ptl_list, PTL_OVERFLOW_LIST);
+    assert_ptr_equal(ev.start, obuf);
+    ev = st_expect(&B, PTL_EVENT_PUT_OVERFLOW); /* then to the receive */
+    assert_ptr_equal(ev.user_ptr, (void *)0x77);
+    assert_int_equal(ev.mlength, 4000);
+    assert_int_equal(ev.rlength, 4000);
+    assert_memory_equal(ev.start, sbuf, 4000);
+    st_expect(&D, PTL_EVENT_SEND);
+    assert_int_equal(st_expect(&D, PTL_EVENT_ACK).ni_fail_type, PTL_NI_OK);
+    st_expect_none(&B);                 /* USE_ONCE: never linked */
+    st_close(&D);
 }
 
 static void overflow_append_does_not_search(void **state)
@@ -1221,6 +1277,7 @@ int main(void)
         T(offset_past_end_matches_zero_bytes),
         T(manage_local_min_free_auto_unlink),
         T(unexpected_then_late_receive), T(overflow_append_does_not_search),
+        T(append_while_unexpected_message_in_flight),
         T(persistent_append_consumes_all_headers),
         T(overflow_auto_unlink_then_auto_free), T(me_search_only),
         T(me_search_delete), T(ct_counts_operations_and_bytes),

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * comm.c: communicators.  A communicator is a local group, a remote group
+ * (the same for an intracommunicator) and a context: an even number ctx,
+ * with ctx used by point-to-point traffic and ctx+1 by collectives, so the
+ * two never match each other.  Contexts are agreed collectively: every
+ * process keeps the lowest context it has never used (next_ctx); a new
+ * communicator takes the maximum of that over its parent, which no member
+ * uses yet.  Contexts are not recycled (15 bits: 16384 communicators).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_impl.h"
+
+struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
+static uint32_t next_ctx = 4;
+
+#define CTX_LIMIT 0x7ffc
+
+int comm_check(MPI_Comm c)
+{
+    if (c == MPI_COMM_NULL || c->refs <= 0)
+        return MPI_ERR_COMM;
+    return MPI_SUCCESS;
+}
+
+static int intra_check(MPI_Comm c)
+{
+    int rc = comm_check(c);
+    return rc ? rc : (c->inter ? MPI_ERR_COMM : MPI_SUCCESS);
+}
+
+int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out)
+{
+    MPI_Comm c = calloc(1, sizeof(*c));
+
+    if (c == NULL)
+        return MPI_ERR_INTERN;
+    c->refs = 1;
+    c->ctx = ctx;
+    c->local = local;
+    c->remote = remote;
+    group_retain(local);
+    group_retain(remote);
+    c->inter = local != remote;
+    c->rank = local->myrank;
+    c->size = local->size;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+static void init_one(MPI_Comm c, MPI_Group g, uint32_t ctx)
+{
+    memset(c, 0, sizeof(*c));
+    c->refs = 1;
+    c->builtin = true;
+    c->ctx = ctx;
+    c->local = c->remote = g;
+    c->rank = g->myrank;
+    c->size = g->size;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+}
+
+void comm_init_builtin(int rank, int size)
+{
+    int *w = malloc((size_t)size * sizeof(int));
+    MPI_Group world, self;
+
+    if (w == NULL)
+        mpi_fatal("out of memory in MPI_Init");
+    for (int i = 0; i < size; i++)
+        w[i] = i;
+    world = group_new(size, w);
+    self = group_new(1, &rank);
+    free(w);
+    if (world == NULL || self == NULL)
+        mpi_fatal("out of memory in MPI_Init");
+    init_one(MPI_COMM_WORLD, world, 0);
+    init_one(MPI_COMM_SELF, self, 2);
+}
+
+/* Agree on n fresh context pairs over an intracommunicator. */
+static int alloc_ctx_n(MPI_Comm parent, uint32_t *ctx, unsigned n)
+{
+    unsigned mine = next_ctx, all;
+    int rc = coll_allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_MAX, parent);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (all + 2 * n > CTX_LIMIT)
+        return MPI_ERR_INTERN;      /* out of contexts */
+    *ctx = all;
+    next_ctx = all + 2 * n;
+    return MPI_SUCCESS;
+}
+
+int comm_alloc_ctx(MPI_Comm parent, uint32_t *ctx)
+{
+    return alloc_ctx_n(parent, ctx, 1);
+}
+
+/* Over an intercommunicator: each side agrees, the leaders swap. */
+static int alloc_ctx_inter(MPI_Comm inter, uint32_t *ctx, unsigned n)
+{
+    unsigned mine = next_ctx, lmax, rmax = 0;
+    MPI_Comm lc = inter->local_comm;
+    int rc = coll_allreduce(&mine, &lmax, 1, MPI_UNSIGNED, MPI_MAX, lc);
+
+    if (rc == MPI_SUCCESS && lc->rank == 0)
+        rc = coll_sendrecv(&lmax, 1, MPI_UNSIGNED, 0, &rmax, 1, MPI_UNSIGNED,
+                           0, inter);
+    if (rc == MPI_SUCCESS) {
+        lmax = lmax > rmax ? lmax : rmax;
+        rc = coll_bcast(&lmax, 1, MPI_UNSIGNED, 0, lc);
+    }
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *ctx = lmax;
+    next_ctx = lmax + 2 * n;
+    return MPI_SUCCESS;
+}
+
+#define CERR(c, rc, name) mpi_err(c, rc, name)
+
+int MPI_Comm_size(MPI_Comm comm, int *size)
+{
+    if (comm_check(comm))
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_size");
+    *size = comm->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    if (comm_check(comm))
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_rank");
+    *rank = comm->rank;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *g)
+{
+    if (comm_check(comm))
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_group");
+    group_retain(comm->local);
+    *g = comm->local;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
+{
+    int g, r = MPI_IDENT;
+
+    if (comm_check(c1) || comm_check(c2))
+        return CERR(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_compare");
+    if (c1 == c2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (c1->inter != c2->inter) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    MPI_Group_compare(c1->local, c2->local, &g);
+    if (c1->inter) {
+        MPI_Group_compare(c1->remote, c2->remote, &r);
+        g = g > r ? g : r;
+    }
+    *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+    return MPI_SUCCESS;
+}
+
+static int dup_topo(MPI_Comm from, MPI_Comm to);
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
+{
+    uint32_t ctx;
+    MPI_Comm c;
+    int rc = comm_check(comm);
+
+    if (rc == MPI_SUCCESS)
+        rc = comm->inter ? alloc_ctx_inter(comm, &ctx, 2)
+                         : comm_alloc_ctx(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = comm_new(comm->local, comm->remote, ctx, &c);
+    if (rc == MPI_SUCCESS && comm->inter)
+        rc = comm_new(comm->local, comm->local, ctx + 2, &c->local_comm);
+    if (rc == MPI_SUCCESS) {
+        c->errh = comm->errh;
+        if (!comm->errh->builtin)
+            comm->errh->refs++;
+        rc = attr_copy_all(comm, c);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = dup_topo(comm, c);
+    if (rc != MPI_SUCCESS)
+        return CERR(comm, rc, "MPI_Comm_dup");
+    *newc = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc)
+{
+    uint32_t ctx;
+    int rc = intra_check(comm);
+
+    if (rc == MPI_SUCCESS && (g == MPI_GROUP_NULL || g->refs <= 0))
+        rc = MPI_ERR_GROUP;
+    if (rc == MPI_SUCCESS)
+        rc = comm_alloc_ctx(comm, &ctx);
+    if (rc == MPI_SUCCESS) {
+        if (g->myrank == MPI_UNDEFINED)
+            *newc = MPI_COMM_NULL;
+        else
+            rc = comm_new(g, g, ctx, newc);
+    }
+    return rc ? CERR(comm, rc, "MPI_Comm_create") : MPI_SUCCESS;
+}
+
+/* Members of my color, ordered by (key, old rank). */
+static int split_group(MPI_Comm comm, const int *ck, int color,
+                       MPI_Group *out)
+{
+    int n = 0, *idx = malloc((size_t)comm->size * sizeof(int)), *w;
+
+    if (idx == NULL)
+        return MPI_ERR_INTERN;
+    for (int i = 0; i < comm->size; i++)
+        if (ck[2 * i] == color)
+            idx[n++] = i;
+    for (int i = 1; i < n; i++)       /* insertion sort: stable by rank */
+        for (int j = i; j > 0 && ck[2 * idx[j] + 1] < ck[2 * idx[j - 1] + 1];
+             j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    w = idx;
+    for (int i = 0; i < n; i++)
+        w[i] = comm->local->world[idx[i]];
+    *out = group_new(n, w);
+    free(idx);
+    return *out ? MPI_SUCCESS : MPI_ERR_INTERN;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
+{
+    int mine[2] = { color, key }, *all = NULL, rc = intra_check(comm);
+    uint32_t ctx;
+    MPI_Group g = NULL;
+
+    if (rc == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)
+        rc = MPI_ERR_ARG;
+    if (rc == MPI_SUCCESS &&
+        (all = malloc(2 * (size_t)comm->size * sizeof(int))) == NULL)
+        rc = MPI_ERR_INTERN;
+    if (rc == MPI_SUCCESS)
+        rc = coll_allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
+    if (rc == MPI_SUCCESS)
+        rc = comm_alloc_ctx(comm, &ctx);
+    *newc = MPI_COMM_NULL;
+    if (rc == MPI_SUCCESS && color != MPI_UNDEFINED)
+        rc = split_group(comm, all, color, &g);
+    if (rc == MPI_SUCCESS && g != NULL) {
+        rc = comm_new(g, g, ctx, newc);
+        group_release(g);
+    }
+    free(all);
+    return rc ? CERR(comm, rc, "MPI_Comm_split") : MPI_SUCCESS;
+}
+
+static void comm_destroy(MPI_Comm c)
+{
+    if (c->local_comm != NULL)
+        comm_destroy(c->local_comm);
+    group_release(c->local);
+    if (c->remote != c->local)
+        group_release(c->remote);
+    topo_free(c->topo);
+    if (c->errh != NULL && !c->errh->builtin && --c->errh->refs == 0)
+        free(c->errh);
+    c->refs = 0;
+    free(c);
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    int rc;
+
+    if (comm == NULL || comm_check(*comm) || (*comm)->builtin)
+        return CERR(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_free");
+    if ((rc = attr_delete_all(*comm)) != MPI_SUCCESS)
+        return CERR(*comm, rc, "MPI_Comm_free");
+    comm_destroy(*comm);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    if (comm_check(comm))
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_test_inter");
+    *flag = comm->inter;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    if (comm_check(comm) || !comm->inter)
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
+    *size = comm->remote->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g)
+{
+    if (comm_check(comm) || !comm->inter)
+        return CERR(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
+    group_retain(comm->remote);
+    *g = comm->remote;
+    return MPI_SUCCESS;
+}
+
+/* ---- intercommunicators ---- */
+
+/* The leaders swap (context, group) over the peer communicator, then each
+ * broadcasts what it learnt in its local communicator. */
+static int leaders_swap(MPI_Comm local, int lleader, MPI_Comm peer,
+                        int rleader, int tag, unsigned *ctx, int **rw,
+                        int *rn)
+{
+    unsigned mine = next_ctx, lmax, hdr[2] = { 0, 0 }, rhdr[2] = { 0, 0 };
+    int rc = coll_allreduce(&mine, &lmax, 1, MPI_UNSIGNED, MPI_MAX, local);
+    MPI_Status st;
+
+    if (rc == MPI_SUCCESS && local->rank == lleader) {
+        hdr[0] = lmax;
+        hdr[1] = (unsigned)local->size;
+        rc = MPI_Sendrecv(hdr, 2, MPI_UNSIGNED, rleader, tag, rhdr, 2,
+                          MPI_UNSIGNED, rleader, tag, peer, &st);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_bcast(rhdr, 2, MPI_UNSIGNED, lleader, local);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *ctx = lmax > rhdr[0] ? lmax : rhdr[0];
+    *rn = (int)rhdr[1];
+    if ((*rw = malloc((size_t)*rn * sizeof(int) + 1)) == NULL)
+        return MPI_ERR_INTERN;
+    if (local->rank == lleader)
+        rc = MPI_Sendrecv(local->local->world, local->size, MPI_INT, rleader,
+                          tag, *rw, *rn, MPI_INT, rleader, tag, peer, &st);
+    if (rc == MPI_SUCCESS)
+        rc = coll_bcast(*rw, *rn, MPI_INT, lleader, local);
+    return rc;
+}
+
+int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
+                         int rleader, int tag, MPI_Comm *newc)
+{
+    unsigned ctx = 0;
+    int *rw = NULL, rn = 0, rc = intra_check(local);
+    MPI_Group rg;
+    MPI_Comm c;
+
+    if (rc == MPI_SUCCESS && (lleader < 0 || lleader >= local->size))
+        rc = MPI_ERR_RANK;
+    if (rc == MPI_SUCCESS && local->rank == lleader && comm_check(peer))
+        rc = MPI_ERR_COMM;
+    if (rc == MPI_SUCCESS)
+        rc = leaders_swap(local, lleader, peer, rleader, tag, &ctx, &rw, &rn);
+    if (rc == MPI_SUCCESS) {
+        next_ctx = ctx + 4;     /* ctx: the intercomm; ctx+2: local_comm */
+        rg = group_new(rn, rw);
+        rc = rg ? comm_new(local->local, rg, ctx, &c) : MPI_ERR_INTERN;
+        group_release(rg);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = comm_new(local->local, local->local, ctx + 2, &c->local_comm);
+    free(rw);
+    if (rc != MPI_SUCCESS)
+        return CERR(local, rc, "MPI_Intercomm_create");
+    *newc = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
+{
+    int mine = high ? 1 : 0, theirs = 0, rc = comm_check(inter), n, *w;
+    uint32_t ctx;
+    bool first;
+    MPI_Group g;
+
+    if (rc == MPI_SUCCESS && !inter->inter)
+        rc = MPI_ERR_COMM;
+    if (rc == MPI_SUCCESS && inter->local_comm->rank == 0)
+        rc = coll_sendrecv(&mine, 1, MPI_INT, 0, &theirs, 1, MPI_INT, 0,
+                           inter);
+    if (rc == MPI_SUCCESS)
+        rc = coll_bcast(&theirs, 1, MPI_INT, 0, inter->local_comm);
+    if (rc == MPI_SUCCESS)
+        rc = alloc_ctx_inter(inter, &ctx, 1);
+    if (rc != MPI_SUCCESS)
+        return CERR(inter, rc, "MPI_Intercomm_merge");
+    /* low group first; on a tie, the group holding world rank of the
+     * lower leader goes first */
+    first = mine != theirs ? !mine
+                           : inter->local->world[0] < inter->remote->world[0];
+    n = inter->local->size + inter->remote->size;
+    if ((w = malloc((size_t)n * sizeof(int))) == NULL)
+        return CERR(inter, MPI_ERR_INTERN, "MPI_Intercomm_merge");
+    MPI_Group a = first ? inter->local : inter->remote;
+    MPI_Group b = first ? inter->remote : inter->local;
+    memcpy(w, a->world, (size_t)a->size * sizeof(int));
+    memcpy(w + a->size, b->world, (size_t)b->size * sizeof(int));
+    g = group_new(n, w);
+    free(w);
+    rc = g ? comm_new(g, g, ctx, newc) : MPI_ERR_INTERN;
+    group_release(g);
+    return rc ? CERR(inter, rc, "MPI_Intercomm_merge") : MPI_SUCCESS;
+}
+
+/* ---- topology copy for MPI_Comm_dup ---- */
+
+static int *dup_ints(const int *a, int n)
+{
+    int *b = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+
+    if (b != NULL && n > 0)
+        memcpy(b, a, (size_t)n * sizeof(int));
+    return b;
+}
+
+static int dup_topo(MPI_Comm from, MPI_Comm to)
+{
+    struct topo *t = from->topo, *n;
+
+    if (t == NULL)
+        return MPI_SUCCESS;
+    if ((n = calloc(1, sizeof(*n))) == NULL)
+        return MPI_ERR_INTERN;
+    *n = *t;
+    n->dims = dup_ints(t->dims, t->ndims);
+    n->periods = dup_ints(t->periods, t->ndims);
+    n->index = dup_ints(t->index, t->nnodes);
+    n->edges = dup_ints(t->edges, t->nnodes ? t->index[t->nnodes - 1] : 0);
+    to->topo = n;
+    return MPI_SUCCESS;
+}
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Comm_size)
+PMPI(MPI_Comm_rank)
+PMPI(MPI_Comm_group)
+PMPI(MPI_Comm_compare)
+PMPI(MPI_Comm_dup)
+PMPI(MPI_Comm_create)
+PMPI(MPI_Comm_split)
+PMPI(MPI_Comm_free)
+PMPI(MPI_Comm_test_inter)
+PMPI(MPI_Comm_remote_size)
+PMPI(MPI_Comm_remote_group)
+PMPI(MPI_Intercomm_create)
+PMPI(MPI_Intercomm_merge)

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * datatype.c: the predefined datatypes and the type constructors.  Every
+ * type is flattened at construction into runs of one basic type (see
+ * struct dt_run), with MPI-1 bounds: MPI_LB/MPI_UB markers are sticky and
+ * override the data's own bounds; a struct is padded to the alignment of
+ * its widest member.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_impl.h"
+
+struct fi { float v; int i; };
+struct di { double v; int i; };
+struct li { long v; int i; };
+struct ii { int v; int i; };
+struct si { short v; int i; };
+struct ldi { long double v; int i; };
+
+#define PAIR(T, V) (sizeof(V) + sizeof(int))
+#define BT(name, idx, sz, ext) struct mpi_dt_s mpi_dt_##name##_ = {      \
+    .refs = 1, .builtin = true, .committed = true, .base = idx,            \
+    .size = sz, .lb = 0, .ub = ext, .nelems = 1, .nruns = 1,               \
+    .runs = &mpi_dt_##name##_.run1,                                        \
+    .run1 = { .off = 0, .count = 1, .base = idx } };
+#define B(name, idx, T) BT(name, idx, sizeof(T), sizeof(T))
+
+B(char, B_CHAR, char) B(short, B_SHORT, short) B(int, B_INT, int)
+B(long, B_LONG, long) B(unsigned_char, B_UCHAR, unsigned char)
+B(unsigned_short, B_USHORT, unsigned short)
+B(unsigned, B_UNSIGNED, unsigned) B(unsigned_long, B_ULONG, unsigned long)
+B(float, B_FLOAT, float) B(double, B_DOUBLE, double)
+B(long_double, B_LDOUBLE, long double) B(byte, B_BYTE, char)
+B(packed, B_PACKED, char) B(long_long_int, B_LLONG, long long)
+B(unsigned_long_long, B_ULLONG, unsigned long long)
+B(signed_char, B_SCHAR, signed char)
+B(int8_t, B_I8, int8_t) B(int16_t, B_I16, int16_t) B(int32_t, B_I32, int32_t)
+B(int64_t, B_I64, int64_t) B(uint8_t, B_U8, uint8_t)
+B(uint16_t, B_U16, uint16_t) B(uint32_t, B_U32, uint32_t)
+B(uint64_t, B_U64, uint64_t)
+BT(float_int, B_FLOAT_INT, PAIR(fi, float), sizeof(struct fi))
+BT(double_int, B_DOUBLE_INT, PAIR(di, double), sizeof(struct di))
+BT(long_int, B_LONG_INT, PAIR(li, long), sizeof(struct li))
+BT(2int, B_2INT, PAIR(ii, int), sizeof(struct ii))
+BT(short_int, B_SHORT_INT, PAIR(si, short), sizeof(struct si))
+BT(long_double_int, B_LDOUBLE_INT, PAIR(ldi, long double),
+   sizeof(struct ldi))
+/* markers: no data, bounds only */
+struct mpi_dt_s mpi_dt_ub_ = { .refs = 1, .builtin = true, .committed = true,
+                               .base = -2, .ub_marked = true };
+struct mpi_dt_s mpi_dt_lb_ = { .refs = 1, .builtin = true, .committed = true,
+                               .base = -2, .lb_marked = true };
+
+/* Basic type number -> its datatype. */
+struct mpi_dt_s *const mpi_dt_table[B_NBUILTIN] = {
+    &mpi_dt_char_, &mpi_dt_short_, &mpi_dt_int_, &mpi_dt_long_,
+    &mpi_dt_unsigned_char_, &mpi_dt_unsigned_short_, &mpi_dt_unsigned_,
+    &mpi_dt_unsigned_long_, &mpi_dt_float_, &mpi_dt_double_,
+    &mpi_dt_long_double_, &mpi_dt_byte_, &mpi_dt_packed_,
+    &mpi_dt_long_long_int_, &mpi_dt_unsigned_long_long_,
+    &mpi_dt_signed_char_, &mpi_dt_int8_t_, &mpi_dt_int16_t_,
+    &mpi_dt_int32_t_, &mpi_dt_int64_t_, &mpi_dt_uint8_t_, &mpi_dt_uint16_t_,
+    &mpi_dt_uint32_t_, &mpi_dt_uint64_t_, &mpi_dt_float_int_,
+    &mpi_dt_double_int_, &mpi_dt_long_int_, &mpi_dt_2int_,
+    &mpi_dt_short_int_, &mpi_dt_long_double_int_, &mpi_dt_ub_, &mpi_dt_lb_,
+};
+
+size_t dt_basic_size(int base)
+{
+    return (size_t)mpi_dt_table[base]->size;
+}
+
+/* Alignment used for struct padding: the extent of basic types, capped. */
+static MPI_Aint dt_align(const struct mpi_dt_s *dt)
+{
+    MPI_Aint a = 1;
+
+    for (int i = 0; i < dt->nruns; i++) {
+        MPI_Aint e = dt_extent(mpi_dt_table[dt->runs[i].base]);
+        if (e > 16)
+            e = 16;
+        if (e > a)
+            a = e;
+    }
+    return a;
+}
+
+int dt_check(MPI_Datatype dt)
+{
+    if (dt == MPI_DATATYPE_NULL || dt->refs <= 0)
+        return MPI_ERR_TYPE;
+    if (!dt->committed)
+        return MPI_ERR_TYPE;
+    return MPI_SUCCESS;
+}
+
+void dt_retain(MPI_Datatype dt)
+{
+    if (!dt->builtin)
+        dt->refs++;
+}
+
+void dt_release(MPI_Datatype dt)
+{
+    if (dt->builtin || --dt->refs > 0)
+        return;
+    free(dt->runs);
+    free(dt);
+}
+
+/* Is count items of dt one contiguous byte range?  *off is where it
+ * starts relative to the buffer. */
+bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off)
+{
+    *off = 0;
+    if (count == 0 || dt->size == 0)
+        return true;
+    if (dt->nruns != 1 || dt->runs[0].base >= B_FLOAT_INT)
+        return false;
+    *off = dt->runs[0].off;
+    return count == 1 || dt_extent(dt) == dt->size;
+}
+
+/* ---- the builder: blocks of (count x type) at byte displacements ---- */
+
+struct builder {
+    struct mpi_dt_s *dt;
+    int cap;
+    bool lb_set, ub_set;
+};
+
+static int add_run(struct builder *b, MPI_Aint off, MPI_Aint count, int base)
+{
+    struct mpi_dt_s *dt = b->dt;
+    struct dt_run *last = dt->nruns ? &dt->runs[dt->nruns - 1] : NULL;
+    MPI_Aint sz = (MPI_Aint)dt_basic_size(base);
+
+    if (count == 0)
+        return MPI_SUCCESS;
+    /* merge with the previous run if it continues it exactly */
+    if (last && last->base == base && base < B_FLOAT_INT &&
+        last->off + last->count * sz == off) {
+        last->count += count;
+        return MPI_SUCCESS;
+    }
+    if (dt->nruns == b->cap) {
+        int ncap = b->cap ? 2 * b->cap : 8;
+        struct dt_run *n = realloc(dt->runs, (size_t)ncap * sizeof(*n));
+        if (n == NULL)
+            return MPI_ERR_INTERN;
+        dt->runs = n;
+        b->cap = ncap;
+    }
+    dt->runs[dt->nruns++] = (struct dt_run){ off, count, base };
+    return MPI_SUCCESS;
+}
+
+static void add_bounds(struct builder *b, const struct mpi_dt_s *t,
+                       MPI_Aint disp, MPI_Aint n)
+{
+    struct mpi_dt_s *dt = b->dt;
+    MPI_Aint ext = dt_extent(t), span = (n - 1) * ext;
+    MPI_Aint lo = disp + t->lb + (span < 0 ? span : 0);
+    MPI_Aint hi = disp + t->ub + (span > 0 ? span : 0);
+
+    /* A marked bound beats unmarked ones; among equals take min/max. */
+    if (t->lb_marked && !dt->lb_marked) {
+        dt->lb_marked = true;
+        dt->lb = lo;
+    } else if (t->lb_marked == dt->lb_marked && (!b->lb_set || lo < dt->lb)) {
+        dt->lb = lo;
+    }
+    if (t->ub_marked && !dt->ub_marked) {
+        dt->ub_marked = true;
+        dt->ub = hi;
+    } else if (t->ub_marked == dt->ub_marked && (!b->ub_set || hi > dt->ub)) {
+        dt->ub = hi;
+    }
+    b->lb_set = b->ub_set = true;
+}
+
+static int add_block(struct builder *b, const struct mpi_dt_s *t,
+                     MPI_Aint disp, MPI_Aint n)
+{
+    struct mpi_dt_s *dt = b->dt;
+    MPI_Aint ext = dt_extent(t);
+    int rc = MPI_SUCCESS;
+
+    if (n <= 0)
+        return MPI_SUCCESS;
+    add_bounds(b, t, disp, n);
+    dt->size += n * t->size;
+    dt->nelems += n * t->nelems;
+    if (t->base != -2)
+        dt->base = (dt->base == -2 || dt->base == t->base) ? t->base : -1;
+    if (t->nruns == 1 && t->runs[0].base < B_FLOAT_INT && t->size == ext)
+        return add_run(b, disp + t->runs[0].off, n * t->runs[0].count,
+                       t->runs[0].base);
+    for (MPI_Aint j = 0; j < n && rc == MPI_SUCCESS; j++)
+        for (int k = 0; k < t->nruns && rc == MPI_SUCCESS; k++)
+            rc = add_run(b, disp + j * ext + t->runs[k].off,
+                         t->runs[k].count, t->runs[k].base);
+    return rc;
+}
+
+/* The one constructor: block i is lens[i] items of types[i or 0] at byte
+ * displacement disps[i]. */
+static int build(int count, const int *lens, const MPI_Aint *disps,
+                 const MPI_Datatype *types, bool one_type, bool pad,
+                 MPI_Datatype *out)
+{
+    struct builder b = { 0 };
+    int rc = MPI_SUCCESS;
+
+    if (count < 0 || out == NULL)
+        return count < 0 ? MPI_ERR_COUNT : MPI_ERR_ARG;
+    for (int i = 0; i < count; i++) {
+        MPI_Datatype t = types[one_type ? 0 : i];
+        if (t == MPI_DATATYPE_NULL || t->refs <= 0)
+            return MPI_ERR_TYPE;
+        if (lens[i] < 0)
+            return MPI_ERR_ARG;
+    }
+    if ((b.dt = calloc(1, sizeof(*b.dt))) == NULL)
+        return MPI_ERR_INTERN;
+    b.dt->refs = 1;
+    b.dt->base = -2;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = add_block(&b, types[one_type ? 0 : i], disps[i], lens[i]);
+    if (rc != MPI_SUCCESS) {
+        dt_release(b.dt);
+        return rc;
+    }
+    if (b.dt->base == -2)
+        b.dt->base = -1;
+    if (pad && !b.dt->ub_marked) {
+        MPI_Aint a = dt_align(b.dt), ext = dt_extent(b.dt);
+        if (ext % a)
+            b.dt->ub += a - ext % a;
+    }
+    *out = b.dt;
+    return MPI_SUCCESS;
+}
+
+/* Equal-stride blocks (vector/hvector/contiguous). */
+static int build_strided(int count, int blocklen, MPI_Aint stride,
+                         MPI_Datatype old, MPI_Datatype *out)
+{
+    int *lens;
+    MPI_Aint *disps;
+    int rc;
+
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if (blocklen < 0)
+        return MPI_ERR_ARG;
+    lens = malloc(((size_t)count + 1) * sizeof(int));
+    disps = malloc(((size_t)count + 1) * sizeof(MPI_Aint));
+    if (lens == NULL || disps == NULL) {
+        free(lens);
+        free(disps);
+        return MPI_ERR_INTERN;
+    }
+    for (int i = 0; i < count; i++) {
+        lens[i] = blocklen;
+        disps[i] = i * stride;
+    }
+    rc = build(count, lens, disps, &old, true, false, out);
+    free(lens);
+    free(disps);
+    return rc;
+}
+
+static int TYPE_ERR(int rc, const char *name)
+{
+    return rc ? mpi_err(MPI_COMM_WORLD, rc, name) : MPI_SUCCESS;
+}
+
+int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newt)
+{
+    MPI_Aint d = 0;
+    int rc = count < 0 ? MPI_ERR_COUNT : build(1, &count, &d, &old, true,
+                                               false, newt);
+    return TYPE_ERR(rc, "MPI_Type_contiguous");
+}
+
+int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
+                    MPI_Datatype *newt)
+{
+    int rc = (old == MPI_DATATYPE_NULL) ? MPI_ERR_TYPE :
+             build_strided(count, blocklen, stride * dt_extent(old), old,
+                           newt);
+    return TYPE_ERR(rc, "MPI_Type_vector");
+}
+
+int MPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
+                     MPI_Datatype old, MPI_Datatype *newt)
+{
+    int rc = build_strided(count, blocklen, stride, old, newt);
+    return TYPE_ERR(rc, "MPI_Type_hvector");
+}
+
+int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
+                            MPI_Datatype old, MPI_Datatype *newt)
+{
+    return MPI_Type_hvector(count, blocklen, stride, old, newt);
+}
+
+int MPI_Type_indexed(int count, int *lens, int *displs, MPI_Datatype old,
+                     MPI_Datatype *newt)
+{
+    MPI_Aint *d;
+    int rc;
+
+    if (count < 0 || old == MPI_DATATYPE_NULL)
+        return TYPE_ERR(count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE,
+                        "MPI_Type_indexed");
+    if ((d = malloc(((size_t)count + 1) * sizeof(*d))) == NULL)
+        return TYPE_ERR(MPI_ERR_INTERN, "MPI_Type_indexed");
+    for (int i = 0; i < count; i++)
+        d[i] = (MPI_Aint)displs[i] * dt_extent(old);
+    rc = build(count, lens, d, &old, true, false, newt);
+    free(d);
+    return TYPE_ERR(rc, "MPI_Type_indexed");
+}
+
+int MPI_Type_hindexed(int count, int *lens, MPI_Aint *displs,
+                      MPI_Datatype old, MPI_Datatype *newt)
+{
+    int rc = build(count, lens, displs, &old, true, false, newt);
+    return TYPE_ERR(rc, "MPI_Type_hindexed");
+}
+
+int MPI_Type_create_hindexed(int count, const int *lens,
+                             const MPI_Aint *displs, MPI_Datatype old,
+                             MPI_Datatype *newt)
+{
+    int rc = build(count, lens, displs, &old, true, false, newt);
+    return TYPE_ERR(rc, "MPI_Type_create_hindexed");
+}
+
+int MPI_Type_struct(int count, int *lens, MPI_Aint *displs,
+                    MPI_Datatype *types, MPI_Datatype *newt)
+{
+    int rc = build(count, lens, displs, types, false, true, newt);
+    return TYPE_ERR(rc, "MPI_Type_struct");
+}
+
+int MPI_Type_create_struct(int count, const int *lens, const MPI_Aint *displs,
+                           const MPI_Datatype *types, MPI_Datatype *newt)
+{
+    int rc = build(count, lens, displs, types, false, true, newt);
+    return TYPE_ERR(rc, "MPI_Type_create_struct");
+}
+
+int MPI_Type_commit(MPI_Datatype *dt)
+{
+    if (dt == NULL || *dt == MPI_DATATYPE_NULL || (*dt)->refs <= 0)
+        return TYPE_ERR(MPI_ERR_TYPE, "MPI_Type_commit");
+    (*dt)->committed = true;
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *dt)
+{
+    if (dt == NULL || *dt == MPI_DATATYPE_NULL || (*dt)->builtin ||
+        (*dt)->refs <= 0)
+        return TYPE_ERR(MPI_ERR_TYPE, "MPI_Type_free");
+    dt_release(*dt);   /* pending requests keep their own reference */
+    *dt = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+
+static int dt_query(MPI_Datatype dt, const char *name)
+{
+    if (dt == MPI_DATATYPE_NULL || dt->refs <= 0)
+        return TYPE_ERR(MPI_ERR_TYPE, name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
+{
+    int rc = dt_query(dt, "MPI_Type_extent");
+    if (rc == MPI_SUCCESS)
+        *extent = dt_extent(dt);
+    return rc;
+}
+
+int MPI_Type_size(MPI_Datatype dt, int *size)
+{
+    int rc = dt_query(dt, "MPI_Type_size");
+    if (rc == MPI_SUCCESS)
+        *size = (int)dt->size;
+    return rc;
+}
+
+int MPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb)
+{
+    int rc = dt_query(dt, "MPI_Type_lb");
+    if (rc == MPI_SUCCESS)
+        *lb = dt->lb;
+    return rc;
+}
+
+int MPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub)
+{
+    int rc = dt_query(dt, "MPI_Type_ub");
+    if (rc == MPI_SUCCESS)
+        *ub = dt->ub;
+    return rc;
+}
+
+int MPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+{
+    int rc = dt_query(dt, "MPI_Type_get_extent");
+    if (rc == MPI_SUCCESS) {
+        *lb = dt->lb;
+        *extent = dt_extent(dt);
+    }
+    return rc;
+}
+
+int MPI_Address(void *location, MPI_Aint *address)
+{
+    *address = (MPI_Aint)location;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    *address = (MPI_Aint)location;
+    return MPI_SUCCESS;
+}
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Type_contiguous)
+PMPI(MPI_Type_vector)
+PMPI(MPI_Type_hvector)
+PMPI(MPI_Type_create_hvector)
+PMPI(MPI_Type_indexed)
+PMPI(MPI_Type_hindexed)
+PMPI(MPI_Type_create_hindexed)
+PMPI(MPI_Type_struct)
+PMPI(MPI_Type_create_struct)
+PMPI(MPI_Type_commit)
+PMPI(MPI_Type_free)
+PMPI(MPI_Type_extent)
+PMPI(MPI_Type_size)
+PMPI(MPI_Type_lb)
+PMPI(MPI_Type_ub)
+PMPI(MPI_Type_get_extent)
+PMPI(MPI_Address)
+PMPI(MPI_Get_address)

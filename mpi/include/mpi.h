@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi.h: the MPI-1.1 interface (plus the small MPI-2 pieces programs
+ * assume: MPI_Get_version, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE,
+ * MPI_Init_thread, MPI_Get_address, MPI_Type_create_*), for the Q-Kernel
+ * MPI over Portals 4.  Names and semantics are the standard's; handle
+ * representations and constant values are our own.  Handles are pointers
+ * to library objects; the predefined ones are addresses in tables.
+ */
+#ifndef MPI_H
+#define MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION    1
+#define MPI_SUBVERSION 1
+
+typedef struct mpi_comm_s *MPI_Comm;
+typedef struct mpi_group_s *MPI_Group;
+typedef struct mpi_dt_s *MPI_Datatype;
+typedef struct mpi_op_s *MPI_Op;
+typedef struct mpi_req_s *MPI_Request;
+typedef struct mpi_errh_s *MPI_Errhandler;
+typedef intptr_t MPI_Aint;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int mpi_cancelled;          /* private: MPI_Test_cancelled */
+    size_t mpi_bytes;           /* private: MPI_Get_count/elements */
+} MPI_Status;
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+typedef void MPI_Handler_function(MPI_Comm *comm, int *code, ...);
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra,
+                              void *attr_in, void *attr_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attr,
+                                void *extra);
+
+/* ---- error classes (MPI_SUCCESS is 0, the others distinct) ---- */
+enum {
+    MPI_SUCCESS = 0, MPI_ERR_BUFFER, MPI_ERR_COUNT, MPI_ERR_TYPE,
+    MPI_ERR_TAG, MPI_ERR_COMM, MPI_ERR_RANK, MPI_ERR_REQUEST,
+    MPI_ERR_ROOT, MPI_ERR_GROUP, MPI_ERR_OP, MPI_ERR_TOPOLOGY,
+    MPI_ERR_DIMS, MPI_ERR_ARG, MPI_ERR_UNKNOWN, MPI_ERR_TRUNCATE,
+    MPI_ERR_OTHER, MPI_ERR_INTERN, MPI_ERR_IN_STATUS, MPI_ERR_PENDING,
+    MPI_ERR_KEYVAL, MPI_ERR_LASTCODE
+};
+
+/* ---- predefined objects (tables in the library) ---- */
+extern struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
+extern struct mpi_group_s mpi_group_empty_;
+extern struct mpi_errh_s mpi_errh_fatal_, mpi_errh_return_;
+extern struct mpi_dt_s mpi_dt_char_, mpi_dt_short_, mpi_dt_int_, mpi_dt_long_, mpi_dt_unsigned_char_, mpi_dt_unsigned_short_, mpi_dt_unsigned_, mpi_dt_unsigned_long_, mpi_dt_float_, mpi_dt_double_, mpi_dt_long_double_, mpi_dt_byte_, mpi_dt_packed_, mpi_dt_long_long_int_, mpi_dt_unsigned_long_long_, mpi_dt_signed_char_, mpi_dt_int8_t_, mpi_dt_int16_t_, mpi_dt_int32_t_, mpi_dt_int64_t_, mpi_dt_uint8_t_, mpi_dt_uint16_t_, mpi_dt_uint32_t_, mpi_dt_uint64_t_, mpi_dt_float_int_, mpi_dt_double_int_, mpi_dt_long_int_, mpi_dt_2int_, mpi_dt_short_int_, mpi_dt_long_double_int_, mpi_dt_ub_, mpi_dt_lb_;
+extern struct mpi_op_s mpi_op_max_, mpi_op_min_, mpi_op_sum_, mpi_op_prod_, mpi_op_land_, mpi_op_band_, mpi_op_lor_, mpi_op_bor_, mpi_op_lxor_, mpi_op_bxor_, mpi_op_maxloc_, mpi_op_minloc_;
+
+#define MPI_COMM_NULL       ((MPI_Comm)0)
+#define MPI_COMM_WORLD      (&mpi_comm_world_)
+#define MPI_COMM_SELF       (&mpi_comm_self_)
+#define MPI_GROUP_NULL      ((MPI_Group)0)
+#define MPI_GROUP_EMPTY     (&mpi_group_empty_)
+#define MPI_OP_NULL         ((MPI_Op)0)
+#define MPI_REQUEST_NULL    ((MPI_Request)0)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_ERRORS_ARE_FATAL (&mpi_errh_fatal_)
+#define MPI_ERRORS_RETURN    (&mpi_errh_return_)
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
+
+/* Basic datatypes (in the library's basic-type order, see mpi_impl.h). */
+#define MPI_CHAR               (&mpi_dt_char_)
+#define MPI_SHORT              (&mpi_dt_short_)
+#define MPI_INT                (&mpi_dt_int_)
+#define MPI_LONG               (&mpi_dt_long_)
+#define MPI_UNSIGNED_CHAR      (&mpi_dt_unsigned_char_)
+#define MPI_UNSIGNED_SHORT     (&mpi_dt_unsigned_short_)
+#define MPI_UNSIGNED           (&mpi_dt_unsigned_)
+#define MPI_UNSIGNED_LONG      (&mpi_dt_unsigned_long_)
+#define MPI_FLOAT              (&mpi_dt_float_)
+#define MPI_DOUBLE             (&mpi_dt_double_)
+#define MPI_LONG_DOUBLE        (&mpi_dt_long_double_)
+#define MPI_BYTE               (&mpi_dt_byte_)
+#define MPI_PACKED             (&mpi_dt_packed_)
+#define MPI_LONG_LONG_INT      (&mpi_dt_long_long_int_)
+#define MPI_LONG_LONG          MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG (&mpi_dt_unsigned_long_long_)
+#define MPI_SIGNED_CHAR        (&mpi_dt_signed_char_)
+#define MPI_INT8_T             (&mpi_dt_int8_t_)
+#define MPI_INT16_T            (&mpi_dt_int16_t_)
+#define MPI_INT32_T            (&mpi_dt_int32_t_)
+#define MPI_INT64_T            (&mpi_dt_int64_t_)
+#define MPI_UINT8_T            (&mpi_dt_uint8_t_)
+#define MPI_UINT16_T           (&mpi_dt_uint16_t_)
+#define MPI_UINT32_T           (&mpi_dt_uint32_t_)
+#define MPI_UINT64_T           (&mpi_dt_uint64_t_)
+#define MPI_FLOAT_INT          (&mpi_dt_float_int_)
+#define MPI_DOUBLE_INT         (&mpi_dt_double_int_)
+#define MPI_LONG_INT           (&mpi_dt_long_int_)
+#define MPI_2INT               (&mpi_dt_2int_)
+#define MPI_SHORT_INT          (&mpi_dt_short_int_)
+#define MPI_LONG_DOUBLE_INT    (&mpi_dt_long_double_int_)
+#define MPI_UB                 (&mpi_dt_ub_)
+#define MPI_LB                 (&mpi_dt_lb_)
+
+#define MPI_MAX     (&mpi_op_max_)
+#define MPI_MIN     (&mpi_op_min_)
+#define MPI_SUM     (&mpi_op_sum_)
+#define MPI_PROD    (&mpi_op_prod_)
+#define MPI_LAND    (&mpi_op_land_)
+#define MPI_BAND    (&mpi_op_band_)
+#define MPI_LOR     (&mpi_op_lor_)
+#define MPI_BOR     (&mpi_op_bor_)
+#define MPI_LXOR    (&mpi_op_lxor_)
+#define MPI_BXOR    (&mpi_op_bxor_)
+#define MPI_MAXLOC  (&mpi_op_maxloc_)
+#define MPI_MINLOC  (&mpi_op_minloc_)
+
+/* ---- other constants ---- */
+#define MPI_ANY_SOURCE   (-1)
+#define MPI_PROC_NULL    (-2)
+#define MPI_ROOT         (-3)
+#define MPI_ANY_TAG      (-1)
+#define MPI_UNDEFINED    (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_BSEND_OVERHEAD 64
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING   256
+#define MPI_BOTTOM       ((void *)0)
+#define MPI_IN_PLACE     ((void *)-1)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* Predefined attribute keys (MPI_Attr_get on MPI_COMM_WORLD). */
+#define MPI_TAG_UB          0
+#define MPI_HOST            1
+#define MPI_IO              2
+#define MPI_WTIME_IS_GLOBAL 3
+
+/* Results of comparisons and topology tests. */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+#define MPI_GRAPH     1
+#define MPI_CART      2
+
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+#define MPI_NULL_COPY_FN   ((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)0)
+int MPI_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+
+/* ---- environment ---- */
+int MPI_Init(int *argc, char ***argv);
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Query_thread(int *provided);
+int MPI_Finalize(void);
+int MPI_Initialized(int *flag);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+double MPI_Wtime(void);
+double MPI_Wtick(void);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+int MPI_Pcontrol(const int level, ...);
+
+/* ---- errors ---- */
+int MPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh);
+int MPI_Errhandler_free(MPI_Errhandler *eh);
+int MPI_Error_string(int code, char *string, int *resultlen);
+int MPI_Error_class(int code, int *errclass);
+
+/* ---- point to point ---- */
+int MPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+             MPI_Comm comm);
+int MPI_Bsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Ssend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Rsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+             MPI_Comm comm, MPI_Status *status);
+int MPI_Isend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int MPI_Ibsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int MPI_Issend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int MPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int MPI_Send_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int MPI_Bsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int MPI_Ssend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int MPI_Rsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int MPI_Start(MPI_Request *req);
+int MPI_Startall(int count, MPI_Request *reqs);
+int MPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status);
+int MPI_Buffer_attach(void *buf, int size);
+int MPI_Buffer_detach(void *bufaddr, int *size);
+int MPI_Wait(MPI_Request *req, MPI_Status *status);
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status);
+int MPI_Waitany(int count, MPI_Request *reqs, int *index, MPI_Status *st);
+int MPI_Testany(int count, MPI_Request *reqs, int *index, int *flag,
+                MPI_Status *st);
+int MPI_Waitall(int count, MPI_Request *reqs, MPI_Status *sts);
+int MPI_Testall(int count, MPI_Request *reqs, int *flag, MPI_Status *sts);
+int MPI_Waitsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int MPI_Testsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int MPI_Request_free(MPI_Request *req);
+int MPI_Cancel(MPI_Request *req);
+int MPI_Test_cancelled(MPI_Status *status, int *flag);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status);
+int MPI_Get_count(MPI_Status *status, MPI_Datatype dt, int *count);
+int MPI_Get_elements(MPI_Status *status, MPI_Datatype dt, int *count);
+
+/* ---- datatypes ---- */
+int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newt);
+int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
+                    MPI_Datatype *newt);
+int MPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
+                            MPI_Datatype old, MPI_Datatype *newt);
+int MPI_Type_indexed(int count, int *blocklens, int *displs,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int MPI_Type_hindexed(int count, int *blocklens, MPI_Aint *displs,
+                      MPI_Datatype old, MPI_Datatype *newt);
+int MPI_Type_create_hindexed(int count, const int *blocklens,
+                             const MPI_Aint *displs, MPI_Datatype old,
+                             MPI_Datatype *newt);
+int MPI_Type_struct(int count, int *blocklens, MPI_Aint *displs,
+                    MPI_Datatype *types, MPI_Datatype *newt);
+int MPI_Type_create_struct(int count, const int *blocklens,
+                           const MPI_Aint *displs, const MPI_Datatype *types,
+                           MPI_Datatype *newt);
+int MPI_Type_commit(MPI_Datatype *dt);
+int MPI_Type_free(MPI_Datatype *dt);
+int MPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent);
+int MPI_Type_size(MPI_Datatype dt, int *size);
+int MPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb);
+int MPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub);
+int MPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
+int MPI_Address(void *location, MPI_Aint *address);
+int MPI_Get_address(const void *location, MPI_Aint *address);
+int MPI_Pack(void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
+             int outsize, int *position, MPI_Comm comm);
+int MPI_Unpack(void *inbuf, int insize, int *position, void *outbuf,
+               int outcount, MPI_Datatype dt, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size);
+
+/* ---- collectives ---- */
+int MPI_Barrier(MPI_Comm comm);
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int MPI_Gather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int MPI_Gatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int *rcounts, int *displs, MPI_Datatype rtype, int root,
+                MPI_Comm comm);
+int MPI_Scatter(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int MPI_Scatterv(void *sbuf, int *scounts, int *displs, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm);
+int MPI_Allgather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int *rcounts, int *displs, MPI_Datatype rtype,
+                   MPI_Comm comm);
+int MPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Alltoallv(void *sbuf, int *scounts, int *sdispls, MPI_Datatype stype,
+                  void *rbuf, int *rcounts, int *rdispls, MPI_Datatype rtype,
+                  MPI_Comm comm);
+int MPI_Reduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               int root, MPI_Comm comm);
+int MPI_Allreduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                  MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter(void *sbuf, void *rbuf, int *rcounts, MPI_Datatype dt,
+                       MPI_Op op, MPI_Comm comm);
+int MPI_Scan(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+             MPI_Comm comm);
+int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+
+/* ---- groups and communicators ---- */
+int MPI_Group_size(MPI_Group g, int *size);
+int MPI_Group_rank(MPI_Group g, int *rank);
+int MPI_Group_translate_ranks(MPI_Group g1, int n, int *ranks1, MPI_Group g2,
+                              int *ranks2);
+int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *g);
+int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int MPI_Group_incl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int MPI_Group_excl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int MPI_Group_free(MPI_Group *g);
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result);
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc);
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc);
+int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g);
+int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer,
+                         int remote_leader, int tag, MPI_Comm *newc);
+int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc);
+
+/* ---- attributes ---- */
+int MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
+                      int *keyval, void *extra);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *value);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* ---- topologies ---- */
+int MPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
+                    int reorder, MPI_Comm *newc);
+int MPI_Dims_create(int nnodes, int ndims, int *dims);
+int MPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
+                     int reorder, MPI_Comm *newc);
+int MPI_Topo_test(MPI_Comm comm, int *status);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index,
+                  int *edges);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
+                 int *coords);
+int MPI_Cart_rank(MPI_Comm comm, int *coords, int *rank);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *n);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int *neighbors);
+int MPI_Cart_shift(MPI_Comm comm, int dir, int disp, int *src, int *dst);
+int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc);
+int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
+                 int *newrank);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
+                  int *newrank);
+
+/* ---- the profiling interface: every MPI_X is also PMPI_X ---- */
+int PMPI_Init(int *argc, char ***argv);
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int PMPI_Query_thread(int *provided);
+int PMPI_Finalize(void);
+int PMPI_Initialized(int *flag);
+int PMPI_Abort(MPI_Comm comm, int errorcode);
+double PMPI_Wtime(void);
+double PMPI_Wtick(void);
+int PMPI_Get_processor_name(char *name, int *resultlen);
+int PMPI_Get_version(int *version, int *subversion);
+int PMPI_Pcontrol(const int level, ...);
+int PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh);
+int PMPI_Errhandler_free(MPI_Errhandler *eh);
+int PMPI_Error_string(int code, char *string, int *resultlen);
+int PMPI_Error_class(int code, int *errclass);
+int PMPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+             MPI_Comm comm);
+int PMPI_Bsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Ssend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Rsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm);
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+             MPI_Comm comm, MPI_Status *status);
+int PMPI_Isend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int PMPI_Ibsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Issend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req);
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Request *req);
+int PMPI_Send_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int PMPI_Bsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Ssend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Rsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req);
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                  MPI_Comm comm, MPI_Request *req);
+int PMPI_Start(MPI_Request *req);
+int PMPI_Startall(int count, MPI_Request *reqs);
+int PMPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status);
+int PMPI_Buffer_attach(void *buf, int size);
+int PMPI_Buffer_detach(void *bufaddr, int *size);
+int PMPI_Wait(MPI_Request *req, MPI_Status *status);
+int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status);
+int PMPI_Waitany(int count, MPI_Request *reqs, int *index, MPI_Status *st);
+int PMPI_Testany(int count, MPI_Request *reqs, int *index, int *flag,
+                MPI_Status *st);
+int PMPI_Waitall(int count, MPI_Request *reqs, MPI_Status *sts);
+int PMPI_Testall(int count, MPI_Request *reqs, int *flag, MPI_Status *sts);
+int PMPI_Waitsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int PMPI_Testsome(int incount, MPI_Request *reqs, int *outcount,
+                 int *indices, MPI_Status *sts);
+int PMPI_Request_free(MPI_Request *req);
+int PMPI_Cancel(MPI_Request *req);
+int PMPI_Test_cancelled(MPI_Status *status, int *flag);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status);
+int PMPI_Get_count(MPI_Status *status, MPI_Datatype dt, int *count);
+int PMPI_Get_elements(MPI_Status *status, MPI_Datatype dt, int *count);
+int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
+                    MPI_Datatype *newt);
+int PMPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
+                            MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_indexed(int count, int *blocklens, int *displs,
+                     MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_hindexed(int count, int *blocklens, MPI_Aint *displs,
+                      MPI_Datatype old, MPI_Datatype *newt);
+int PMPI_Type_create_hindexed(int count, const int *blocklens,
+                             const MPI_Aint *displs, MPI_Datatype old,
+                             MPI_Datatype *newt);
+int PMPI_Type_struct(int count, int *blocklens, MPI_Aint *displs,
+                    MPI_Datatype *types, MPI_Datatype *newt);
+int PMPI_Type_create_struct(int count, const int *blocklens,
+                           const MPI_Aint *displs, const MPI_Datatype *types,
+                           MPI_Datatype *newt);
+int PMPI_Type_commit(MPI_Datatype *dt);
+int PMPI_Type_free(MPI_Datatype *dt);
+int PMPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent);
+int PMPI_Type_size(MPI_Datatype dt, int *size);
+int PMPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb);
+int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub);
+int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
+int PMPI_Address(void *location, MPI_Aint *address);
+int PMPI_Get_address(const void *location, MPI_Aint *address);
+int PMPI_Pack(void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
+             int outsize, int *position, MPI_Comm comm);
+int PMPI_Unpack(void *inbuf, int insize, int *position, void *outbuf,
+               int outcount, MPI_Datatype dt, MPI_Comm comm);
+int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size);
+int PMPI_Barrier(MPI_Comm comm);
+int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int PMPI_Gather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int PMPI_Gatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int *rcounts, int *displs, MPI_Datatype rtype, int root,
+                MPI_Comm comm);
+int PMPI_Scatter(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int PMPI_Scatterv(void *sbuf, int *scounts, int *displs, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm);
+int PMPI_Allgather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int PMPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int *rcounts, int *displs, MPI_Datatype rtype,
+                   MPI_Comm comm);
+int PMPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int PMPI_Alltoallv(void *sbuf, int *scounts, int *sdispls, MPI_Datatype stype,
+                  void *rbuf, int *rcounts, int *rdispls, MPI_Datatype rtype,
+                  MPI_Comm comm);
+int PMPI_Reduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               int root, MPI_Comm comm);
+int PMPI_Allreduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                  MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter(void *sbuf, void *rbuf, int *rcounts, MPI_Datatype dt,
+                       MPI_Op op, MPI_Comm comm);
+int PMPI_Scan(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+             MPI_Comm comm);
+int PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int PMPI_Op_free(MPI_Op *op);
+int PMPI_Group_size(MPI_Group g, int *size);
+int PMPI_Group_rank(MPI_Group g, int *rank);
+int PMPI_Group_translate_ranks(MPI_Group g1, int n, int *ranks1, MPI_Group g2,
+                              int *ranks2);
+int PMPI_Group_compare(MPI_Group g1, MPI_Group g2, int *result);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *g);
+int PMPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *out);
+int PMPI_Group_incl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int PMPI_Group_excl(MPI_Group g, int n, int *ranks, MPI_Group *out);
+int PMPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int PMPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out);
+int PMPI_Group_free(MPI_Group *g);
+int PMPI_Comm_size(MPI_Comm comm, int *size);
+int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result);
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc);
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc);
+int PMPI_Comm_free(MPI_Comm *comm);
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g);
+int PMPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer,
+                         int remote_leader, int tag, MPI_Comm *newc);
+int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc);
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
+                      int *keyval, void *extra);
+int PMPI_Keyval_free(int *keyval);
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *value);
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag);
+int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+int PMPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
+                    int reorder, MPI_Comm *newc);
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+int PMPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
+                     int reorder, MPI_Comm *newc);
+int PMPI_Topo_test(MPI_Comm comm, int *status);
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index,
+                  int *edges);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
+                 int *coords);
+int PMPI_Cart_rank(MPI_Comm comm, int *coords, int *rank);
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *n);
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int *neighbors);
+int PMPI_Cart_shift(MPI_Comm comm, int dir, int disp, int *src, int *dst);
+int PMPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc);
+int PMPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
+                 int *newrank);
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
+                  int *newrank);
+
+/* ---- not standard: statistics for tests ---- */
+int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPI_H */

@@ -1,0 +1,122 @@
+# mpi/mpi.mk: the MPI library over Portals (build/mpi/libmpi.a), the
+# mpicc wrapper's inputs, and the MPI test programs (tests/mpi).
+# Included by the top-level Makefile; non-recursive; output in $(BUILD)/mpi.
+
+MPI_B      := $(BUILD)/mpi
+MPI_SRCS   := mpi/init.c mpi/errh.c mpi/datatype.c mpi/pack.c mpi/op.c \
+              mpi/group.c mpi/comm.c mpi/attr.c mpi/topo.c mpi/request.c \
+              mpi/p2p.c mpi/proto.c mpi/flowctl.c mpi/coll.c
+MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
+# Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
+MPI_CFLAGS := $(HOSTCFLAGS) -O2 -fPIC -Impi/include -Impi -Iportals/include
+
+$(MPI_B)/obj/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/include/mpi.h
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(MPI_CFLAGS) -c $< -o $@
+
+$(MPI_B)/libmpi.a: $(MPI_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
+
+mpi: $(MPI_B)/libmpi.a $(PTL_B)/libportals.a
+
+# ---- the node library: the same files as lwkcc (newlib) compiles them --
+# Installed next to the node libportals.a, so `lwkcc prog.c -lmpi` (or
+# `tools/mpicc --lwk prog.c`) builds a program for yod.
+MPI_LWKOBJS := $(patsubst mpi/%.c,$(MPI_B)/lwk/%.o,$(MPI_SRCS))
+
+$(MPI_B)/lwk/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/include/mpi.h \
+                  $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -MMD -MP -Impi/include -Impi \
+		-Iportals/include -c $< -o $@
+
+$(LIBC_LIB)/libmpi.a: $(MPI_LWKOBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(LIBC_INC)/mpi.h: mpi/include/mpi.h
+	@mkdir -p $(@D) && cp $< $@
+
+MPI_LWK := $(LIBC_LIB)/libmpi.a $(LIBC_INC)/mpi.h
+mpi-lwk: $(MPI_LWK)
+mpi-lwkcheck: mpi-lwk
+all: mpi-lwk
+
+# ---- tests: one program per area, run by tests/mpi/run under ptlrun ----
+MPI_TESTS  := $(patsubst tests/mpi/%.c,$(MPI_B)/tests/%,$(wildcard tests/mpi/*.c))
+
+$(MPI_B)/tests/%: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_B)/libmpi.a \
+                  $(PTL_B)/libportals.a tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)tools/mpicc -O2 -Wall -Wextra -Werror -Itests/mpi $< -o $@ -lm
+
+# mpinx: one job, every rank using MPI and NX (tests/mpinx; libnx from nx.mk).
+MPI_MPINX := $(MPI_B)/tests/mpinx
+$(MPI_MPINX): tests/mpinx/mpinx.c tests/mpi/mpitest.h $(MPI_B)/libmpi.a \
+              $(PTL_B)/libportals.a tools/mpicc $$(NX_B)/libnx.a
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Wextra -Werror -Itests/mpi \
+	    -Inx/include $< -o $@ $(NX_B)/libnx.a -lm
+
+# The same programs for the compute nodes (tests/qemu/suite-mpinodes).
+$(MPI_B)/node/%.elf: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LWK) $(LIBC_ALL) \
+                     tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -g -Wall -Wextra -Werror \
+	    -Itests/mpi $< -o $@ -lm
+
+$(MPI_B)/node/mpinx.elf: tests/mpinx/mpinx.c tests/mpi/mpitest.h $(MPI_LWK) \
+                         $(LIBC_ALL) tools/mpicc $$(NX_LWK)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -g -Wall -Wextra -Werror \
+	    -Itests/mpi $< -o $@ -lnx -lm
+
+MPI_NODE_TESTS := $(patsubst tests/mpi/%.c,$(MPI_B)/node/%.elf,\
+                    $(wildcard tests/mpi/*.c)) $(MPI_B)/node/mpinx.elf
+
+test-build: mpi mpi-lwkcheck $(MPI_TESTS) $(MPI_MPINX) $(MPI_NODE_TESTS)
+TEST_SUITES += tests/mpi/run@$(BUILD)@mpi tests/qemu/suite-mpinodes
+
+-include $(MPI_OBJS:.o=.d) $(MPI_LWKOBJS:.o=.d)
+
+.PHONY: mpi mpi-lwk mpi-lwkcheck
+
+# ---- benchmark (not a test): MPI ping-pong vs raw Portals -------------
+$(MPI_B)/mpi-bench: tests/bench/mpi/mpi_bench.c $(MPI_B)/libmpi.a \
+                    $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)tools/mpicc -O2 -Wall -Werror $< -o $@
+
+bench-mpi: $(MPI_B)/mpi-bench $(PTL_B)/ptl-bench
+	tests/bench/mpi/run $(BUILD) 5
+
+# The same between two compute nodes, with NX and raw Portals beside it
+# (tests/bench/mpinodes/run), and barrier/allreduce against rank count on
+# Linux (tests/bench/mpicoll/run).
+$(MPI_B)/node/mpi-bench.elf: tests/bench/mpi/mpi_bench.c $(MPI_LWK) \
+                             $(LIBC_ALL) tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-mpinodes: $(MPI_B)/node/mpi-bench.elf $$(NX_B)/node/pingpong.elf \
+                $(BUILD)/tests/net/pingpong.elf $$(YOD_BIN)
+	tests/bench/mpinodes/run $(BUILD) 5
+
+$(MPI_B)/coll-bench: tests/bench/mpicoll/coll_bench.c $(MPI_B)/libmpi.a \
+                     $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Werror $< -o $@
+
+bench-mpicoll: $(MPI_B)/coll-bench
+	tests/bench/mpicoll/run $(BUILD) 5
+
+.PHONY: bench-mpi bench-mpinodes bench-mpicoll

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_impl.h: the library's private structures and the calls between its
+ * subsystems.  Error convention: internal int functions return an MPI
+ * error class (MPI_SUCCESS = 0); the public entry points pass nonzero
+ * codes through mpi_err() so the communicator's error handler runs.
+ */
+#ifndef MPI_IMPL_H
+#define MPI_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "portals4.h"
+
+/* ---- datatypes (datatype.c, pack.c) ---- */
+
+/* Basic type numbers: the index in mpi_dt_table[]. */
+enum { B_CHAR, B_SHORT, B_INT, B_LONG, B_UCHAR, B_USHORT, B_UNSIGNED,
+       B_ULONG, B_FLOAT, B_DOUBLE, B_LDOUBLE, B_BYTE, B_PACKED, B_LLONG,
+       B_ULLONG, B_SCHAR, B_I8, B_I16, B_I32, B_I64, B_U8, B_U16, B_U32,
+       B_U64, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT,
+       B_LDOUBLE_INT, B_UB, B_LB, B_NBUILTIN };
+
+/* A datatype is flattened into runs: `count` consecutive elements of one
+ * basic type starting at byte `off` (relative to the buffer address).
+ * Pack/unpack and reductions walk the runs; nothing recurses. */
+struct dt_run {
+    MPI_Aint off;
+    MPI_Aint count;
+    int base;
+};
+
+struct mpi_dt_s {
+    int refs;                   /* user handle + users (requests) */
+    bool builtin, committed;
+    int base;                   /* the one basic type it holds, or -1 */
+    MPI_Aint size;              /* bytes of data in one element */
+    MPI_Aint lb, ub;            /* bounds (MPI_LB/MPI_UB markers honoured) */
+    bool lb_marked, ub_marked;
+    MPI_Aint nelems;            /* basic elements in one item */
+    int nruns;
+    struct dt_run *runs;        /* builtin: one run, points at run1 */
+    struct dt_run run1;
+};
+
+static inline MPI_Aint dt_extent(const struct mpi_dt_s *dt)
+{
+    return dt->ub - dt->lb;
+}
+
+extern struct mpi_dt_s *const mpi_dt_table[];
+size_t dt_basic_size(int base);
+bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off);
+int dt_check(MPI_Datatype dt);
+void dt_retain(MPI_Datatype dt);
+void dt_release(MPI_Datatype dt);
+/* Pack `count` items at buf into out (size*count bytes); unpack back;
+ * unpack stops after `bytes` bytes (a short message). */
+void dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
+void dt_unpack(const void *in, size_t bytes, void *buf, int count,
+               MPI_Datatype dt);
+MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes);
+
+/* ---- reduction operations (op.c) ---- */
+struct mpi_op_s {
+    MPI_User_function *fn;      /* user op; NULL for built-in */
+    int which;                  /* built-in index */
+    bool commute, builtin;
+};
+/* inout[i] = in[i] op inout[i] over count items of dt. */
+int op_apply(MPI_Op op, const void *in, void *inout, int count,
+             MPI_Datatype dt);
+int op_check(MPI_Op op, MPI_Datatype dt);
+
+/* ---- groups (group.c) ---- */
+struct mpi_group_s {
+    int refs;
+    bool builtin;
+    int size;
+    int myrank;                 /* MPI_UNDEFINED if not a member */
+    int *world;                 /* rank -> world rank */
+};
+MPI_Group group_new(int size, const int *world);
+void group_retain(MPI_Group g);
+void group_release(MPI_Group g);
+int group_rank_of_world(MPI_Group g, int world);
+
+/* ---- communicators (comm.c), attributes (attr.c), topologies ---- */
+struct attr {
+    int keyval;
+    void *value;
+    struct attr *next;
+};
+
+struct topo {
+    int kind;                   /* MPI_CART or MPI_GRAPH */
+    int ndims, *dims, *periods; /* cartesian */
+    int nnodes, *index, *edges; /* graph */
+};
+
+struct mpi_comm_s {
+    int refs;
+    bool builtin, inter;
+    uint32_t ctx;               /* point-to-point context; ctx+1 collective */
+    MPI_Group local, remote;    /* remote == local for intracommunicators */
+    int rank, size;
+    MPI_Errhandler errh;
+    struct attr *attrs;
+    struct topo *topo;
+    MPI_Comm local_comm;        /* intercomm: its local group's intracomm */
+};
+
+int comm_check(MPI_Comm c);
+int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out);
+int comm_alloc_ctx(MPI_Comm parent, uint32_t *ctx);
+void comm_init_builtin(int rank, int size);
+int attr_copy_all(MPI_Comm from, MPI_Comm to);
+int attr_delete_all(MPI_Comm c);
+void topo_free(struct topo *t);
+
+/* ---- errors (errh.c) ---- */
+struct mpi_errh_s {
+    int refs;
+    bool builtin;
+    MPI_Handler_function *fn;
+};
+/* Report code on comm (may not return); returns code for the caller. */
+int mpi_err(MPI_Comm comm, int code, const char *where);
+__attribute__((noreturn)) void mpi_fatal(const char *fmt, ...);
+
+/* ---- requests and point to point (request.c, p2p.c, proto.c) ---- */
+enum req_kind { RQ_SEND, RQ_RECV };
+enum send_mode { M_STD, M_SYNC, M_BUF, M_READY };
+enum req_state { RS_INACTIVE, RS_ACTIVE, RS_DONE };
+
+struct mpi_req_s {
+    int tag_kind;               /* first: event user_ptr dispatch (UP_REQ) */
+    enum req_kind kind;
+    enum send_mode mode;
+    enum req_state state;
+    bool persistent, freed, cancelled, internal;
+    /* arguments */
+    void *buf;
+    int count;
+    MPI_Datatype dt;
+    int peer, tag;              /* comm ranks; MPI_ANY_* for receives */
+    MPI_Comm comm;
+    uint32_t ctx;               /* comm->ctx or ctx+1 (collectives) */
+    /* the bytes on the wire */
+    void *data;                 /* contiguous buffer: user's or tmp */
+    void *tmp;                  /* packed copy owned by the request */
+    size_t len;
+    MPI_Status status;
+    /* protocol state (proto.c) */
+    int world;                  /* peer's world rank */
+    uint32_t key;               /* long/sync handshakes */
+    uint64_t bits, ignore, hdr; /* match bits (proto.c layout), header */
+    uint64_t seq;               /* per-peer send order (flow control) */
+    unsigned wait;              /* protocol steps still outstanding */
+    bool prio;                  /* matched a posted receive */
+    ptl_handle_me_t me;
+    bool me_linked;
+    struct mpi_req_s *next, *prev;   /* posted / sync-wait / get lists */
+    struct mpi_req_s *qnext;         /* a peer's send queue */
+    void *bsend_seg;            /* buffered send: attached-buffer segment */
+};
+
+#define UP_REQ   1
+#define UP_BLOCK 2
+#define UP_CTRL  3
+#define UP_PROBE 4
+#define UP_DRAIN 5
+
+MPI_Request req_new(enum req_kind kind);
+void req_free(MPI_Request r);
+void req_complete(MPI_Request r);
+int req_finish(MPI_Request *rp, MPI_Status *st);  /* status + free */
+void status_empty(MPI_Status *st);
+
+int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+              int tag, MPI_Comm comm, uint32_t ctx, enum send_mode mode,
+              MPI_Request *out);
+int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, uint32_t ctx, MPI_Request *out);
+int p2p_start(MPI_Request r);
+int p2p_wait(MPI_Request *rp, MPI_Status *st);
+int p2p_check_send(MPI_Comm comm, int count, MPI_Datatype dt, int dest,
+                   int tag);
+int p2p_check_recv(MPI_Comm comm, int count, MPI_Datatype dt, int src,
+                   int tag);
+/* Internal blocking helpers for collectives (context comm->ctx+1). */
+int coll_send(const void *buf, int count, MPI_Datatype dt, int dest,
+              MPI_Comm comm);
+int coll_recv(void *buf, int count, MPI_Datatype dt, int src, MPI_Comm comm);
+int coll_barrier(MPI_Comm comm);
+int coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
+int coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                   MPI_Op op, MPI_Comm comm);
+int coll_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                   int rcount, MPI_Datatype rt, MPI_Comm comm);
+int coll_sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest,
+                  void *rbuf, int rcount, MPI_Datatype rt, int src,
+                  MPI_Comm comm);
+
+/* proto.c: the Portals protocol engine */
+int proto_init(void);
+void proto_fini(void);
+void proto_send(MPI_Request r);          /* start a send request */
+void proto_recv(MPI_Request r);          /* post a receive request */
+bool proto_cancel_recv(MPI_Request r);
+int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
+                 MPI_Status *st);
+void proto_progress(bool block);
+int proto_world_rank(void);
+long proto_nid(void);
+int proto_world_size(void);
+void proto_barrier(void);
+
+/* buffered sends (p2p.c) */
+int bsend_start(MPI_Request r);
+void bsend_done(MPI_Request r);
+
+/* Every MPI_X is also PMPI_X (the profiling interface): MPI_X is weak so
+ * a profiling library's own MPI_X wins, and it calls PMPI_X. */
+#define PMPI_PRAGMA(x) _Pragma(#x)
+#define PMPI(f) PMPI_PRAGMA(weak f)                                    \
+    extern __typeof(f) P##f __attribute__((alias(#f)));
+
+/* library state */
+extern int mpi_state;           /* 0 before Init, 1 running, 2 finalized */
+
+#endif /* MPI_IMPL_H */

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * op.c: reduction operations.  The built-in ops are applied per basic
+ * type (a derived datatype works if it holds a single basic type: its runs
+ * are reduced one by one); user ops get the buffers in the datatype's own
+ * layout, as the standard says.  MPI_Op_create/MPI_Op_free.
+ */
+#include <stdlib.h>
+#include "mpi_impl.h"
+
+enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR,
+       O_BXOR, O_MAXLOC, O_MINLOC, O_NBUILTIN };
+
+#define OPB(name, i) struct mpi_op_s mpi_op_##name##_ = { .fn = NULL,        \
+    .which = i, .commute = true, .builtin = true };
+OPB(max, O_MAX) OPB(min, O_MIN) OPB(sum, O_SUM) OPB(prod, O_PROD)
+OPB(land, O_LAND) OPB(band, O_BAND) OPB(lor, O_LOR) OPB(bor, O_BOR)
+OPB(lxor, O_LXOR) OPB(bxor, O_BXOR) OPB(maxloc, O_MAXLOC)
+OPB(minloc, O_MINLOC)
+
+/* Which ops each kind of basic type admits (MPI-1 4.9.2). */
+enum kind { K_INT, K_FLOAT, K_BYTE, K_PAIR, K_NONE };
+
+static enum kind kind_of(int base)
+{
+    switch (base) {
+    case B_FLOAT: case B_DOUBLE: case B_LDOUBLE: return K_FLOAT;
+    case B_BYTE: return K_BYTE;
+    case B_PACKED: return K_NONE;
+    default:
+        if (base >= B_FLOAT_INT && base <= B_LDOUBLE_INT)
+            return K_PAIR;
+        return base >= 0 && base < B_FLOAT_INT ? K_INT : K_NONE;
+    }
+}
+
+static bool allowed(int which, enum kind k)
+{
+    switch (which) {
+    case O_MAX: case O_MIN: case O_SUM: case O_PROD:
+        return k == K_INT || k == K_FLOAT;
+    case O_LAND: case O_LOR: case O_LXOR:
+        return k == K_INT;
+    case O_BAND: case O_BOR: case O_BXOR:
+        return k == K_INT || k == K_BYTE;
+    default:
+        return k == K_PAIR;
+    }
+}
+
+int op_check(MPI_Op op, MPI_Datatype dt)
+{
+    int rc = dt_check(dt);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (op == MPI_OP_NULL || (!op->builtin && op->fn == NULL))
+        return MPI_ERR_OP;
+    if (!op->builtin)
+        return MPI_SUCCESS;
+    if (dt->size == 0)
+        return MPI_SUCCESS;
+    if (dt->base < 0 || !allowed(op->which, kind_of(dt->base)))
+        return MPI_ERR_OP;
+    return MPI_SUCCESS;
+}
+
+/* ---- the arithmetic, one function per C type ---- */
+
+#define ARITH_CASES(T)                                                      \
+    case O_MAX: for (i = 0; i < n; i++) if (a[i] > b[i]) b[i] = a[i]; break;\
+    case O_MIN: for (i = 0; i < n; i++) if (a[i] < b[i]) b[i] = a[i]; break;\
+    case O_SUM: for (i = 0; i < n; i++) b[i] = (T)(a[i] + b[i]); break;     \
+    case O_PROD: for (i = 0; i < n; i++) b[i] = (T)(a[i] * b[i]); break;
+
+#define INT_FN(name, T)                                                     \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const T *a = in;                                                        \
+    T *b = io;                                                              \
+    MPI_Aint i;                                                             \
+    switch (op) {                                                           \
+    ARITH_CASES(T)                                                          \
+    case O_LAND: for (i = 0; i < n; i++) b[i] = (T)(a[i] && b[i]); break;   \
+    case O_LOR: for (i = 0; i < n; i++) b[i] = (T)(a[i] || b[i]); break;    \
+    case O_LXOR: for (i = 0; i < n; i++) b[i] = (T)(!a[i] != !b[i]); break; \
+    case O_BAND: for (i = 0; i < n; i++) b[i] = (T)(a[i] & b[i]); break;    \
+    case O_BOR: for (i = 0; i < n; i++) b[i] = (T)(a[i] | b[i]); break;     \
+    case O_BXOR: for (i = 0; i < n; i++) b[i] = (T)(a[i] ^ b[i]); break;    \
+    }                                                                       \
+}
+
+#define FLT_FN(name, T)                                                     \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const T *a = in;                                                        \
+    T *b = io;                                                              \
+    MPI_Aint i;                                                             \
+    switch (op) {                                                           \
+    ARITH_CASES(T)                                                          \
+    }                                                                       \
+}
+
+/* MAXLOC/MINLOC: the better value wins; on a tie the smaller index. */
+#define PAIR_FN(name, TV)                                                   \
+struct name##_p { TV v; int i; };                                           \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const struct name##_p *a = in;                                          \
+    struct name##_p *b = io;                                                \
+    for (MPI_Aint i = 0; i < n; i++) {                                      \
+        bool better = op == O_MAXLOC ? a[i].v > b[i].v : a[i].v < b[i].v;   \
+        if (better)                                                         \
+            b[i] = a[i];                                                    \
+        else if (a[i].v == b[i].v && a[i].i < b[i].i)                       \
+            b[i].i = a[i].i;                                                \
+    }                                                                       \
+}
+
+INT_FN(op_char, char)
+INT_FN(op_short, short)
+INT_FN(op_int, int)
+INT_FN(op_long, long)
+INT_FN(op_uchar, unsigned char)
+INT_FN(op_ushort, unsigned short)
+INT_FN(op_unsigned, unsigned)
+INT_FN(op_ulong, unsigned long)
+INT_FN(op_llong, long long)
+INT_FN(op_ullong, unsigned long long)
+INT_FN(op_schar, signed char)
+INT_FN(op_i8, int8_t)
+INT_FN(op_i16, int16_t)
+INT_FN(op_i32, int32_t)
+INT_FN(op_i64, int64_t)
+INT_FN(op_u8, uint8_t)
+INT_FN(op_u16, uint16_t)
+INT_FN(op_u32, uint32_t)
+INT_FN(op_u64, uint64_t)
+FLT_FN(op_float, float)
+FLT_FN(op_double, double)
+FLT_FN(op_ldouble, long double)
+PAIR_FN(op_fi, float)
+PAIR_FN(op_di, double)
+PAIR_FN(op_li, long)
+PAIR_FN(op_ii, int)
+PAIR_FN(op_si, short)
+PAIR_FN(op_ldi, long double)
+
+typedef void basic_fn(int op, const void *in, void *io, MPI_Aint n);
+
+static basic_fn *const fns[B_NBUILTIN] = {
+    [B_CHAR] = op_char, [B_SHORT] = op_short, [B_INT] = op_int,
+    [B_LONG] = op_long, [B_UCHAR] = op_uchar, [B_USHORT] = op_ushort,
+    [B_UNSIGNED] = op_unsigned, [B_ULONG] = op_ulong, [B_FLOAT] = op_float,
+    [B_DOUBLE] = op_double, [B_LDOUBLE] = op_ldouble, [B_BYTE] = op_uchar,
+    [B_LLONG] = op_llong, [B_ULLONG] = op_ullong, [B_SCHAR] = op_schar,
+    [B_I8] = op_i8, [B_I16] = op_i16, [B_I32] = op_i32, [B_I64] = op_i64,
+    [B_U8] = op_u8, [B_U16] = op_u16, [B_U32] = op_u32, [B_U64] = op_u64,
+    [B_FLOAT_INT] = op_fi, [B_DOUBLE_INT] = op_di, [B_LONG_INT] = op_li,
+    [B_2INT] = op_ii, [B_SHORT_INT] = op_si, [B_LDOUBLE_INT] = op_ldi,
+};
+
+int op_apply(MPI_Op op, const void *in, void *inout, int count,
+             MPI_Datatype dt)
+{
+    MPI_Aint ext = dt_extent(dt);
+
+    if (!op->builtin) {
+        op->fn((void *)in, inout, &count, &dt);
+        return MPI_SUCCESS;
+    }
+    if (dt->size == 0 || count == 0)
+        return MPI_SUCCESS;
+    if (dt->base < 0 || fns[dt->base] == NULL)
+        return MPI_ERR_OP;
+    if (dt->builtin) {
+        fns[dt->base](op->which, in, inout, count);
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < dt->nruns; k++) {
+            MPI_Aint off = i * ext + dt->runs[k].off;
+            fns[dt->base](op->which, (const char *)in + off,
+                          (char *)inout + off, dt->runs[k].count);
+        }
+    return MPI_SUCCESS;
+}
+
+int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+    struct mpi_op_s *o;
+
+    if (fn == NULL || op == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create");
+    if ((o = calloc(1, sizeof(*o))) == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "MPI_Op_create");
+    o->fn = fn;
+    o->commute = commute != 0;
+    *op = o;
+    return MPI_SUCCESS;
+}
+
+int MPI_Op_free(MPI_Op *op)
+{
+    if (op == NULL || *op == MPI_OP_NULL || (*op)->builtin)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free");
+    free(*op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Op_create)
+PMPI(MPI_Op_free)

@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * p2p.c: the point-to-point API: argument checks, requests for every
+ * mode (standard, synchronous, buffered, ready; blocking, nonblocking,
+ * persistent), send-receive, probe, counts, and the buffered-send buffer.
+ * The wire protocol is proto.c; non-contiguous data is packed into a
+ * temporary buffer first (and unpacked when a receive completes).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_impl.h"
+
+#define TAG_UB 0xfffffff
+
+/* ---- argument checks (the MPI error classes) ---- */
+
+static int check_common(MPI_Comm comm, int count, MPI_Datatype dt)
+{
+    int rc = comm_check(comm);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    return dt_check(dt);
+}
+
+int p2p_check_send(MPI_Comm comm, int count, MPI_Datatype dt, int dest,
+                   int tag)
+{
+    int rc = check_common(comm, count, dt);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (tag < 0 || tag > TAG_UB)
+        return MPI_ERR_TAG;
+    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->remote->size))
+        return MPI_ERR_RANK;
+    return MPI_SUCCESS;
+}
+
+int p2p_check_recv(MPI_Comm comm, int count, MPI_Datatype dt, int src,
+                   int tag)
+{
+    int rc = check_common(comm, count, dt);
+
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (tag != MPI_ANY_TAG && (tag < 0 || tag > TAG_UB))
+        return MPI_ERR_TAG;
+    if (src != MPI_PROC_NULL && src != MPI_ANY_SOURCE &&
+        (src < 0 || src >= comm->remote->size))
+        return MPI_ERR_RANK;
+    return MPI_SUCCESS;
+}
+
+/* ---- building and starting requests ---- */
+
+static MPI_Request make(enum req_kind kind, void *buf, int count,
+                        MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                        uint32_t ctx, enum send_mode mode)
+{
+    MPI_Request r = req_new(kind);
+
+    if (r == NULL)
+        return NULL;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+    r->ctx = ctx;
+    r->mode = mode;
+    return r;
+}
+
+static void proc_null_done(MPI_Request r)
+{
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.mpi_bytes = 0;
+    r->state = RS_ACTIVE;
+    req_complete(r);
+}
+
+/* Point r->data at the bytes to move: the user's buffer if contiguous,
+ * else a temporary (packed now for a send). */
+static int stage(MPI_Request r)
+{
+    MPI_Aint off;
+
+    r->len = (size_t)r->count * (size_t)r->dt->size;
+    if (dt_contig(r->dt, r->count, &off)) {
+        r->data = (char *)r->buf + off;
+        return MPI_SUCCESS;
+    }
+    if ((r->tmp = malloc(r->len ? r->len : 1)) == NULL)
+        return MPI_ERR_INTERN;
+    if (r->kind == RQ_SEND)
+        dt_pack(r->buf, r->count, r->dt, r->tmp);
+    r->data = r->tmp;
+    return MPI_SUCCESS;
+}
+
+int p2p_start(MPI_Request r)
+{
+    int rc;
+
+    memset(&r->status, 0, sizeof(r->status));
+    r->cancelled = false;
+    if (r->peer == MPI_PROC_NULL) {
+        proc_null_done(r);
+        return MPI_SUCCESS;
+    }
+    if (r->kind == RQ_SEND && r->mode == M_BUF)
+        return bsend_start(r);
+    if ((rc = stage(r)) != MPI_SUCCESS)
+        return rc;
+    r->state = RS_ACTIVE;
+    if (r->kind == RQ_SEND)
+        proto_send(r);
+    else
+        proto_recv(r);
+    return MPI_SUCCESS;
+}
+
+int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
+              int tag, MPI_Comm comm, uint32_t ctx, enum send_mode mode,
+              MPI_Request *out)
+{
+    MPI_Request r = make(RQ_SEND, (void *)buf, count, dt, dest, tag, comm,
+                         ctx, mode);
+    int rc;
+
+    if (r == NULL)
+        return MPI_ERR_INTERN;
+    if ((rc = p2p_start(r)) != MPI_SUCCESS) {
+        req_free(r);
+        return rc;
+    }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, uint32_t ctx, MPI_Request *out)
+{
+    MPI_Request r = make(RQ_RECV, buf, count, dt, src, tag, comm, ctx,
+                         M_STD);
+    int rc;
+
+    if (r == NULL)
+        return MPI_ERR_INTERN;
+    if ((rc = p2p_start(r)) != MPI_SUCCESS) {
+        req_free(r);
+        return rc;
+    }
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+/* ---- the public send family ---- */
+
+static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
+                     int tag, MPI_Comm comm, enum send_mode mode,
+                     MPI_Request *req, const char *name)
+{
+    int rc = p2p_check_send(comm, count, dt, dest, tag);
+
+    if (rc == MPI_SUCCESS && req == NULL)
+        rc = MPI_ERR_REQUEST;
+    if (rc == MPI_SUCCESS)
+        rc = p2p_isend(buf, count, dt, dest, tag, comm, comm->ctx, mode,
+                       req);
+    return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
+}
+
+static int send_api(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                    MPI_Comm comm, enum send_mode mode, const char *name)
+{
+    MPI_Request r;
+    int rc = p2p_check_send(comm, count, dt, dest, tag);
+
+    if (rc == MPI_SUCCESS)
+        rc = p2p_isend(buf, count, dt, dest, tag, comm, comm->ctx, mode, &r);
+    if (rc == MPI_SUCCESS)
+        rc = p2p_wait(&r, MPI_STATUS_IGNORE);
+    return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
+}
+
+int MPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+             MPI_Comm comm)
+{
+    return send_api(buf, count, dt, dest, tag, comm, M_STD, "MPI_Send");
+}
+
+int MPI_Bsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_api(buf, count, dt, dest, tag, comm, M_BUF, "MPI_Bsend");
+}
+
+int MPI_Ssend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_api(buf, count, dt, dest, tag, comm, M_SYNC, "MPI_Ssend");
+}
+
+int MPI_Rsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_api(buf, count, dt, dest, tag, comm, M_READY, "MPI_Rsend");
+}
+
+int MPI_Isend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+    return isend_api(buf, count, dt, dest, tag, comm, M_STD, req,
+                     "MPI_Isend");
+}
+
+int MPI_Ibsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+    return isend_api(buf, count, dt, dest, tag, comm, M_BUF, req,
+                     "MPI_Ibsend");
+}
+
+int MPI_Issend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+    return isend_api(buf, count, dt, dest, tag, comm, M_SYNC, req,
+                     "MPI_Issend");
+}
+
+int MPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+    return isend_api(buf, count, dt, dest, tag, comm, M_READY, req,
+                     "MPI_Irsend");
+}
+
+/* ---- receive ---- */
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+    int rc = p2p_check_recv(comm, count, dt, src, tag);
+
+    if (rc == MPI_SUCCESS && req == NULL)
+        rc = MPI_ERR_REQUEST;
+    if (rc == MPI_SUCCESS)
+        rc = p2p_irecv(buf, count, dt, src, tag, comm, comm->ctx, req);
+    return rc ? mpi_err(comm, rc, "MPI_Irecv") : MPI_SUCCESS;
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+             MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request r;
+    int rc = p2p_check_recv(comm, count, dt, src, tag);
+
+    if (rc == MPI_SUCCESS)
+        rc = p2p_irecv(buf, count, dt, src, tag, comm, comm->ctx, &r);
+    if (rc == MPI_SUCCESS)
+        rc = p2p_wait(&r, status);
+    return rc ? mpi_err(comm, rc, "MPI_Recv") : MPI_SUCCESS;
+}
+
+/* ---- persistent requests ---- */
+
+static int init_api(enum req_kind kind, void *buf, int count,
+                    MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                    enum send_mode mode, MPI_Request *req, const char *name)
+{
+    int rc = kind == RQ_SEND ? p2p_check_send(comm, count, dt, peer, tag)
+                             : p2p_check_recv(comm, count, dt, peer, tag);
+    MPI_Request r;
+
+    if (rc == MPI_SUCCESS && req == NULL)
+        rc = MPI_ERR_REQUEST;
+    if (rc != MPI_SUCCESS)
+        return mpi_err(comm, rc, name);
+    if ((r = make(kind, buf, count, dt, peer, tag, comm, comm->ctx, mode))
+            == NULL)
+        return mpi_err(comm, MPI_ERR_INTERN, name);
+    r->persistent = true;
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Send_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_STD, req,
+                    "MPI_Send_init");
+}
+
+int MPI_Bsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_BUF, req,
+                    "MPI_Bsend_init");
+}
+
+int MPI_Ssend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_SYNC, req,
+                    "MPI_Ssend_init");
+}
+
+int MPI_Rsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_READY, req,
+                    "MPI_Rsend_init");
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int src, int tag,
+                  MPI_Comm comm, MPI_Request *req)
+{
+    return init_api(RQ_RECV, buf, count, dt, src, tag, comm, M_STD, req,
+                    "MPI_Recv_init");
+}
+
+int MPI_Start(MPI_Request *req)
+{
+    int rc;
+
+    if (req == NULL || *req == MPI_REQUEST_NULL || !(*req)->persistent ||
+        (*req)->state == RS_ACTIVE)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start");
+    rc = p2p_start(*req);
+    return rc ? mpi_err((*req)->comm, rc, "MPI_Start") : MPI_SUCCESS;
+}
+
+int MPI_Startall(int count, MPI_Request *reqs)
+{
+    for (int i = 0; i < count; i++) {
+        int rc = MPI_Start(&reqs[i]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- send-receive ---- */
+
+int MPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
+                 int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+                 int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request rr, sr;
+    int rc = p2p_check_send(comm, scount, stype, dest, stag);
+
+    if (rc == MPI_SUCCESS)
+        rc = p2p_check_recv(comm, rcount, rtype, source, rtag);
+    if (rc == MPI_SUCCESS)
+        rc = p2p_irecv(rbuf, rcount, rtype, source, rtag, comm, comm->ctx,
+                       &rr);
+    if (rc == MPI_SUCCESS) {
+        rc = p2p_isend(sbuf, scount, stype, dest, stag, comm, comm->ctx,
+                       M_STD, &sr);
+        if (rc == MPI_SUCCESS)
+            rc = p2p_wait(&sr, MPI_STATUS_IGNORE);
+        int rc2 = p2p_wait(&rr, status);
+        rc = rc ? rc : rc2;
+    }
+    return rc ? mpi_err(comm, rc, "MPI_Sendrecv") : MPI_SUCCESS;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                         int stag, int source, int rtag, MPI_Comm comm,
+                         MPI_Status *status)
+{
+    void *tmp;
+    int rc = p2p_check_send(comm, count, dt, dest, stag), pos = 0;
+
+    if (rc == MPI_SUCCESS)
+        rc = p2p_check_recv(comm, count, dt, source, rtag);
+    if (rc != MPI_SUCCESS)
+        return mpi_err(comm, rc, "MPI_Sendrecv_replace");
+    if ((tmp = malloc((size_t)count * (size_t)dt->size + 1)) == NULL)
+        return mpi_err(comm, MPI_ERR_INTERN, "MPI_Sendrecv_replace");
+    dt_pack(buf, count, dt, tmp);
+    (void)pos;
+    rc = MPI_Sendrecv(tmp, count * (int)dt->size, MPI_BYTE, dest, stag, buf,
+                      count, dt, source, rtag, comm, status);
+    free(tmp);
+    return rc;
+}
+
+/* ---- probe ---- */
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+               MPI_Status *status)
+{
+    int rc = p2p_check_recv(comm, 0, MPI_BYTE, source, tag);
+
+    if (rc == MPI_SUCCESS && flag == NULL)
+        rc = MPI_ERR_ARG;
+    if (rc != MPI_SUCCESS)
+        return mpi_err(comm, rc, "MPI_Iprobe");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        status_empty(status);
+        if (status != MPI_STATUS_IGNORE)
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        return MPI_SUCCESS;
+    }
+    return proto_iprobe(comm->ctx, source, tag, comm, flag, status);
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    int flag = 0, rc;
+
+    for (;;) {
+        if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)) != 0)
+            return rc;
+        if (flag)
+            return MPI_SUCCESS;
+        proto_progress(true);
+    }
+}
+
+int MPI_Get_count(MPI_Status *st, MPI_Datatype dt, int *count)
+{
+    int rc = dt_check(dt);
+
+    if (rc != MPI_SUCCESS || st == NULL || count == NULL)
+        return mpi_err(MPI_COMM_WORLD, rc ? rc : MPI_ERR_ARG,
+                       "MPI_Get_count");
+    if (dt->size == 0)
+        *count = st->mpi_bytes == 0 ? 0 : MPI_UNDEFINED;
+    else if (st->mpi_bytes % (size_t)dt->size)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(st->mpi_bytes / (size_t)dt->size);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements(MPI_Status *st, MPI_Datatype dt, int *count)
+{
+    int rc = dt_check(dt);
+
+    if (rc != MPI_SUCCESS || st == NULL || count == NULL)
+        return mpi_err(MPI_COMM_WORLD, rc ? rc : MPI_ERR_ARG,
+                       "MPI_Get_elements");
+    *count = (int)dt_elements(dt, st->mpi_bytes);
+    return MPI_SUCCESS;
+}
+
+/* ---- buffered sends: an attached buffer, first-fit segments ---- */
+
+struct seg {
+    char *start;
+    size_t len;
+    struct seg *next;       /* in address order */
+};
+
+static struct {
+    char *buf;
+    size_t size;
+    struct seg *used;
+} bb;
+
+int MPI_Buffer_attach(void *buf, int size)
+{
+    if (bb.buf != NULL || buf == NULL || size < 0)
+        return mpi_err(MPI_COMM_WORLD, bb.buf ? MPI_ERR_BUFFER : MPI_ERR_ARG,
+                       "MPI_Buffer_attach");
+    bb.buf = buf;
+    bb.size = (size_t)size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Buffer_detach(void *bufaddr, int *size)
+{
+    if (bb.buf == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_detach");
+    while (bb.used != NULL)         /* buffered messages still leaving */
+        proto_progress(true);
+    *(void **)bufaddr = bb.buf;
+    *size = (int)bb.size;
+    bb.buf = NULL;
+    bb.size = 0;
+    return MPI_SUCCESS;
+}
+
+/* Room for len bytes (plus MPI_BSEND_OVERHEAD as the standard accounts). */
+static struct seg *seg_alloc(size_t len)
+{
+    size_t need = len + MPI_BSEND_OVERHEAD;
+    char *at = bb.buf;
+    struct seg **pp = &bb.used, *s;
+
+    for (;;) {
+        char *end = *pp ? (*pp)->start : bb.buf + bb.size;
+        if (end >= at && (size_t)(end - at) >= need)
+            break;
+        if (*pp == NULL)
+            return NULL;
+        at = (*pp)->start + (*pp)->len;
+        pp = &(*pp)->next;
+    }
+    if ((s = malloc(sizeof(*s))) == NULL)
+        return NULL;
+    s->start = at;
+    s->len = need;
+    s->next = *pp;
+    *pp = s;
+    return s;
+}
+
+/* The user's request is done once the data is copied; an internal
+ * request carries the message and frees the segment when it leaves. */
+int bsend_start(MPI_Request r)
+{
+    size_t len = (size_t)r->count * (size_t)r->dt->size;
+    struct seg *s = bb.buf ? seg_alloc(len) : NULL;
+    MPI_Request in;
+
+    if (s == NULL)
+        return MPI_ERR_BUFFER;
+    dt_pack(r->buf, r->count, r->dt, s->start);
+    in = make(RQ_SEND, s->start, (int)len, MPI_BYTE, r->peer, r->tag,
+              r->comm, r->ctx, M_STD);
+    if (in == NULL)
+        return MPI_ERR_INTERN;
+    in->internal = true;
+    in->freed = true;
+    in->bsend_seg = s;
+    in->data = s->start;
+    in->len = len;
+    in->state = RS_ACTIVE;
+    r->state = RS_ACTIVE;
+    req_complete(r);
+    proto_send(in);
+    return MPI_SUCCESS;
+}
+
+void bsend_done(MPI_Request r)
+{
+    struct seg *s = r->bsend_seg;
+
+    for (struct seg **pp = &bb.used; *pp != NULL; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            free(s);
+            break;
+        }
+    r->bsend_seg = NULL;
+}
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Send)
+PMPI(MPI_Bsend)
+PMPI(MPI_Ssend)
+PMPI(MPI_Rsend)
+PMPI(MPI_Isend)
+PMPI(MPI_Ibsend)
+PMPI(MPI_Issend)
+PMPI(MPI_Irsend)
+PMPI(MPI_Irecv)
+PMPI(MPI_Recv)
+PMPI(MPI_Send_init)
+PMPI(MPI_Bsend_init)
+PMPI(MPI_Ssend_init)
+PMPI(MPI_Rsend_init)
+PMPI(MPI_Recv_init)
+PMPI(MPI_Start)
+PMPI(MPI_Startall)
+PMPI(MPI_Sendrecv)
+PMPI(MPI_Sendrecv_replace)
+PMPI(MPI_Iprobe)
+PMPI(MPI_Probe)
+PMPI(MPI_Get_count)
+PMPI(MPI_Get_elements)
+PMPI(MPI_Buffer_attach)
+PMPI(MPI_Buffer_detach)

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_bench.c: MPI ping-pong half round trip between ranks 0 and 1
+ * (MPI_Send/MPI_Recv, pre-posted receive not assumed), the same method as
+ * tests/bench/portals/ptl_bench.c: one warm-up round trip, then ITERS;
+ * rank 0 prints microseconds per one-way trip.  With "pre", each rank
+ * posts its next receive (MPI_Irecv) before it sends, so every message
+ * finds its receive waiting (the direct path of the long protocol);
+ * without, the receive is posted after the send returns and a long
+ * message may arrive first (the unexpected path: header, then PtlGet).
+ * Usage (under tools/ptlrun -n 2): mpi-bench SIZE ITERS [pre]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi.h"
+
+int main(int argc, char **argv)
+{
+    int rank, size = argc > 1 ? atoi(argv[1]) : 0;
+    int iters = argc > 2 ? atoi(argv[2]) : 100;
+    int pre = argc > 3 && strcmp(argv[3], "pre") == 0;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    char *buf;
+    double t0 = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    buf = calloc(1, (size_t)size + 1);
+    for (int i = 0; i < iters + 1; i++) {
+        if (i == 1)
+            t0 = MPI_Wtime();       /* the first round trip warms up */
+        if (pre && rank < 2) {
+            int peer = 1 - rank;
+            if (rank == 1 && i == 0)
+                MPI_Irecv(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &rq);
+            if (rank == 0) {
+                MPI_Irecv(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &rq);
+                MPI_Send(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+                MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Wait(&rq, MPI_STATUS_IGNORE);
+                if (i < iters)
+                    MPI_Irecv(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD,
+                              &rq);
+                MPI_Send(buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+            }
+        } else if (rank == 0) {
+            MPI_Send(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    if (rank == 0)
+        printf("%.2f\n", (MPI_Wtime() - t0) / iters / 2 * 1e6);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

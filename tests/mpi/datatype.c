@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/* Derived datatypes: contiguous, vector, hvector, indexed, hindexed,
+ * struct (with MPI_LB/MPI_UB), sizes/extents/bounds, pack/unpack, sending
+ * non-contiguous data (eager and long) and receiving it as another type,
+ * Get_elements, reductions on derived types. */
+#include <stddef.h>
+#include "mpitest.h"
+
+static void bounds(void)
+{
+    MPI_Datatype v, s, h, c, lbub;
+    MPI_Aint ext, lb, ub;
+    int size;
+
+    MPI_Type_vector(3, 2, 5, MPI_INT, &v);      /* xx...xx...xx */
+    MPI_Type_commit(&v);
+    MPI_Type_size(v, &size);
+    MPI_Type_extent(v, &ext);
+    CHECK(size == 6 * 4 && ext == 12 * 4);
+    MPI_Type_hvector(2, 1, 100, v, &h);
+    MPI_Type_commit(&h);
+    MPI_Type_extent(h, &ext);
+    CHECK(ext == 100 + 48);
+    MPI_Type_contiguous(4, MPI_DOUBLE, &c);
+    MPI_Type_commit(&c);
+    MPI_Type_size(c, &size);
+    MPI_Type_get_extent(c, &lb, &ext);
+    CHECK(size == 32 && lb == 0 && ext == 32);
+    /* struct {char; double} is padded to 16; LB/UB markers override */
+    int bl[4] = { 1, 1, 1, 1 };
+    MPI_Aint d[4] = { 0, 8, -4, 40 };
+    MPI_Datatype t[4] = { MPI_CHAR, MPI_DOUBLE, MPI_LB, MPI_UB };
+    MPI_Type_struct(2, bl, d, t, &s);
+    MPI_Type_commit(&s);
+    MPI_Type_extent(s, &ext);
+    MPI_Type_size(s, &size);
+    CHECK(ext == 16 && size == 9);
+    MPI_Type_create_struct(4, bl, d, t, &lbub);
+    MPI_Type_commit(&lbub);
+    MPI_Type_lb(lbub, &lb);
+    MPI_Type_ub(lbub, &ub);
+    MPI_Type_extent(lbub, &ext);
+    CHECK(lb == -4 && ub == 40 && ext == 44);
+    MPI_Type_free(&v);
+    MPI_Type_free(&h);
+    MPI_Type_free(&c);
+    MPI_Type_free(&s);
+    MPI_Type_free(&lbub);
+    CHECK(v == MPI_DATATYPE_NULL);
+}
+
+struct part { char name[5]; double x; int id; };
+
+static MPI_Datatype part_type(void)
+{
+    struct part p;
+    int bl[3] = { 5, 1, 1 };
+    MPI_Aint base, d[3];
+    MPI_Datatype t[3] = { MPI_CHAR, MPI_DOUBLE, MPI_INT }, r;
+
+    MPI_Get_address(&p, &base);
+    MPI_Get_address(p.name, &d[0]);
+    MPI_Address(&p.x, &d[1]);
+    MPI_Get_address(&p.id, &d[2]);
+    for (int i = 0; i < 3; i++)
+        d[i] -= base;
+    MPI_Type_create_struct(3, bl, d, t, &r);
+    MPI_Type_commit(&r);
+    return r;
+}
+
+static void send_structs(void)
+{
+    int to = (t_rank + 1) % t_size, from = (t_rank + t_size - 1) % t_size;
+    MPI_Datatype pt = part_type();
+    MPI_Aint ext;
+    enum { N = 5000 };          /* ~85 KB packed: the long protocol */
+    struct part *a = calloc(N, sizeof(*a)), *b = calloc(N, sizeof(*b));
+
+    MPI_Type_extent(pt, &ext);
+    CHECK(ext == sizeof(struct part));
+    for (int i = 0; i < N; i++) {
+        snprintf(a[i].name, 5, "p%d", i % 100);
+        a[i].x = t_rank + i * 0.5;
+        a[i].id = t_rank * N + i;
+    }
+    for (int n = 3; n <= N; n += N - 3) {
+        MPI_Sendrecv(a, n, pt, to, 1, b, n, pt, from, 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        int ok = 1;
+        for (int i = 0; i < n; i++) {
+            char nm[5];
+            snprintf(nm, 5, "p%d", i % 100);
+            ok &= b[i].x == from + i * 0.5 && b[i].id == from * N + i &&
+                  strcmp(b[i].name, nm) == 0;
+        }
+        CHECK(ok);
+    }
+    MPI_Type_free(&pt);
+    free(a);
+    free(b);
+}
+
+/* A column of a matrix as a vector type, received as contiguous. */
+static void columns(void)
+{
+    enum { R = 50, C = 40 };
+    int to = (t_rank + 1) % t_size, from = (t_rank + t_size - 1) % t_size;
+    double m[R][C], col[R];
+    MPI_Datatype colt;
+    MPI_Status st;
+    int cnt;
+
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            m[i][j] = t_rank * 10000 + i * 100 + j;
+    MPI_Type_vector(R, 1, C, MPI_DOUBLE, &colt);
+    MPI_Type_commit(&colt);
+    MPI_Sendrecv(&m[0][3], 1, colt, to, 2, col, R, MPI_DOUBLE, from, 2,
+                 MPI_COMM_WORLD, &st);
+    int ok = 1;
+    for (int i = 0; i < R; i++)
+        ok &= col[i] == from * 10000 + i * 100 + 3;
+    CHECK(ok);
+    MPI_Get_count(&st, MPI_DOUBLE, &cnt);
+    CHECK(cnt == R);
+    MPI_Get_count(&st, colt, &cnt);
+    CHECK(cnt == 1);
+    MPI_Get_elements(&st, colt, &cnt);
+    CHECK(cnt == R);
+    /* and back: contiguous into a column of another matrix */
+    double m2[R][C];
+    memset(m2, 0, sizeof(m2));
+    MPI_Sendrecv(col, R, MPI_DOUBLE, to, 3, &m2[0][7], 1, colt, from, 3,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    ok = 1;
+    int src2 = (from + t_size - 1) % t_size;
+    for (int i = 0; i < R; i++)
+        ok &= m2[i][7] == src2 * 10000 + i * 100 + 3 && m2[i][6] == 0;
+    CHECK(ok);
+    MPI_Type_free(&colt);
+}
+
+static void indexed(void)
+{
+    int bl[3] = { 2, 1, 3 }, disp[3] = { 0, 5, 9 }, buf[12], out[12];
+    MPI_Aint hd[3] = { 0, 20, 36 };
+    MPI_Datatype it, ht;
+    int size, pos = 0;
+    char pk[64];
+
+    for (int i = 0; i < 12; i++)
+        buf[i] = i * 11;
+    MPI_Type_indexed(3, bl, disp, MPI_INT, &it);
+    MPI_Type_hindexed(3, bl, hd, MPI_INT, &ht);
+    /* the MPI-2 names build the same types */
+    MPI_Datatype h2, v2;
+    MPI_Aint e1, e2;
+    MPI_Type_create_hindexed(3, bl, hd, MPI_INT, &h2);
+    MPI_Type_create_hvector(3, 2, 20, MPI_INT, &v2);
+    MPI_Type_commit(&h2);
+    MPI_Type_commit(&v2);
+    MPI_Type_extent(h2, &e1);
+    MPI_Type_extent(v2, &e2);
+    MPI_Type_size(v2, &size);
+    CHECK(e1 == 48 && e2 == 48 && size == 24);
+    MPI_Type_free(&h2);
+    MPI_Type_free(&v2);
+    MPI_Type_commit(&it);
+    MPI_Type_commit(&ht);
+    MPI_Type_size(it, &size);
+    CHECK(size == 24);
+    MPI_Pack_size(1, it, MPI_COMM_WORLD, &size);
+    CHECK(size == 24);
+    MPI_Pack(buf, 1, it, pk, sizeof(pk), &pos, MPI_COMM_WORLD);
+    int v = 77;
+    MPI_Pack(&v, 1, MPI_INT, pk, sizeof(pk), &pos, MPI_COMM_WORLD);
+    CHECK(pos == 28);
+    int *p = (int *)pk;
+    CHECK(p[0] == 0 && p[1] == 11 && p[2] == 55 && p[3] == 99 &&
+          p[5] == 121 && p[6] == 77);
+    memset(out, 0, sizeof(out));
+    pos = 0;
+    MPI_Unpack(pk, sizeof(pk), &pos, out, 1, ht, MPI_COMM_WORLD);
+    MPI_Unpack(pk, sizeof(pk), &pos, &v, 1, MPI_INT, MPI_COMM_WORLD);
+    CHECK(out[0] == 0 && out[1] == 11 && out[2] == 0 && out[5] == 55 &&
+          out[9] == 99 && out[11] == 121 && v == 77);
+    /* packed data travels as MPI_PACKED */
+    int to = (t_rank + 1) % t_size, from = (t_rank + t_size - 1) % t_size;
+    char rp[64];
+    MPI_Sendrecv(pk, 28, MPI_PACKED, to, 4, rp, 64, MPI_PACKED, from, 4,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    pos = 0;
+    memset(out, 0, sizeof(out));
+    MPI_Unpack(rp, 64, &pos, out, 1, it, MPI_COMM_WORLD);
+    CHECK(out[0] == 0 && out[5] == 55 && out[11] == 121);
+    MPI_Type_free(&it);
+    MPI_Type_free(&ht);
+}
+
+static void reduce_derived(void)
+{
+    MPI_Datatype pair;
+    int v[4] = { t_rank, 1, 2 * t_rank, 7 }, r[4] = { 0, 0, 0, 0 };
+
+    MPI_Type_vector(2, 1, 2, MPI_INT, &pair);   /* v[0], v[2] */
+    MPI_Type_commit(&pair);
+    MPI_Allreduce(v, r, 1, pair, MPI_SUM, MPI_COMM_WORLD);
+    int e = t_size * (t_size - 1) / 2;
+    CHECK(r[0] == e && r[2] == 2 * e && r[1] == 0);
+    MPI_Type_free(&pair);
+}
+
+int main(int argc, char **argv)
+{
+    t_init(&argc, &argv, "datatype");
+    bounds();
+    t_report("size-extent-bounds-lb-ub");
+    send_structs();
+    t_report("struct-send-eager-long");
+    columns();
+    t_report("vector-column-to-contiguous");
+    indexed();
+    t_report("indexed-hindexed-pack-unpack");
+    reduce_derived();
+    t_report("reduce-on-derived");
+    return t_finish();
+}

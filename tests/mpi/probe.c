@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe/Iprobe: sizes and sources learnt before receiving, wildcards,
+ * eager and long messages, and a message probed stays receivable. */
+#include <unistd.h>
+#include "mpitest.h"
+
+int main(int argc, char **argv)
+{
+    int to = 0;
+    MPI_Status st;
+
+    t_init(&argc, &argv, "probe");
+    /* every rank sends rank*1000+1 ints to rank 0, tag = rank */
+    int n = t_rank * 1000 + 1, *b = malloc(n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        b[i] = t_rank + i;
+    MPI_Request q;
+    MPI_Isend(b, n, MPI_INT, to, t_rank, MPI_COMM_WORLD, &q);
+    if (t_rank == 0) {
+        for (int k = 0; k < t_size; k++) {
+            int cnt, flag = 0;
+            MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_INT, &cnt);
+            CHECK(cnt == st.MPI_SOURCE * 1000 + 1 && st.MPI_TAG == st.MPI_SOURCE);
+            MPI_Iprobe(st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &flag,
+                       MPI_STATUS_IGNORE);
+            CHECK(flag);                /* still there */
+            int *r = malloc(cnt * sizeof(int)), src = st.MPI_SOURCE, ok = 1;
+            MPI_Recv(r, cnt, MPI_INT, src, src, MPI_COMM_WORLD, &st);
+            for (int i = 0; i < cnt; i++)
+                ok &= r[i] == src + i;
+            CHECK(ok && st.MPI_SOURCE == src);
+            free(r);
+        }
+        int flag = 1;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        CHECK(!flag);
+    }
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    t_report("probe-then-receive");
+    /* iprobe by tag skips other tags; a different communicator is apart */
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int v = 7, flag = 0;
+    MPI_Send(&v, 1, MPI_INT, t_rank, 5, dup);
+    MPI_Iprobe(t_rank, 5, MPI_COMM_WORLD, &flag, &st);
+    CHECK(!flag);
+    MPI_Iprobe(t_rank, 6, dup, &flag, &st);
+    CHECK(!flag);
+    MPI_Iprobe(MPI_ANY_SOURCE, 5, dup, &flag, &st);
+    CHECK(flag && st.MPI_SOURCE == t_rank);
+    MPI_Recv(&v, 1, MPI_INT, t_rank, 5, dup, &st);
+    MPI_Comm_free(&dup);
+    t_report("iprobe-tag-and-context");
+    free(b);
+    return t_finish();
+}
