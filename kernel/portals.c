@@ -449,19 +449,37 @@ static void rx(void *ctx, const void *frame, size_t len)
 
 /* ---- life cycle ----------------------------------------------------------- */
 
-/* One endpoint's tables are set aside at boot: the PCT hands applications
-   all the memory there is, and the usual node runs one application. */
-static uint64_t spare_pa, spare_len;
+/* Two endpoints' tables are set aside at boot, the PCT's (it serves yod
+   over Portals) and one application's: the PCT hands applications all the
+   memory there is, and the usual node runs one application.  Without
+   this a program that took the whole node could not open Portals. */
+#define SPARES          2
 
-static uint64_t lib_mem;                /* bytes per endpoint */
+static struct { uint64_t pa, len; } spare[SPARES];
 
 static void give_back(uint64_t pa, uint64_t len)
 {
-    if (!spare_pa)
-        spare_pa = pa, spare_len = len;
-    else
-        mem_region_free(pa, len);
+    for (int i = 0; i < SPARES; i++)
+        if (!spare[i].pa) {
+            spare[i].pa = pa, spare[i].len = len;
+            return;
+        }
+    mem_region_free(pa, len);
 }
+
+static bool take_spare(uint64_t *pa, uint64_t *len)
+{
+    for (int i = 0; i < SPARES; i++)
+        if (spare[i].pa) {
+            *pa = spare[i].pa, *len = spare[i].len;
+            spare[i].pa = 0;
+            return true;
+        }
+    return false;
+}
+
+static uint64_t lib_mem;                /* bytes per endpoint */
+
 
 /* The core's tables and the loopback queue: kernel memory, in the OS's
    chunk while it has room. */
@@ -490,9 +508,7 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
             kp = &kptls[i];
     if (!kp)
         return -EBUSY;
-    if (spare_pa)               /* the one set aside at boot */
-        pa = spare_pa, len = spare_len, spare_pa = 0;
-    else if (lib_mem_alloc(&pa, &len) < 0) {
+    if (!take_spare(&pa, &len) && lib_mem_alloc(&pa, &len) < 0) {
         pr_warn("pid %d: no memory left for its Portals tables (%lu KiB)\n",
                 p->pid, lib_mem >> 10);
         return -ENOMEM;
@@ -608,8 +624,9 @@ void portals_init(void)
                 "sending as 02:50:%02x:%02x:%02x:%02x\n", nic->mac[0],
                 nic->mac[1], nic->mac[2], nic->mac[3], nic->mac[4],
                 nic->mac[5], node_id, mac[2], mac[3], mac[4], mac[5]);
-    if (lib_mem_alloc(&spare_pa, &spare_len) < 0)
-        pr_warn("no memory for Portals tables\n");
+    for (int i = 0; i < SPARES; i++)
+        if (lib_mem_alloc(&spare[i].pa, &spare[i].len) < 0)
+            pr_warn("no memory for Portals tables set aside at boot\n");
     netdev_set_rx(nic, rx, NULL);
     pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
             "process\n", node_id, nic->name, params.mtu, params.window,
