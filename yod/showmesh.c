@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "portals4.h"
+#include "cluster.h"
 #include "yod_proto.h"
 
 #define MAX_NODES   128
@@ -42,7 +43,6 @@ struct node {
 
 static struct node nodes[MAX_NODES];
 static int nnodes;
-static const char *cluster;
 static char ans_buf[ANS_BUF];
 
 static struct {
@@ -74,18 +74,6 @@ static double now_ms(void)
 
 /* ---- the cluster (the same files yod reads) -------------------------------- */
 
-static FILE *cluster_file(const char *name)
-{
-    char path[4096];
-    FILE *f;
-
-    snprintf(path, sizeof(path), "%s/%s", cluster, name);
-    if (!(f = fopen(path, "r")))
-        die("no cluster in %s (%s: %s); boot one with tools/cluster up -n N "
-            "or set LWK_CLUSTER", cluster, path, strerror(errno));
-    return f;
-}
-
 static void read_cluster(unsigned *svc_first, unsigned *svc_last)
 {
     char line[4096];
@@ -95,40 +83,9 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
         if (sscanf(line, "%u", &nodes[nnodes].nid) == 1)
             nnodes++;
     fclose(f);
-    f = cluster_file("env");
-    while (fgets(line, sizeof(line), f)) {
-        char *eq = strchr(line, '=');
-        line[strcspn(line, "\n")] = 0;
-        if (!eq || !strncmp(line, "export", 6))
-            continue;
-        *eq = 0;
-        if (!strcmp(line, "LWK_SERVICE_NID_FIRST"))
-            *svc_first = atoi(eq + 1);
-        else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
-            *svc_last = atoi(eq + 1);
-        else if (!strncmp(line, "PTL_", 4))
-            setenv(line, eq + 1, 1);
-    }
-    fclose(f);
+    cluster_env(svc_first, svc_last);
 }
 
-/* A service nid no yod or showmesh holds (yod's lock files). */
-static unsigned pick_service_nid(unsigned first, unsigned last)
-{
-    char path[4096];
-
-    for (unsigned nid = first; nid <= last; nid++) {
-        snprintf(path, sizeof(path), "%s/yod-%u.lock", cluster, nid);
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-            return nid;
-        if (fd >= 0)
-            close(fd);
-    }
-    die("no free service nid in %u..%u (%s/yod-*.lock)", first, last,
-        cluster);
-    return 0;
-}
 
 /* ---- asking ------------------------------------------------------------------ */
 
@@ -325,11 +282,11 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "-h") ? 2 : 0;
         }
     }
-    cluster = getenv("LWK_CLUSTER") ? getenv("LWK_CLUSTER") : "build/cluster";
+    cluster_find();
     read_cluster(&first, &last);
     if (!nnodes)
         die("the cluster in %s has no nodes", cluster);
-    open_portals(pick_service_nid(first, last));
+    open_portals(cluster_service_nid(first, last));
     ask_all(ms);
     print_table(ms);
     print_grid();

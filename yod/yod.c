@@ -34,6 +34,7 @@
 #include "elf.h"
 #include "fileio.h"
 #include "uapi/abi.h"
+#include "cluster.h"
 #include "yod_proto.h"
 
 #define MAX_NODES   128
@@ -71,7 +72,6 @@ static int nnodes;
 static struct node *job[MAX_NODES];     /* by rank */
 static uint32_t jobid;
 static unsigned self_nid;
-static const char *cluster;
 static volatile sig_atomic_t stop_signal;
 static int kill_now;            /* a fault or a dead node ends the job */
 static char kill_why[128];      /* what to say then ("": said already) */
@@ -345,18 +345,6 @@ static int build_args(uint32_t *envc)
 
 /* ---- the cluster ------------------------------------------------------------- */
 
-static FILE *cluster_file(const char *name)
-{
-    char path[4096];
-    FILE *f;
-
-    snprintf(path, sizeof(path), "%s/%s", cluster, name);
-    if (!(f = fopen(path, "r")))
-        die("no cluster in %s (%s: %s); boot one with tools/cluster up -n N "
-            "or set LWK_CLUSTER", cluster, path, strerror(errno));
-    return f;
-}
-
 static int in_list(unsigned nid)
 {
     const char *p = o.nodes;
@@ -389,40 +377,9 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
             nodes[nnodes++] = (struct node){ .nid = nid, .rank = -1 };
     }
     fclose(f);
-    f = cluster_file("env");
-    while (fgets(line, sizeof(line), f)) {
-        char *eq = strchr(line, '=');
-        line[strcspn(line, "\n")] = 0;
-        if (!eq || strncmp(line, "export", 6) == 0)
-            continue;
-        *eq = 0;
-        if (!strcmp(line, "LWK_SERVICE_NID_FIRST"))
-            *svc_first = atoi(eq + 1);
-        else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
-            *svc_last = atoi(eq + 1);
-        else if (!strncmp(line, "PTL_", 4))
-            setenv(line, eq + 1, 1);
-    }
-    fclose(f);
+    cluster_env(svc_first, svc_last);
 }
 
-/* A service nid no other yod holds: a lock file per nid, kept open. */
-static unsigned pick_service_nid(unsigned first, unsigned last)
-{
-    char path[4096];
-
-    for (unsigned nid = first; nid <= last; nid++) {
-        snprintf(path, sizeof(path), "%s/yod-%u.lock", cluster, nid);
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-            return nid;             /* the lock lasts as long as yod */
-        if (fd >= 0)
-            close(fd);
-    }
-    die("no free service nid in %u..%u (%s/yod-*.lock)", first, last,
-        cluster);
-    return 0;
-}
 
 /* ---- Portals ------------------------------------------------------------------ */
 
@@ -1047,13 +1004,12 @@ int main(int argc, char **argv)
 
     parse_args(argc, argv);
     read_program(o.argv[0]);
-    cluster = getenv("LWK_CLUSTER") ? getenv("LWK_CLUSTER")
-                                    : "build/cluster";
+    cluster_find();
     read_cluster(&first, &last);
     if (nnodes < o.size)
         die("%d nodes asked, the cluster in %s has %d%s", o.size, cluster,
             nnodes, o.nodes ? " in -nodes" : "");
-    self = self_nid = pick_service_nid(first, last);
+    self = self_nid = cluster_service_nid(first, last);
     jobid = (uint32_t)getpid();
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);

@@ -3,23 +3,24 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-$(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/yod_proto.h \
+$(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/cluster.c yod/cluster.h \
+            yod/yod_proto.h \
             kernel/elf.c kernel/include/elf.h kernel/include/uapi/abi.h \
             $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
-	    yod/yod.c yod/fileio.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
+	    yod/yod.c yod/fileio.c yod/cluster.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
 
 # showmesh: every node's state, from the PCTs (STATUS requests).
 SHOWMESH_BIN := $(BUILD)/bin/showmesh
 
-$(SHOWMESH_BIN): yod/showmesh.c yod/yod_proto.h $(PTL_B)/libportals.a
+$(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
-	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c $(PTL_B)/libportals.a \
+	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c $(PTL_B)/libportals.a \
 	    -lvdeplug -pthread
 
 yod: $(YOD_BIN) $(SHOWMESH_BIN)

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cluster.c: the cluster description tools/cluster writes, as yod and
+ * showmesh read it (cluster.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include "cluster.h"
+
+const char *cluster;
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "%s: %s\n", program_invocation_short_name, what);
+    exit(1);
+}
+
+void cluster_find(void)
+{
+    cluster = getenv("LWK_CLUSTER") ? getenv("LWK_CLUSTER")
+                                    : "build/cluster";
+}
+
+FILE *cluster_file(const char *name)
+{
+    char path[4096], why[8192];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", cluster, name);
+    if (!(f = fopen(path, "r"))) {
+        snprintf(why, sizeof(why), "no cluster in %s (%s: %s); boot one "
+                 "with tools/cluster up -n N or set LWK_CLUSTER", cluster,
+                 path, strerror(errno));
+        fail(why);
+    }
+    return f;
+}
+
+void cluster_env(unsigned *svc_first, unsigned *svc_last)
+{
+    char line[4096];
+    FILE *f = cluster_file("env");
+
+    while (fgets(line, sizeof(line), f)) {
+        char *eq = strchr(line, '=');
+        line[strcspn(line, "\n")] = 0;
+        if (!eq || strncmp(line, "export", 6) == 0)
+            continue;
+        *eq = 0;
+        if (!strcmp(line, "LWK_SERVICE_NID_FIRST"))
+            *svc_first = atoi(eq + 1);
+        else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
+            *svc_last = atoi(eq + 1);
+        else if (!strncmp(line, "PTL_", 4))
+            setenv(line, eq + 1, 1);
+    }
+    fclose(f);
+}
+
+/* The lock file stays open (and locked) as long as the process lives. */
+unsigned cluster_service_nid(unsigned first, unsigned last)
+{
+    char path[4096];
+
+    for (unsigned nid = first; nid <= last; nid++) {
+        snprintf(path, sizeof(path), "%s/yod-%u.lock", cluster, nid);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return nid;
+        if (fd >= 0)
+            close(fd);
+    }
+    snprintf(path, sizeof(path), "no free service nid in %u..%u "
+             "(%s/yod-*.lock)", first, last, cluster);
+    fail(path);
+    return 0;
+}

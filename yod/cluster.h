@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cluster.h: what yod and showmesh read of a cluster tools/cluster booted
+ * ($LWK_CLUSTER, default build/cluster): its files, the service nid range
+ * and the libportals settings in `env`, and a service nid of their own
+ * (a lock file per nid, held while the process lives).  Failures print
+ * one line naming the program and exit 1.
+ */
+#ifndef YOD_CLUSTER_H
+#define YOD_CLUSTER_H
+
+#include <stdio.h>
+
+extern const char *cluster;     /* the cluster's directory */
+
+void cluster_find(void);                        /* sets `cluster` */
+FILE *cluster_file(const char *name);           /* opened for reading */
+/* env: the service nid range, and PTL_* put into our environment. */
+void cluster_env(unsigned *svc_first, unsigned *svc_last);
+unsigned cluster_service_nid(unsigned first, unsigned last);
+
+#endif
