@@ -399,6 +399,18 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
 
 /* ---- waiting -------------------------------------------------------------- */
 
+/* The node is about to wait: ACKs the cores held for a reply to carry
+   go now (portals/rel.c hold_ack). */
+void kptl_flush(void)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (kptls[i].lib) {
+            ptl_lib_flush(kptls[i].lib);
+            loop_drain(&kptls[i]);
+        }
+    arm_timer();
+}
+
 static bool woken(const struct kptl *kp, uint64_t seen)
 {
     return kp && kp->wake_seq != seen;
@@ -414,6 +426,7 @@ void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
 {
     uint64_t spin_end = MIN(deadline, clock_ns() + spin_ns);
 
+    kptl_flush();
     do {
         if (nic)
             netdev_poll(nic);
@@ -540,10 +553,12 @@ static void log_stats(struct kptl *kp)
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
             "duplicates %lu, out of order %lu, refused (no resources) %lu, "
-            "bad %lu; messages dropped %lu, events lost %lu; NIC lost %lu "
-            "(net.loss); node: %lu frames for no process here\n",
+            "bad %lu; ACKs carried by other frames %lu; messages dropped "
+            "%lu, events lost %lu; NIC lost %lu (net.loss); node: %lu "
+            "frames for no process here\n",
             kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
-            st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad, st.drops,
+            st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad,
+            st.acks_carried, st.drops,
             st.eq_dropped, nic ? nic->st.rx_dropped : 0, rx_unclaimed);
 }
 

@@ -257,9 +257,11 @@ uint64_t ptl_deadline_ms(struct ptl_lib *lib, ptl_time_t ms)
  * threads (and the receive path) can enter the core. */
 int ptl_block(struct ptl_lib *lib, uint64_t deadline)
 {
-    uint64_t d = ptl_lib_deadline(lib);
+    uint64_t d;
     int rc;
 
+    ptl_lib_flush(lib);
+    d = ptl_lib_deadline(lib);
     if (d > deadline)
         d = deadline;
     ptl_leave(lib);

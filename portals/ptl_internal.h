@@ -158,6 +158,7 @@ struct ptl_txslot {
     uint64_t sent;                /* first sent (ns); PTL_SENT_AGAIN once
                                    * resent: its ACK times nothing (Karn) */
     struct ptl_msg *msg;          /* NULL: slot free */
+    struct ptl_msg *resp;         /* an ACK riding in this frame, or NULL */
 };
 #define PTL_SENT_AGAIN UINT64_MAX
 
@@ -199,9 +200,13 @@ struct ptl_peer {
     uint32_t dupacks;             /* acks that moved nothing */
     uint32_t recover;             /* no fast retransmit until acked */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
+    struct ptl_msg *held, *held_tail; /* ACKs waiting to ride along with
+                                   * our next frame to this peer */
+    uint64_t held_due;            /* ... or to go alone by then */
     struct ptl_txslot *win;       /* window slots, indexed seq % window */
     struct ptl_rxmsg rx;
     struct ptl_peer *hnext;       /* hash chain */
+    struct ptl_peer *lnext;       /* every peer, newest first */
 };
 
 enum ptl_trig_kind {
@@ -251,8 +256,12 @@ struct ptl_lib {
     struct ptl_pool eqs, cts, mds, mes, uhs, msgs, peers, trigs;
     struct ptl_peer **phash;
     uint32_t phash_size;
+    struct ptl_peer *peer_list;   /* the peers heard from or sent to: the
+                                   * timers walk these, not the whole pool
+                                   * (per frame, under emulation, that walk
+                                   * was most of the receive path) */
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
-    uint8_t frame_hdr[PTL_FRAME_HLEN];
+    uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
     int in_fire;                  /* nested trigger firing guard */
 };
 

@@ -63,6 +63,7 @@ static void peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->rto = p->rto_base = lib->p.rto_ns;
     p->srtt = p->rttvar = 0;
     p->deadline = 0;
+    p->held = p->held_tail = NULL;
 }
 
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
@@ -84,6 +85,8 @@ struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
     peer_reset(lib, p);
     p->hnext = lib->phash[hv];
     lib->phash[hv] = p;
+    p->lnext = lib->peer_list;
+    lib->peer_list = p;
     return p;
 }
 
@@ -130,13 +133,14 @@ static void frame_out(struct ptl_lib *lib, const struct ptl_whdr *h,
                       const uint8_t *data, bool app)
 {
     uint8_t *f = lib->frame_hdr;
+    size_t hl = ptl_wire_hlen(h->flags);
     struct ptl_iov iov[2];
     struct ptl_csum c;
     uint32_t sum;
 
     ptl_wire_encode(f, h, 0);
-    ptl_csum_init(&c, PTL_WIRE_HLEN + (uint64_t)h->frag_len);
-    ptl_csum_add(&c, f + PTL_ETH_HLEN, PTL_WIRE_HLEN);
+    ptl_csum_init(&c, hl - PTL_ETH_HLEN + (uint64_t)h->frag_len);
+    ptl_csum_add(&c, f + PTL_ETH_HLEN, hl - PTL_ETH_HLEN);
     if (app)
         csum_app(lib, &c, data, h->frag_len);
     else
@@ -144,7 +148,7 @@ static void frame_out(struct ptl_lib *lib, const struct ptl_whdr *h,
     sum = ptl_csum_final(&c);
     for (int i = 0; i < 4; i++)
         f[PTL_ETH_HLEN + 4 + i] = (uint8_t)(sum >> (8 * i));
-    iov[0] = (struct ptl_iov){ f, PTL_FRAME_HLEN, 0 };
+    iov[0] = (struct ptl_iov){ f, hl, 0 };
     iov[1] = (struct ptl_iov){ data, h->frag_len, app };
     lib->ops->tx(lib->ctx, iov, h->frag_len ? 2 : 1);
     lib->st.tx_frames++;
@@ -162,6 +166,12 @@ static void slot_out(struct ptl_lib *lib, struct ptl_peer *p,
     h.msg_id = m->is_response ? m->hdr.msg_id : msg_id(lib, m);
     h.frag_off = s->off;
     h.frag_len = s->len;
+    if (s->resp != NULL) {
+        const struct ptl_whdr *a = &s->resp->hdr;
+        h.flags |= PTL_WF_RESP;
+        h.resp = (struct ptl_wresp){ a->msg_id, a->fail_type, a->ptl_list,
+                                     a->mlength, a->remote_offset };
+    }
     frame_out(lib, &h, m->data + s->off, m->data_app);
 }
 
@@ -184,13 +194,30 @@ static bool window_open(struct ptl_lib *lib, struct ptl_peer *p)
     return p->tx_resend == p->tx_next && p->tx_next - p->tx_acked < p->cwnd;
 }
 
+/* The oldest held ACK, to ride in a new frame (NULL if none). */
+static struct ptl_msg *take_held(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    struct ptl_msg *r = p->held;
+
+    if (r == NULL)
+        return NULL;
+    if ((p->held = r->next) == NULL)
+        p->held_tail = NULL;
+    r->next = NULL;
+    r->state = PTL_M_SENT;
+    lib->st.acks_carried++;
+    return r;
+}
+
 /* Frame the next piece of the head message into the window. */
 static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
 {
     struct ptl_msg *m = p->sq;
-    uint64_t room = lib->p.mtu - PTL_WIRE_HLEN, n = m->len - m->queued;
     struct ptl_txslot *s = &p->win[p->tx_next % lib->p.window];
+    uint64_t room, n = m->len - m->queued;
 
+    s->resp = take_held(lib, p);
+    room = lib->p.mtu - PTL_WIRE_HLEN - (s->resp ? PTL_WIRE_RLEN : 0);
     if (n > room)
         n = room;
     s->seq = p->tx_next++;
@@ -229,6 +256,47 @@ static void push(struct ptl_lib *lib, struct ptl_peer *p)
         frame_next(lib, p);
 }
 
+/* A Portals ACK need not cost a frame of its own: the target usually
+ * answers soon (a ping-pong's pong, an RPC's reply), so the ACK waits,
+ * like the link-level ack, to ride in the next frame to that peer as a
+ * 24-byte record.  It goes alone when the process waits (ptl_lib_flush),
+ * when ack_delay passes, or behind queued messages (never overtaking
+ * them: only an idle peer holds ACKs). */
+static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
+                     struct ptl_msg *m)
+{
+    if (!m->is_response || m->hdr.type != PTL_W_ACK || p->sq != NULL ||
+        lib->p.ack_delay_ns == 0)
+        return false;
+    if (p->held == NULL)
+        p->held_due = ptl_now(lib) + lib->p.ack_delay_ns;
+    else
+        p->held_tail->next = m;
+    if (p->held == NULL)
+        p->held = m;
+    p->held_tail = m;
+    return true;
+}
+
+/* Send held ACKs now, in frames of their own if nothing else goes. */
+static void release_held(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    if (p->held == NULL)
+        return;
+    p->held_tail->next = p->sq;
+    if (p->sq == NULL)
+        p->sq_tail = p->held_tail;
+    p->sq = p->held;
+    p->held = p->held_tail = NULL;
+    push(lib, p);
+}
+
+void ptl_lib_flush(struct ptl_lib *lib)
+{
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext)
+        release_held(lib, p);
+}
+
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)
 {
     struct ptl_peer *p = m->peer;
@@ -240,6 +308,8 @@ void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)
         ptl_msg_fail(lib, m, PTL_NI_UNDELIVERABLE);
         return;
     }
+    if (hold_ack(lib, p, m))
+        return;
     if (p->sq == NULL)
         p->sq = m;
     else
@@ -328,6 +398,10 @@ static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
         if (m != NULL && s->sent != PTL_SENT_AGAIN)
             sent = s->sent;
         s->msg = NULL;
+        if (s->resp != NULL) {
+            ptl_msg_sent(lib, s->resp);
+            s->resp = NULL;
+        }
         p->tx_acked++;
         moved++;
         if (m != NULL && --m->frames_unacked == 0 && m->state == PTL_M_SENT)
@@ -352,8 +426,11 @@ static void handle_ack(struct ptl_lib *lib, struct ptl_peer *p, uint32_t ack,
 /* Fail everything bound for or waiting on p (unreachable or restarted). */
 void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *p)
 {
-    for (uint32_t s = p->tx_acked; s != p->tx_next; s++)
+    for (uint32_t s = p->tx_acked; s != p->tx_next; s++) {
         p->win[s % lib->p.window].msg = NULL;
+        p->win[s % lib->p.window].resp = NULL;
+    }
+    p->held = p->held_tail = NULL;      /* failed with the rest below */
     p->tx_acked = p->tx_resend = p->tx_next;
     for (uint32_t i = 0; i < lib->msgs.count; i++) {
         struct ptl_msg *m = ptl_pool_at(&lib->msgs, i);
@@ -390,12 +467,11 @@ void ptl_lib_progress(struct ptl_lib *lib)
 {
     uint64_t now = ptl_now(lib);
 
-    for (uint32_t i = 0; i < lib->peers.count; i++) {
-        struct ptl_peer *p = ptl_pool_at(&lib->peers, i);
-        if (!p->used)
-            continue;
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->tx_acked != p->tx_next && now >= p->deadline)
             retransmit(lib, p, now);
+        if (p->held != NULL && now >= p->held_due)
+            release_held(lib, p);
         if (p->ack_owed && now >= p->ack_due)
             send_lack(lib, p);
         push(lib, p);
@@ -406,12 +482,11 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib)
 {
     uint64_t d = UINT64_MAX;
 
-    for (uint32_t i = 0; i < lib->peers.count; i++) {
-        struct ptl_peer *p = ptl_pool_at(&lib->peers, i);
-        if (!p->used)
-            continue;
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->ack_owed && p->ack_due < d)
             d = p->ack_due;
+        if (p->held != NULL && p->held_due < d)
+            d = p->held_due;
         if (p->tx_acked != p->tx_next && p->deadline < d)
             d = p->deadline;
     }
@@ -424,8 +499,7 @@ uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
 {
     uint64_t rto = lib->p.rto_ns;
 
-    for (uint32_t i = 0; i < lib->peers.count; i++) {
-        struct ptl_peer *p = ptl_pool_at(&lib->peers, i);
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->used && !p->dead && p->rto_base > rto)
             rto = p->rto_base;
     }
@@ -434,10 +508,9 @@ uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
 
 bool ptl_lib_busy(struct ptl_lib *lib)
 {
-    for (uint32_t i = 0; i < lib->peers.count; i++) {
-        struct ptl_peer *p = ptl_pool_at(&lib->peers, i);
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->used && !p->dead &&
-            (p->sq || p->tx_acked != p->tx_next || p->ack_owed))
+            (p->sq || p->held || p->tx_acked != p->tx_next || p->ack_owed))
             return true;
     }
     return false;
@@ -467,6 +540,21 @@ static void ack_soon(struct ptl_lib *lib, struct ptl_peer *p, uint64_t delay)
     p->ack_owed = true;
 }
 
+static void rx_carried_ack(struct ptl_lib *lib, struct ptl_peer *p,
+                           const struct ptl_wresp *r)
+{
+    struct ptl_whdr a;
+
+    ptl_memzero(&a, sizeof(a));
+    a.type = PTL_W_ACK;
+    a.msg_id = r->msg_id;
+    a.fail_type = r->fail_type;
+    a.ptl_list = r->ptl_list;
+    a.mlength = r->mlength;
+    a.remote_offset = r->remote_offset;
+    ptl_ini_rx(lib, p, &a, NULL);
+}
+
 static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
                          const struct ptl_whdr *h, const uint8_t *data)
 {
@@ -484,6 +572,11 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
     }
     /* Delay the ACK a little: a reply usually carries it for free. */
     ack_soon(lib, p, lib->p.ack_delay_ns);
+    /* An ACK riding along was sent before this frame's own message: it
+     * comes first.  If the message is refused below, the frame comes
+     * again and so does the ACK: ptl_ini_rx ignores a second one. */
+    if (h->flags & PTL_WF_RESP)
+        rx_carried_ack(lib, p, &h->resp);
     /* Count it received before handling, so a response it triggers
      * already acknowledges it (the initiator then sees SEND first). */
     p->rx_next++;
@@ -496,9 +589,15 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
         lib->st.rx_notready++;
         return;
     }
-    /* Ack at least every quarter window even while frames keep coming. */
-    if (++p->unacked_rx >= lib->p.window / 4)
-        send_lack(lib, p);
+    /* Ack at least every quarter window even while frames keep coming.
+     * Holding ACKs, wait for half: a peer whose ACK went alone sends two
+     * frames per message (ACK, then its message), and acking every two
+     * frames (VDE's window of 8) would send ours alone in turn, for ever. */
+    if (++p->unacked_rx >= lib->p.window / (p->held ? 2 : 4)) {
+        release_held(lib, p);
+        if (p->ack_owed)
+            send_lack(lib, p);
+    }
 }
 
 void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len)

@@ -140,6 +140,16 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum)
     put8(p + 111, h->ptl_list);
     put32(p + 112, h->dst_epoch);
     put32(p + 116, h->total);
+    if (h->flags & PTL_WF_RESP) {
+        p += PTL_WIRE_HLEN;
+        put32(p + 0, h->resp.msg_id);
+        put8(p + 4, h->resp.fail_type);
+        put8(p + 5, h->resp.ptl_list);
+        put8(p + 6, 0);
+        put8(p + 7, 0);
+        put64(p + 8, h->resp.mlength);
+        put64(p + 16, h->resp.remote_offset);
+    }
 }
 
 static void decode(const uint8_t *p, struct ptl_whdr *h)
@@ -176,6 +186,15 @@ static void decode(const uint8_t *p, struct ptl_whdr *h)
     h->total = get32(p + 116);
 }
 
+static void decode_resp(const uint8_t *p, struct ptl_wresp *r)
+{
+    r->msg_id = get32(p + 0);
+    r->fail_type = p[4];
+    r->ptl_list = p[5];
+    r->mlength = get64(p + 8);
+    r->remote_offset = get64(p + 16);
+}
+
 /* Checksum of a whole received frame, computed with its csum field as 0. */
 static uint32_t frame_csum(const uint8_t *p, size_t plen)
 {
@@ -192,7 +211,12 @@ static uint32_t frame_csum(const uint8_t *p, size_t plen)
 /* Fragment bounds are checked here once, so later code can trust them. */
 static int check_lengths(const struct ptl_whdr *h, size_t plen)
 {
-    if (h->frag_len != plen - PTL_WIRE_HLEN)
+    size_t hl = ptl_wire_hlen(h->flags) - PTL_ETH_HLEN;
+
+    if (plen < hl || h->frag_len != plen - hl)
+        return -1;
+    /* A response record is delivered once: only in a sequenced frame. */
+    if ((h->flags & PTL_WF_RESP) && !(h->flags & PTL_WF_SEQ))
         return -1;
     if (h->frag_off > h->total || h->total - h->frag_off < h->frag_len)
         return -1;
@@ -221,6 +245,8 @@ int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
         return -1;
     if (!skip_csum && frame_csum(p, plen) != h->csum)
         return -1;
-    *payload = p + PTL_WIRE_HLEN;
+    if (h->flags & PTL_WF_RESP)
+        decode_resp(p + PTL_WIRE_HLEN, &h->resp);
+    *payload = f + ptl_wire_hlen(h->flags);
     return 0;
 }

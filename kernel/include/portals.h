@@ -45,6 +45,7 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
 /* Wait until kp's wake count is no longer `seen` (kp NULL: until any
    interrupt) or until deadline (clock_ns time). */
 void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline);
+void kptl_flush(void);
 
 /* The ptl system call (ptlcall.c). */
 long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs);

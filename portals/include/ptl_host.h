@@ -89,6 +89,7 @@ struct ptl_lib;
 /* Counters a host or test can read (also PtlNIStatus drop count). */
 struct ptl_lib_stats {
     uint64_t tx_frames, rx_frames, rtx_frames, acks_sent;
+    uint64_t acks_carried;  /* Portals ACKs that rode in another frame */
     uint64_t rx_bad;        /* failed to parse: checksum, length, version */
     uint64_t rx_dup, rx_ooo, rx_notready, rx_misaddressed;
     uint64_t drops;         /* messages dropped at the target */
@@ -113,6 +114,9 @@ void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len);
 void ptl_lib_progress(struct ptl_lib *lib);
 /* Earliest time ptl_lib_progress has work to do (UINT64_MAX: none). */
 uint64_t ptl_lib_deadline(struct ptl_lib *lib);
+/* The process is about to wait: send the ACKs held for a reply to carry
+ * (rel.c hold_ack); otherwise they wait for ack_delay. */
+void ptl_lib_flush(struct ptl_lib *lib);
 /* True while frames are unacknowledged or queued. */
 bool ptl_lib_busy(struct ptl_lib *lib);
 void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st);

@@ -11,10 +11,11 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  1
+#define PTL_WIRE_VERSION  2
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
+#define PTL_WIRE_RLEN     24       /* a response record (PTL_WF_RESP) */
 #define PTL_MTU_DEFAULT   1500
 #define PTL_MTU_MIN       1024     /* an atomic always fits one frame */
 #define PTL_MTU_MAX       65000
@@ -35,6 +36,15 @@ enum ptl_wire_type {
 /* hdr.flags */
 #define PTL_WF_NI_MASK   0x03u    /* which of the 4 NIs (see PROTOCOL.md) */
 #define PTL_WF_SEQ       0x04u    /* frame carries a sequence number */
+#define PTL_WF_RESP      0x08u    /* an ACK rides along: a response record
+                                   * follows the header (sequenced only) */
+
+/* The ACK a frame carries besides its own message (PTL_WF_RESP). */
+struct ptl_wresp {
+    uint32_t msg_id;
+    uint8_t fail_type, ptl_list;
+    uint64_t mlength, remote_offset;
+};
 
 /* The decoded header. */
 struct ptl_whdr {
@@ -49,6 +59,7 @@ struct ptl_whdr {
     uint32_t frag_len;
     uint32_t total;         /* payload bytes of the whole message */
     uint8_t atomic_op, atomic_type, fail_type, ptl_list;
+    struct ptl_wresp resp;  /* with PTL_WF_RESP */
 };
 
 /* Streaming frame checksum (see PROTOCOL.md "Checksum"). */
@@ -68,8 +79,14 @@ void ptl_wire_nid_mac(uint32_t nid, uint8_t mac[6]);
 /* nid of a MAC made by ptl_wire_nid_mac; returns -1 if it is not one. */
 int ptl_wire_mac_nid(const uint8_t mac[6], uint32_t *nid);
 
-/* Write the Ethernet + Portals header (PTL_FRAME_HLEN bytes) for h, with a
- * checksum field of csum. */
+/* Bytes before the payload in a frame with these header flags. */
+static inline size_t ptl_wire_hlen(uint8_t flags)
+{
+    return PTL_FRAME_HLEN + (flags & PTL_WF_RESP ? PTL_WIRE_RLEN : 0);
+}
+/* Write the Ethernet + Portals header (ptl_wire_hlen(h->flags) bytes: with
+ * PTL_WF_RESP the response record too) for h, with a checksum field of
+ * csum. */
 void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
 /* Parse and check a received frame: ethertype, version, type, lengths and,
  * unless skip_csum, the checksum.  On success returns 0, fills h and points

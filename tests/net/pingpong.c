@@ -5,13 +5,15 @@
  * on a compute node (lwkcc) and on Linux (libportals), so it measures both
  * and tests them against each other.
  *
- *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-p PID] NID_A NID_B
+ *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] [-p PID] NID_A NID_B
  *
  * The process on NID_A pings, the one on NID_B answers; a process on any
  * other nid has nothing to do and exits 0.  Each round puts `size` bytes
  * into the peer's buffer and waits for the same back.  Bytes carry a
  * pattern of (size, round, sender): the first and last round of every size
- * are checked byte by byte (every round with -a).  NID_A prints one CSV
+ * are checked byte by byte (every round with -a).  With -k every ping and
+ * pong asks for an ACK and its sender waits for it before going on, as a
+ * blocking MPI_Send does (the cost of the ACK on this path).  NID_A prints one CSV
  * line per size, "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>", then
  * "pingpong: OK"; any error ends the process with status 1 and a reason.
  */
@@ -85,10 +87,24 @@ static ptl_event_t wait_put(void)
     }
 }
 
-static void put(ptl_process_t to, uint64_t size, ptl_match_bits_t bits,
-                ptl_ack_req_t ack)
+static ptl_handle_eq_t ieq;
+static int acks;                /* -k */
+
+/* Send size bytes; with -k, return once the target's ACK is in. */
+static void put(ptl_process_t to, uint64_t size, ptl_match_bits_t bits)
 {
-    CHECK(PtlPut(md, 0, size, ack, to, pt, bits, 0, NULL, 0));
+    ptl_event_t ev;
+
+    CHECK(PtlPut(md, 0, size, acks ? PTL_ACK_REQ : PTL_NO_ACK_REQ, to, pt,
+                 bits, 0, NULL, 0));
+    while (acks) {
+        CHECK(PtlEQWait(ieq, &ev));
+        if (ev.ni_fail_type != PTL_NI_OK)
+            DIE("event %d failed: ni_fail_type %d", ev.type,
+                ev.ni_fail_type);
+        if (ev.type == PTL_EVENT_ACK)
+            break;
+    }
 }
 
 /* The peer may not be up yet: say hello until its buffer takes it. */
@@ -127,12 +143,13 @@ int main(int argc, char **argv)
     int fixed = 0, all = 0, i;
     ptl_pid_t pid = 7;
     ptl_process_t me, peer;
-    ptl_handle_eq_t ieq;
     unsigned a, b;
 
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-a"))
             all = 1;
+        else if (!strcmp(argv[i], "-k"))
+            acks = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             max = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc)
@@ -143,7 +160,7 @@ int main(int argc, char **argv)
             break;
     }
     if (argc - i != 2) {
-        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] "
+        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] "
                 "[-p PID] NID_A NID_B\n");
         return 2;
     }
@@ -175,13 +192,13 @@ int main(int argc, char **argv)
     CHECK(PtlMEAppend(ni, pt, &me_hello, PTL_PRIORITY_LIST, NULL, &h));
     CHECK(PtlMEAppend(ni, pt, &me_data, PTL_PRIORITY_LIST, NULL, &h));
     /* Handshake puts report to ieq; pings and pongs raise no initiator
-       events (the answer tells they arrived). */
+       events (the answer tells they arrived), unless -k asks for ACKs. */
     ptl_md_t d = { .start = sbuf, .length = max, .eq_handle = ieq,
                    .ct_handle = PTL_CT_NONE };
     CHECK(PtlMDBind(ni, &d, &md));
 
     handshake(peer, ieq);
-    d.eq_handle = PTL_EQ_NONE;
+    d.eq_handle = acks ? ieq : PTL_EQ_NONE;
     CHECK(PtlMDRelease(md));
     CHECK(PtlMDBind(ni, &d, &md));
 
@@ -196,7 +213,7 @@ int main(int argc, char **argv)
             if (self == a) {
                 if (check)
                     fill(size, r);
-                put(peer, size, DATA, PTL_NO_ACK_REQ);
+                put(peer, size, DATA);
                 ptl_event_t ev = wait_put();
                 if (ev.mlength != size)
                     DIE("size %llu: pong of %llu bytes",
@@ -214,7 +231,7 @@ int main(int argc, char **argv)
                     verify(size, r, peer.phys.nid);
                     fill(size, r);
                 }
-                put(peer, size, DATA, PTL_NO_ACK_REQ);
+                put(peer, size, DATA);
             }
         }
         if (self == a && n > 1) {

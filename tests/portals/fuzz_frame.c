@@ -142,11 +142,14 @@ int main(int argc, char **argv)
 
 #else
 
-static void seed(const char *dir, const char *name, uint8_t type,
-                 uint32_t seq, uint64_t bits, uint32_t len, uint32_t total)
+/* flags: extra header flags (PTL_WF_RESP: an ACK of msg 0x10000 rides) */
+static void seed_flags(const char *dir, const char *name, uint8_t type,
+                       uint32_t seq, uint64_t bits, uint32_t len,
+                       uint32_t total, uint8_t flags)
 {
-    static uint8_t f[PTL_FRAME_HLEN + 4096];
-    struct ptl_whdr h = { .type = type, .flags = PTL_WF_SEQ, .src_nid = 1,
+    static uint8_t f[PTL_FRAME_HLEN + PTL_WIRE_RLEN + 4096];
+    struct ptl_whdr h = { .type = type, .flags = PTL_WF_SEQ | flags,
+        .resp = { .msg_id = 0x10000, .mlength = 4 }, .src_nid = 1,
         .src_pid = 10, .dst_nid = NID, .dst_pid = PID, .epoch = 5,
         .seq = seq, .match_bits = bits, .rlength = total, .total = total,
         .frag_len = len, .msg_id = 0x10000, .atomic_op = PTL_SUM,
@@ -157,12 +160,18 @@ static void seed(const char *dir, const char *name, uint8_t type,
     if (type == PTL_W_LACK)
         h.flags = 0;
     ptl_wire_encode(f, &h, 0);
-    memset(f + PTL_FRAME_HLEN, 0x5a, len);
+    memset(f + ptl_wire_hlen(h.flags), 0x5a, len);
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     if ((fp = fopen(path, "wb")) == NULL)
         exit(1);
-    fwrite(f, 1, PTL_FRAME_HLEN + len, fp);
+    fwrite(f, 1, ptl_wire_hlen(h.flags) + len, fp);
     fclose(fp);
+}
+
+static void seed(const char *dir, const char *name, uint8_t type,
+                 uint32_t seq, uint64_t bits, uint32_t len, uint32_t total)
+{
+    seed_flags(dir, name, type, seq, bits, len, total, 0);
 }
 
 int main(int argc, char **argv)
@@ -179,6 +188,8 @@ int main(int argc, char **argv)
     seed(argv[1], "ack", PTL_W_ACK, 0, 0, 0, 0);
     seed(argv[1], "reply", PTL_W_REPLY, 0, 0, 16, 16);
     seed(argv[1], "lack", PTL_W_LACK, 0, 0, 0, 0);
+    seed_flags(argv[1], "put-with-ack", PTL_W_PUT, 0, 1, 100, 100,
+               PTL_WF_RESP);
     return 0;
 }
 

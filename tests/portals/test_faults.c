@@ -3,7 +3,8 @@
  * test_faults.c: the reliable layer under a hostile link (in-process
  * network): loss, duplication, reordering, corruption and truncation.
  * Messages must arrive exactly once, in order per pair, intact; damaged
- * frames must be dropped and counted, never delivered.
+ * frames must be dropped and counted, never delivered; ACKs riding in
+ * other frames arrive exactly once too.
  */
 #include "ptl_test.h"
 
@@ -225,6 +226,130 @@ static void slow_link_rto_adapts(void **state)
     flow_free(&flow);
 }
 
+/* ---- ACKs riding in replies ---- */
+
+struct side {
+    struct station *s;
+    ptl_pt_index_t pt;
+    ptl_handle_md_t md;
+    ptl_handle_me_t me;
+    uint8_t src[SLOT], dst[SLOT];
+    uint64_t acks;              /* ACK events so far */
+    long got;                   /* the last put that landed here */
+};
+
+/* Side `first` sends puts first, first + 2, ...; receives the others. */
+static void side_open(struct side *d, struct station *s, ptl_pt_index_t pt,
+                      unsigned first)
+{
+    ptl_me_t me = me_make(d->dst, SLOT, 0, PTL_ME_OP_PUT |
+                          PTL_ME_EVENT_LINK_DISABLE);
+
+    memset(d, 0, sizeof(*d));
+    d->s = s;
+    d->pt = pt;
+    d->got = -1 - (long)first;  /* two before its first arrival */
+    d->md = md_make(s, d->src, SLOT, PTL_MD_EVENT_SEND_DISABLE, PTL_CT_NONE);
+    assert_int_equal(PtlMEAppend(s->ni, pt, &me, PTL_PRIORITY_LIST, NULL,
+                                 &d->me), PTL_OK);
+}
+
+/* Take d's events: ACKs exactly once, in order, for the right put (first
+ * is 0 or 1: who sent put 0), and landed puts with intact data. */
+static void side_events(struct side *d, unsigned first)
+{
+    ptl_event_t ev;
+
+    while (PtlEQGet(d->s->eq, &ev) == PTL_OK) {
+        assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+        if (ev.type == PTL_EVENT_ACK) {
+            uint64_t seq = first + 2 * d->acks++;
+            if (ev.hdr_data != seq)
+                fail_msg("nid %u: ACK of put %lu, expected %lu",
+                         d->s->id.phys.nid, (unsigned long)ev.hdr_data,
+                         (unsigned long)seq);
+            assert_int_equal(ev.mlength, msg_size(seq));
+            continue;
+        }
+        assert_int_equal(ev.type, PTL_EVENT_PUT);
+        assert_int_equal(ev.hdr_data, d->got + 2);
+        assert_int_equal(ev.mlength, msg_size(ev.hdr_data));
+        for (uint32_t i = 0; i < ev.mlength; i++)
+            if (d->dst[i] != pattern(ev.hdr_data, i))
+                fail_msg("put %lu byte %u damaged",
+                         (unsigned long)ev.hdr_data, i);
+        d->got = (long)ev.hdr_data;
+    }
+}
+
+/* Ping-pong of puts that ask for ACKs; each put answers the last.  The
+ * target holds the ACK and it rides in its answer: one frame per message
+ * instead of two.  Returns how many ACKs rode along. */
+static uint64_t pingpong_with_acks(unsigned rounds)
+{
+    static struct side d[2];
+    ptl_pt_index_t pta;
+    struct ptl_lib_stats sa, sb;
+
+    assert_int_equal(PtlPTAlloc(A.ni, 0, A.eq, 0, &pta), PTL_OK);
+    side_open(&d[0], &A, pta, 0);
+    side_open(&d[1], &B, PT, 1);
+    for (unsigned r = 0; r < rounds; r++) {
+        struct side *from = &d[r % 2], *to = &d[1 - r % 2];
+        uint32_t n = msg_size(r);
+
+        for (uint32_t i = 0; i < n; i++)
+            from->src[i] = pattern(r, i);
+        assert_int_equal(PtlPut(from->md, 0, n, PTL_ACK_REQ, to->s->id,
+                                to->pt, 0, 0, NULL, r), PTL_OK);
+        for (long i = 0; to->got != (long)r; i++) {
+            if (i > 1000000)
+                fail_msg("put %u never landed", r);
+            ptl_memnet_pump();
+            side_events(&d[0], 0);
+            side_events(&d[1], 1);
+        }
+    }
+    for (long i = 0; d[0].acks + d[1].acks < rounds; i++) {
+        if (i > 1000000)
+            fail_msg("ACKs missing: %lu of %u", (unsigned long)(d[0].acks +
+                     d[1].acks), rounds);
+        ptl_memnet_pump();
+        side_events(&d[0], 0);
+        side_events(&d[1], 1);
+    }
+    for (int i = 0; i < 1000; i++)
+        ptl_memnet_pump();      /* a duplicate ACK would show up now */
+    side_events(&d[0], 0);
+    side_events(&d[1], 1);
+    assert_int_equal(d[0].acks + d[1].acks, rounds);
+    ptl_lib_get_stats(ptl_linux_lib(A.iface), &sa);
+    ptl_lib_get_stats(ptl_linux_lib(B.iface), &sb);
+    print_message("%u puts: %lu frames, %lu ACKs rode along\n", rounds,
+                  (unsigned long)(sa.tx_frames + sb.tx_frames),
+                  (unsigned long)(sa.acks_carried + sb.acks_carried));
+    return sa.acks_carried + sb.acks_carried;
+}
+
+/* On a clean link every ACK but the last rides in the answer. */
+static void acks_ride_in_replies(void **state)
+{
+    (void)state;
+    assert_true(pingpong_with_acks(400) >= 399);
+}
+
+/* On a hostile link the ACKs still arrive exactly once, riding frames
+ * that are lost, duplicated and resent with them. */
+static void acks_ride_in_replies_lossy_link(void **state)
+{
+    struct ptl_memnet_faults f = { .loss_pct = 10, .dup_pct = 10,
+                                   .reorder_pct = 10, .seed = 777 };
+
+    (void)state;
+    ptl_memnet_set_faults(&f);
+    assert_true(pingpong_with_acks(2000) > 1000);
+}
+
 static void damaged_frames(struct ptl_memnet_faults *f)
 {
     struct ptl_memnet_faults clean = { 0 };
@@ -311,6 +436,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(ten_thousand_messages_lossy_link),
         T(slow_link_rto_adapts),
+        T(acks_ride_in_replies),
+        T(acks_ride_in_replies_lossy_link),
         T(corrupted_frames_dropped_and_counted),
         T(truncated_frames_dropped_and_counted),
         T(unreachable_peer_is_undeliverable),

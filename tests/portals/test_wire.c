@@ -2,21 +2,29 @@
 /*
  * test_wire.c: the frame format: encode/parse round trip, the checksum
  * catching every single-bit flip, the nid <-> MAC mapping, and the parser
- * refusing malformed frames (and a lib counting them, never crashing).
+ * refusing malformed frames (and a lib counting them, never crashing), and
+ * the response record an ACK rides in (PTL_WF_RESP).
  */
 #include "ptl_test.h"
 #include "ptl_wire.h"
 
-static size_t make_frame_ack(uint8_t *f, const uint8_t *payload, uint32_t n,
-                             uint32_t ack)
+static const struct ptl_wresp test_resp = {
+    0x12345678u, 3, 1, 0x1122334455667788ull, 0x0102030405060708ull
+};
+
+/* A PUT frame; with PTL_WF_RESP in flags it carries test_resp. */
+static size_t make_frame_flags(uint8_t *f, const uint8_t *payload,
+                               uint32_t n, uint32_t ack, uint8_t flags)
 {
     struct ptl_whdr h;
     struct ptl_csum c;
+    size_t hl = ptl_wire_hlen(flags);
     uint32_t sum;
 
     memset(&h, 0, sizeof(h));
     h.type = PTL_W_PUT;
-    h.flags = PTL_WF_SEQ;
+    h.flags = flags;
+    h.resp = test_resp;
     h.src_nid = 7;
     h.dst_nid = 9;
     h.src_pid = 1;
@@ -29,12 +37,18 @@ static size_t make_frame_ack(uint8_t *f, const uint8_t *payload, uint32_t n,
     h.total = n;
     h.frag_len = n;
     ptl_wire_encode(f, &h, 0);
-    memcpy(f + PTL_FRAME_HLEN, payload, n);
-    ptl_csum_init(&c, PTL_WIRE_HLEN + (uint64_t)n);
-    ptl_csum_add(&c, f + PTL_ETH_HLEN, PTL_WIRE_HLEN + n);
+    memcpy(f + hl, payload, n);
+    ptl_csum_init(&c, hl - PTL_ETH_HLEN + (uint64_t)n);
+    ptl_csum_add(&c, f + PTL_ETH_HLEN, hl - PTL_ETH_HLEN + n);
     sum = ptl_csum_final(&c);
     ptl_wire_encode(f, &h, sum);
-    return PTL_FRAME_HLEN + n;
+    return hl + n;
+}
+
+static size_t make_frame_ack(uint8_t *f, const uint8_t *payload, uint32_t n,
+                             uint32_t ack)
+{
+    return make_frame_flags(f, payload, n, ack, PTL_WF_SEQ);
 }
 
 static size_t make_frame(uint8_t *f, const uint8_t *payload, uint32_t n)
@@ -127,14 +141,53 @@ static void malformed_headers_rejected(void **state)
     f[13] = 0x00;                               /* ethertype */
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
     f[13] = 0xB5;
-    f[PTL_ETH_HLEN] = 2;                        /* version */
+    f[PTL_ETH_HLEN] = PTL_WIRE_VERSION - 1;     /* version */
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
-    f[PTL_ETH_HLEN] = 1;
+    f[PTL_ETH_HLEN] = PTL_WIRE_VERSION + 1;
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
+    f[PTL_ETH_HLEN] = PTL_WIRE_VERSION;
     f[PTL_ETH_HLEN + 1] = PTL_W_TYPE_LAST;      /* type */
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
     f[PTL_ETH_HLEN + 1] = PTL_W_PUT;
     f[PTL_ETH_HLEN + 116] = 5;                  /* total < frag_len */
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
+}
+
+/* An ACK rides between header and payload; both come back intact, the
+ * checksum covers the record, and a record is refused outside a
+ * sequenced frame or when the frame is too short to hold it. */
+static void response_record_roundtrip(void **state)
+{
+    uint8_t f[2048], pl[64];
+    struct ptl_whdr h;
+    const uint8_t *data;
+    size_t len;
+
+    (void)state;
+    for (int i = 0; i < 64; i++)
+        pl[i] = (uint8_t)(200 - i);
+    len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_RESP);
+    assert_int_equal(len, PTL_FRAME_HLEN + PTL_WIRE_RLEN + sizeof(pl));
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_true(h.flags & PTL_WF_RESP);
+    assert_int_equal(h.frag_len, sizeof(pl));
+    assert_memory_equal(data, pl, sizeof(pl));
+    assert_int_equal(h.resp.msg_id, test_resp.msg_id);
+    assert_int_equal(h.resp.fail_type, test_resp.fail_type);
+    assert_int_equal(h.resp.ptl_list, test_resp.ptl_list);
+    assert_int_equal(h.resp.mlength, test_resp.mlength);
+    assert_int_equal(h.resp.remote_offset, test_resp.remote_offset);
+    for (size_t i = PTL_FRAME_HLEN; i < PTL_FRAME_HLEN + PTL_WIRE_RLEN; i++) {
+        f[i] ^= 0x10;
+        assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+        f[i] ^= 0x10;
+    }
+    for (size_t l = 0; l < len; l++)
+        assert_int_not_equal(ptl_wire_parse(f, l, &h, &data, 1), 0);
+    len = make_frame_flags(f, pl, 0, 0, PTL_WF_SEQ | PTL_WF_RESP);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    len = make_frame_flags(f, pl, 0, 0, PTL_WF_RESP);
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
 }
 
 static void nid_mac_mapping(void **state)
@@ -209,6 +262,7 @@ int main(void)
         cmocka_unit_test(checksum_streaming_equals_whole),
         cmocka_unit_test(truncated_frames_rejected),
         cmocka_unit_test(malformed_headers_rejected),
+        cmocka_unit_test(response_record_roundtrip),
         cmocka_unit_test(nid_mac_mapping),
         cmocka_unit_test(garbage_counted_never_crashes),
         cmocka_unit_test(regression_far_ack_is_ignored),
