@@ -629,6 +629,7 @@ void portals_init(void)
        quarter window while frames stream). */
     cmdline_get_u64(&kernel_cmdline, "ptl.ack_us", ACK_DELAY_US, &ack_us);
     params.ack_delay_ns = MIN(ack_us, 10000) * 1000;
+    params.hold_acks = true;    /* the network timer sends them */
     cmdline_get_u64(&kernel_cmdline, "ptl.spin_us", SPIN_US, &spin_us);
     spin_ns = MIN(spin_us, 10000) * 1000;
     lib_mem = ALIGN_UP(ptl_lib_mem_size(&params) + LOOP_BYTES, PAGE_4K);

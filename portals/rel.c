@@ -265,8 +265,8 @@ static void push(struct ptl_lib *lib, struct ptl_peer *p)
 static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
                      struct ptl_msg *m)
 {
-    if (!m->is_response || m->hdr.type != PTL_W_ACK || p->sq != NULL ||
-        lib->p.ack_delay_ns == 0)
+    if (!lib->p.hold_acks || !m->is_response || m->hdr.type != PTL_W_ACK ||
+        p->sq != NULL)
         return false;
     if (p->held == NULL)
         p->held_due = ptl_now(lib) + lib->p.ack_delay_ns;

@@ -82,6 +82,11 @@ struct ptl_lib_params {
     uint32_t max_retries;   /* then the peer is declared unreachable */
     uint32_t epoch;         /* incarnation; distinct for each start */
     bool no_checksum;       /* fuzzing only: accept frames without csum */
+    bool hold_acks;         /* let ACKs wait (ack_delay) for a reply to
+                             * carry them: only where timers run while the
+                             * process computes (the kernel, the in-memory
+                             * test network); a Linux process that sleeps
+                             * outside Portals would hold them that long */
 };
 
 struct ptl_lib;
