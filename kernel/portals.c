@@ -400,15 +400,19 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
 /* ---- waiting -------------------------------------------------------------- */
 
 /* The node is about to wait: ACKs the cores held for a reply to carry
-   go now (portals/rel.c hold_ack). */
+   go now (portals/rel.c hold_ack).  Every wait passes here, so the timer
+   is re-armed only when something went (its frames need resending). */
 void kptl_flush(void)
 {
+    bool sent = false;
+
     for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib) {
-            ptl_lib_flush(kptls[i].lib);
+        if (kptls[i].lib && ptl_lib_flush(kptls[i].lib)) {
             loop_drain(&kptls[i]);
+            sent = true;
         }
-    arm_timer();
+    if (sent)
+        arm_timer();
 }
 
 static bool woken(const struct kptl *kp, uint64_t seen)

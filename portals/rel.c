@@ -268,33 +268,37 @@ static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
     if (!lib->p.hold_acks || !m->is_response || m->hdr.type != PTL_W_ACK ||
         p->sq != NULL)
         return false;
-    if (p->held == NULL)
-        p->held_due = ptl_now(lib) + lib->p.ack_delay_ns;
-    else
-        p->held_tail->next = m;
-    if (p->held == NULL)
+    if (p->held == NULL) {
         p->held = m;
+        p->held_due = ptl_now(lib) + lib->p.ack_delay_ns;
+    } else {
+        p->held_tail->next = m;
+    }
     p->held_tail = m;
     return true;
 }
 
 /* Send held ACKs now, in frames of their own if nothing else goes. */
-static void release_held(struct ptl_lib *lib, struct ptl_peer *p)
+static bool release_held(struct ptl_lib *lib, struct ptl_peer *p)
 {
     if (p->held == NULL)
-        return;
+        return false;
     p->held_tail->next = p->sq;
     if (p->sq == NULL)
         p->sq_tail = p->held_tail;
     p->sq = p->held;
     p->held = p->held_tail = NULL;
     push(lib, p);
+    return true;
 }
 
-void ptl_lib_flush(struct ptl_lib *lib)
+bool ptl_lib_flush(struct ptl_lib *lib)
 {
+    bool sent = false;
+
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext)
-        release_held(lib, p);
+        sent |= release_held(lib, p);
+    return sent;
 }
 
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)
@@ -500,7 +504,7 @@ uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
     uint64_t rto = lib->p.rto_ns;
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (p->used && !p->dead && p->rto_base > rto)
+        if (!p->dead && p->rto_base > rto)
             rto = p->rto_base;
     }
     return rto;
@@ -509,7 +513,7 @@ uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
 bool ptl_lib_busy(struct ptl_lib *lib)
 {
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (p->used && !p->dead &&
+        if (!p->dead &&
             (p->sq || p->held || p->tx_acked != p->tx_next || p->ack_owed))
             return true;
     }

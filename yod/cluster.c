@@ -6,18 +6,34 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 #include "cluster.h"
 
 const char *cluster;
 
-static void fail(const char *what)
+void die(const char *fmt, ...)
 {
-    fprintf(stderr, "%s: %s\n", program_invocation_short_name, what);
+    va_list ap;
+
+    fprintf(stderr, "%s: ", program_invocation_short_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
     exit(1);
+}
+
+double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 void cluster_find(void)
@@ -36,7 +52,7 @@ FILE *cluster_file(const char *name)
         snprintf(why, sizeof(why), "no cluster in %s (%s: %s); boot one "
                  "with tools/cluster up -n N or set LWK_CLUSTER", cluster,
                  path, strerror(errno));
-        fail(why);
+        die("%s", why);
     }
     return f;
 }
@@ -77,6 +93,6 @@ unsigned cluster_service_nid(unsigned first, unsigned last)
     }
     snprintf(path, sizeof(path), "no free service nid in %u..%u "
              "(%s/yod-*.lock)", first, last, cluster);
-    fail(path);
+    die("%s", path);
     return 0;
 }

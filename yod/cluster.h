@@ -4,7 +4,7 @@
  * ($LWK_CLUSTER, default build/cluster): its files, the service nid range
  * and the libportals settings in `env`, and a service nid of their own
  * (a lock file per nid, held while the process lives).  Failures print
- * one line naming the program and exit 1.
+ * one line naming the program and exit 1 (die, also the programs' own).
  */
 #ifndef YOD_CLUSTER_H
 #define YOD_CLUSTER_H
@@ -18,5 +18,9 @@ FILE *cluster_file(const char *name);           /* opened for reading */
 /* env: the service nid range, and PTL_* put into our environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);
+
+/* "PROGRAM: message" on stderr, then exit 1. */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+double now_ms(void);                            /* monotonic clock */
 
 #endif

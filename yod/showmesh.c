@@ -52,25 +52,6 @@ static struct {
     struct yod_msg req;
 } P;
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("showmesh: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* ---- the cluster (the same files yod reads) -------------------------------- */
 

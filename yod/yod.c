@@ -96,25 +96,6 @@ static char ctl_buf[2][CTL_BUF], io_buf[2][IO_BUF];
 static char *image, args[YOD_ARGS_MAX];
 static size_t image_len, args_len;
 
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("yod: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void usage(int status)
 {
