@@ -37,7 +37,7 @@
 #define USER_TOP        0x0000800000000000ULL
 #define ACK_DELAY_US    250             /* see portals_init */
 #define SPIN_US         0               /* see kptl_idle: 50 and 200 measured slower on a shared 2-core TCG host */
-#define LOOP_MTU_MAX    9000            /* largest frame we loop back */
+#define LOOP_MTU_MAX    9000            /* largest frame (loop queue slots) */
 #define LOOP_SLOT_BYTES (PTL_ETH_HLEN + params.mtu)
 #define LOOP_BYTES      ((uint64_t)LOOP_SLOTS * LOOP_SLOT_BYTES)
 
@@ -149,7 +149,7 @@ static void wake(struct kptl *kp)
 }
 
 static void net_timer(void);
-static void loop_drain(struct kptl *kp);
+static void loop_drain_all(void);
 
 static void arm_timer(void)
 {
@@ -170,15 +170,15 @@ static void net_timer(void)
     for (int i = 0; i < NPROC; i++)
         if (kptls[i].lib && ptl_lib_deadline(kptls[i].lib) <= now) {
             ptl_lib_progress(kptls[i].lib);
-            loop_drain(&kptls[i]);
             wake(&kptls[i]);
         }
+    loop_drain_all();
     arm_timer();
 }
 
-void kptl_after_call(struct kptl *kp)
+void kptl_after_call(void)
 {
-    loop_drain(kp);
+    loop_drain_all();
     arm_timer();
 }
 
@@ -188,12 +188,14 @@ static void h_copy_in(void *ctx, void *dst, const void *app, size_t len);
 
 /* ---- loopback: frames to this node never reach the wire ------------------ */
 
-/* The switch does not send a frame back out of the port it came from, so
-   frames between endpoints of this node are delivered here.  To another
-   process: at once.  To the sender itself: queued (we are inside its core
-   call) and delivered when that call returns. */
-
-static uint8_t bounce[PTL_ETH_HLEN + LOOP_MTU_MAX];
+/* The switch does not send a frame back out of the port it came from, so a
+   frame to an endpoint of this node is copied into a slot of that
+   endpoint's loop queue and delivered (loop_drain_all) once the core call,
+   interrupt or timer that sent it is done.  Never at once: the sender may
+   be inside its own core, which is not re-entrant, and a core that
+   receives a frame may send others (acks, its window's next frames) before
+   it has read the payload, so the slot stays taken until the receiver is
+   done with it. */
 
 static size_t gather(uint8_t *dst, const struct ptl_iov *iov, int niov,
                      struct kptl *kp)
@@ -223,40 +225,59 @@ static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
     struct ptl_whdr h;
     const uint8_t *payload;
     struct kptl *to;
+    uint32_t i;
 
-    for (int i = 0; i < niov; i++)
-        len += iov[i].len;
-    if (len > sizeof(bounce))
+    for (int j = 0; j < niov; j++)
+        len += iov[j].len;
+    if (len > LOOP_SLOT_BYTES || iov[0].len < PTL_FRAME_HLEN)
         return -1;
-    gather(bounce, iov, niov, kp);
-    if (ptl_wire_parse(bounce, len, &h, &payload, 1) != 0 ||
+    /* The header (all in iov[0]) names the receiver; the checksum is the
+       receiver's to check. */
+    if (ptl_wire_parse(iov[0].base, len, &h, &payload, 1) != 0 ||
         !(to = kptl_of_pid(h.dst_pid)))
         return 0;               /* nobody here: lost, as on the wire */
-    if (to != kp) {
-        deliver(to, bounce, len);
-        return 0;
-    }
-    if (kp->loop_n == LOOP_SLOTS)
+    if (to->loop_n == LOOP_SLOTS)
         return -1;              /* the reliable layer sends it again */
-    uint8_t *slot = kp->loop + (size_t)((kp->loop_head + kp->loop_n) %
-                                        LOOP_SLOTS) * LOOP_SLOT_BYTES;
-    memcpy(slot, bounce, len);
-    kp->loop_len[(kp->loop_head + kp->loop_n) % LOOP_SLOTS] = (uint32_t)len;
-    kp->loop_n++;
+    i = (to->loop_head + to->loop_n) % LOOP_SLOTS;
+    to->loop_len[i] = (uint32_t)gather(to->loop + (size_t)i * LOOP_SLOT_BYTES,
+                                       iov, niov, kp);
+    to->loop_n++;
     return 0;
 }
 
-/* Deliver what a process sent itself (and what that causes, in turn). */
-static void loop_drain(struct kptl *kp)
+/* Deliver kp's queued frames, each from its slot; true if there were any. */
+static bool loop_drain(struct kptl *kp)
 {
-    for (int budget = 4 * LOOP_SLOTS; kp->loop_n && budget; budget--) {
+    uint32_t n = kp->loop_n;
+
+    if (n == 0)
+        return false;
+    while (n--) {
         uint32_t i = kp->loop_head;
 
-        memcpy(bounce, kp->loop + (size_t)i * LOOP_SLOT_BYTES,
-               kp->loop_len[i]);
+        ptl_lib_rx(kp->lib, kp->loop + (size_t)i * LOOP_SLOT_BYTES,
+                   kp->loop_len[i]);
         kp->loop_head = (i + 1) % LOOP_SLOTS;
         kp->loop_n--;
-        deliver(kp, bounce, kp->loop_len[i]);
+    }
+    ptl_lib_progress(kp->lib);
+    wake(kp);
+    return true;
+}
+
+/* Deliver what endpoints of this node sent each other, and what that
+   causes in turn, for a bounded number of rounds (what is left goes at
+   the next call, interrupt or timer: unacked frames keep a timer armed). */
+static void loop_drain_all(void)
+{
+    for (int round = 0; round < 4 * LOOP_SLOTS; round++) {
+        bool any = false;
+
+        for (int i = 0; i < NPROC; i++)
+            if (kptls[i].lib)
+                any |= loop_drain(&kptls[i]);
+        if (!any)
+            return;
     }
 }
 
@@ -407,12 +428,12 @@ void kptl_flush(void)
     bool sent = false;
 
     for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib && ptl_lib_flush(kptls[i].lib)) {
-            loop_drain(&kptls[i]);
+        if (kptls[i].lib && ptl_lib_flush(kptls[i].lib))
             sent = true;
-        }
-    if (sent)
+    if (sent) {
+        loop_drain_all();
         arm_timer();
+    }
 }
 
 static bool woken(const struct kptl *kp, uint64_t seen)
@@ -460,7 +481,7 @@ static void rx(void *ctx, const void *frame, size_t len)
         return;
     }
     deliver(kp, frame, len);
-    loop_drain(kp);
+    loop_drain_all();
     arm_timer();
 }
 

@@ -438,7 +438,7 @@ long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
         return PTL_NO_INIT;
     rc = calls[op].fn(&c);
     if (c.kp)
-        kptl_after_call(c.kp);
+        kptl_after_call();
     return rc;
 }
 

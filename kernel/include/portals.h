@@ -40,7 +40,9 @@ bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out);
 void kptl_release(struct proc *p);
-void kptl_after_call(struct kptl *kp);
+/* After a Portals call: deliver frames between this node's endpoints,
+   re-arm the network timer. */
+void kptl_after_call(void);
 uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
 /* Wait until kp's wake count is no longer `seen` (kp NULL: until any
    interrupt) or until deadline (clock_ns time). */
