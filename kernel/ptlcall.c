@@ -87,10 +87,13 @@ static int c_NIInit(struct call *c)
     return PtlNIInit(kptl_iface(c->kp), (unsigned)c->a[1], pid, want, got, h);
 }
 
+/* Never waits here: the caller waits (ptl_wait) and calls again. */
 static int c_NIFini(struct call *c)
 {
-    ENSURE(own(c, H(0)));
-    return PtlNIFini(H(0));
+    uint64_t *until = OUT(1, uint64_t);
+
+    ENSURE(own(c, H(0)) && until);
+    return ptl_ni_fini_step(H(0), until);
 }
 
 static int c_NIStatus(struct call *c)

@@ -454,33 +454,61 @@ static void ni_free_objects(struct ptl_lib *lib, unsigned nii)
     }
 }
 
-int PtlNIFini(ptl_handle_ni_t h)
+/* PtlNIFini as steps that never wait: the Q-Kernel runs the core inside a
+ * system call, which holds the node's only CPU (its PCT could not answer
+ * yod for seconds), so it hands the waits back to the process.  Let queued
+ * traffic drain (bounded: 10 s) so peers get our last frames; a dead peer
+ * stops counting as busy.  The bound is time, not a count of waits: a wait
+ * ends early whenever a timer is due.  Then linger a few retransmission
+ * timeouts (the peers' adaptive ones, not just the initial one): if our
+ * last ACK was lost, the peer's retransmission must still find someone to
+ * acknowledge it (else it declares us unreachable), like TCP's TIME_WAIT.
+ * *until: 0 once the NI is gone, else wait until then and call again. */
+int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until)
 {
     struct ptl_lib *lib;
     unsigned nii;
     struct ptl_ni *ni = ptl_resolve_ni(h, &lib, &nii);
-    uint64_t linger, give_up;
+    uint64_t now;
 
-    if (ni == NULL)
+    if (ni == NULL || until == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    /* Let queued traffic drain (bounded: 10 s) so peers get our last
-     * frames; a dead peer stops counting as busy.  The bound is time, not
-     * a count of waits: a wait ends early whenever a timer is due.  Then
-     * linger a few retransmission timeouts (the peers' adaptive ones, not
-     * just the initial one): if our last ACK was lost, the peer's
-     * retransmission must still find someone to acknowledge it (else it
-     * declares us unreachable), like TCP's TIME_WAIT. */
-    give_up = ptl_now(lib) + 10 * 1000000000ull;
-    while (ptl_lib_busy(lib) && ptl_now(lib) < give_up)
-        ptl_block(lib, give_up);
-    linger = ptl_now(lib) + 5 * ptl_rel_max_rto(lib);
-    while (ptl_now(lib) < linger)
-        ptl_block(lib, linger);
+    now = ptl_now(lib);
+    if (ni->fini_give_up == 0)
+        ni->fini_give_up = now + 10 * 1000000000ull;
+    if (ni->fini_linger == 0 && ptl_lib_busy(lib) && now < ni->fini_give_up) {
+        *until = ni->fini_give_up;
+        ptl_leave(lib);
+        return PTL_OK;
+    }
+    if (ni->fini_linger == 0)
+        ni->fini_linger = now + 5 * ptl_rel_max_rto(lib);
+    if (now < ni->fini_linger) {
+        *until = ni->fini_linger;
+        ptl_leave(lib);
+        return PTL_OK;
+    }
     ni_free_objects(lib, nii);
     ni->used = false;
+    *until = 0;
     ptl_leave(lib);
     return PTL_OK;
+}
+
+int PtlNIFini(ptl_handle_ni_t h)
+{
+    struct ptl_lib *lib;
+    uint64_t until;
+    int rc;
+
+    while ((rc = ptl_ni_fini_step(h, &until)) == PTL_OK && until != 0) {
+        ptl_resolve_ni(h, &lib, NULL);
+        ptl_enter(lib);
+        ptl_block(lib, until);
+        ptl_leave(lib);
+    }
+    return rc;
 }
 
 int PtlNIStatus(ptl_handle_ni_t h, ptl_sr_index_t reg, ptl_sr_value_t *v)

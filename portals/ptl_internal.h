@@ -123,6 +123,8 @@ struct ptl_ni {
     ptl_process_t *map;           /* logical NIs: rank -> phys */
     uint32_t map_size;
     uint32_t my_rank;
+    uint64_t fini_give_up;        /* PtlNIFini draining until (0: not yet) */
+    uint64_t fini_linger;         /* then lingering until (0: not yet) */
 };
 
 /* Outgoing message: an initiator operation or a target response. */

@@ -32,7 +32,7 @@ YOD_TEST_ELF := $(BUILD)/tests/yod/yodtest.elf
 $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 	$(call say,LWKCC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $< -lportals
 
 # The test program of tests/qemu/suite-yodio (file I/O through yod).
 YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf

@@ -112,9 +112,17 @@ int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
     return CALL(NIInit, iface, options, pid, U(desired), U(actual), U(ni));
 }
 
+/* The kernel does not wait inside the call (it would hold the node's CPU
+   while peers drain): it says until when to wait, then we ask again. */
 int PtlNIFini(ptl_handle_ni_t ni)
 {
-    return CALL(NIFini, ni);
+    uint64_t until = 0;
+    int rc;
+
+    while ((rc = CALL(NIFini, ni, U(&until))) == PTL_OK && until != 0)
+        lwk_sys_ptl_wait((long)until,
+                         (long)__atomic_load_n(st.wake, __ATOMIC_ACQUIRE));
+    return rc;
 }
 
 int PtlNIStatus(ptl_handle_ni_t ni, ptl_sr_index_t reg, ptl_sr_value_t *v)

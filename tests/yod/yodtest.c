@@ -17,6 +17,11 @@
  *                           (0: forever), then print "rank r survived"
  *   yodtest mem             "heap H stack S" (bytes, as the PCT gave them)
  *   yodtest getenv NAME...  "NAME=value" or "NAME unset", per name
+ *   yodtest orphan          put to a Portals peer that does not exist
+ *                           (nid 999), then PtlNIFini: it waits for the
+ *                           peer to be given up on (seconds), meanwhile
+ *                           the node must keep answering yod; prints
+ *                           "orphan: PtlNIFini 0 after S s"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +29,42 @@
 #include <time.h>
 #include <unistd.h>
 #include <lwk/lwk.h>
+#include <portals4.h>
 
+
+/* A physical NI without matching: not the one the C library's channel to
+   yod uses (matching, same pid), so finishing it leaves stdout working. */
+static int orphan(void)
+{
+    ptl_handle_ni_t ni;
+    ptl_handle_md_t md;
+    ptl_md_t d = { .start = NULL, .length = 0, .eq_handle = PTL_EQ_NONE,
+                   .ct_handle = PTL_CT_NONE };
+    ptl_process_t nobody = { .phys = { .nid = 999, .pid = 33 } };
+    struct timespec t0, t1;
+    int rc;
+
+    if (PtlInit() != PTL_OK ||
+        PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL,
+                  (ptl_pid_t)atoi(getenv("PTL_PID") ? getenv("PTL_PID") : "10"),
+                  NULL, NULL, &ni) != PTL_OK ||
+        PtlMDBind(ni, &d, &md) != PTL_OK) {
+        printf("orphan: cannot open Portals\n");
+        return 1;
+    }
+    for (int i = 0; i < 4; i++)
+        if (PtlPut(md, 0, 0, PTL_NO_ACK_REQ, nobody, 0, 0, 0, NULL, 0) !=
+            PTL_OK) {
+            printf("orphan: PtlPut failed\n");
+            return 1;
+        }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = PtlNIFini(ni);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("orphan: PtlNIFini %d after %ld s\n", rc,
+           (long)(t1.tv_sec - t0.tv_sec));
+    return rc == PTL_OK ? 0 : 1;
+}
 
 static void spin(long secs)
 {
@@ -101,6 +141,8 @@ int main(int argc, char **argv)
                 printf("%s unset\n", argv[i]);
         return 0;
     }
+    if (!strcmp(argv[1], "orphan"))
+        return orphan();
     if (!strcmp(argv[1], "env")) {
         const char *v[] = { "PTL_JOB_RANK", "PTL_JOB_SIZE", "PTL_JOB_MAP",
                             "PTL_JOB_ID", "PTL_PID", "LWK_YOD" };
