@@ -14,8 +14,12 @@
  * are checked byte by byte (every round with -a).  With -k every ping and
  * pong asks for an ACK and its sender waits for it before going on, as a
  * blocking MPI_Send does (the cost of the ACK on this path).  NID_A prints one CSV
- * line per size, "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>", then
- * "pingpong: OK"; any error ends the process with status 1 and a reason.
+ * line per size, "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>,<median us>",
+ * then "pingpong: OK"; any error ends the process with status 1 and a
+ * reason.  The first figure is the mean over the timed rounds, the last
+ * the median of the rounds' own half round trips: on a shared host a
+ * burst of stolen CPU time moves the mean of a whole size, the median
+ * only if it lasts through half the rounds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +28,7 @@
 #include <time.h>
 
 #include "portals4.h"
+#include "../bench/median.h"
 
 #define HELLO   1ull            /* match bits: the handshake */
 #define DATA    2ull            /* match bits: a ping or pong */
@@ -202,14 +207,21 @@ int main(int argc, char **argv)
     CHECK(PtlMDRelease(md));
     CHECK(PtlMDBind(ni, &d, &md));
 
+    double *rtt = malloc(sizeof(double) * (size_t)(fixed > 200 ? fixed : 200));
+    if (!rtt)
+        DIE("no memory for the round times");
     for (uint64_t size = 0; size <= max; size = size ? size * 2 : 1) {
         int n = rounds_for(size, fixed);
-        double t0 = 0;
+        double t0 = 0, tr = 0;
 
         for (int r = 0; r < n; r++) {
             int check = all || r == 0 || r == n - 1;
+            double t = now_us();
             if (r == 1)
-                t0 = now_us();  /* round 0 warms up */
+                t0 = t;         /* round 0 warms up */
+            if (r > 1)
+                rtt[r - 2] = (t - tr) / 2;
+            tr = t;
             if (self == a) {
                 if (check)
                     fill(size, r);
@@ -235,9 +247,10 @@ int main(int argc, char **argv)
             }
         }
         if (self == a && n > 1) {
-            double half = (now_us() - t0) / (n - 1) / 2;
-            printf("pp,%llu,%d,%.1f,%.1f\n", (unsigned long long)size, n,
-                   half, size / half);
+            double t = now_us(), half = (t - t0) / (n - 1) / 2;
+            rtt[n - 2] = (t - tr) / 2;
+            printf("pp,%llu,%d,%.1f,%.1f,%.1f\n", (unsigned long long)size,
+                   n, half, size / half, bench_median(rtt, n - 1));
             fflush(stdout);
         }
         if (size == max)

@@ -13,7 +13,9 @@
  * min(MAX, 32 KiB), then 60000 B if MAX >= 60000 (the issue's "60 KB"
  * figure; a UDP datagram cannot carry 64 KiB, and at MTU 1500 a large one
  * travels as IP fragments, as it did there).  Per size it prints
- * "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>", then "udppp: OK".
+ * "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>,<median us>" (the mean over
+ * the timed rounds, then the median of their own times, as pingpong does),
+ * then "udppp: OK".
  *
  * UDP may lose a datagram (the switch drops frames when the host is busy):
  * a ping without its pong in 50 ms is sent again, and a line
@@ -36,15 +38,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../median.h"
+
 #define PORT            7777
 #define BIG             60000   /* the large message */
 #define HELLO_LEN       3       /* no measured size: a late hello is skipped */
 #define RESEND_MS       50      /* a few times a loaded 60000 B round */
 #define MAX_RESENDS     200     /* in a row (10 s): the peer is gone */
 #define HELLO_SECS      120     /* the peer boots in parallel */
+#define MAX_ROUNDS      100000  /* -r at most */
 
 static int sock;
 static uint8_t sbuf[65536], rbuf[65536];
+static double rtt[MAX_ROUNDS];
 static unsigned long resends;
 
 #define DIE(...) do { fprintf(stderr, "udppp: "); \
@@ -176,13 +182,17 @@ static void measure(const struct sockaddr_in *peer, size_t size, int fixed)
 {
     int n = rounds_for(size, fixed);
     unsigned long resends_before = resends;
-    double t0 = 0;
+    double t0 = 0, tr = 0;
 
     fill(size, 0);
     for (int r = 0; r < n; r++) {
         int check = r == 0 || r == n - 1;
+        double t = now_us();
         if (r == 1)
-            t0 = now_us();      /* round 0 warms up */
+            t0 = t;             /* round 0 warms up */
+        if (r > 1)
+            rtt[r - 2] = (t - tr) / 2;
+        tr = t;
         if (check)
             fill(size, r);
         stamp(size, (uint32_t)r);
@@ -192,8 +202,10 @@ static void measure(const struct sockaddr_in *peer, size_t size, int fixed)
                 r);
     }
     if (n > 1) {
-        double half = (now_us() - t0) / (n - 1) / 2;
-        printf("pp,%zu,%d,%.1f,%.1f\n", size, n, half, size / half);
+        double t = now_us(), half = (t - t0) / (n - 1) / 2;
+        rtt[n - 2] = (t - tr) / 2;
+        printf("pp,%zu,%d,%.1f,%.1f,%.1f\n", size, n, half, size / half,
+               bench_median(rtt, n - 1));
     }
     if (resends > resends_before)
         printf("udppp: size %zu: %lu pings resent after %d ms without a "
@@ -272,6 +284,8 @@ int main(int argc, char **argv)
             fixed = atoi(argv[++i]);
         else
             usage();
+        if (fixed < 0 || fixed > MAX_ROUNDS)
+            DIE("-r %d: rounds must be 0 (by size) to %d", fixed, MAX_ROUNDS);
     }
     if (i < argc && !strcmp(argv[i], "pong") && argc - i == 1) {
         open_socket(1);

@@ -3,7 +3,8 @@
  * mpi_bench.c: MPI ping-pong half round trip between ranks 0 and 1
  * (MPI_Send/MPI_Recv, pre-posted receive not assumed), the same method as
  * tests/bench/portals/ptl_bench.c: one warm-up round trip, then ITERS;
- * rank 0 prints microseconds per one-way trip.  With "pre", each rank
+ * rank 0 prints microseconds per one-way trip: the mean over the ITERS
+ * round trips, then their median (tests/bench/median.h).  With "pre", each rank
  * posts its next receive (MPI_Irecv) before it sends, so every message
  * finds its receive waiting (the direct path of the long protocol);
  * without, the receive is posted after the send returns and a long
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi.h"
+#include "../median.h"
 
 int main(int argc, char **argv)
 {
@@ -22,14 +24,24 @@ int main(int argc, char **argv)
     int pre = argc > 3 && strcmp(argv[3], "pre") == 0;
     MPI_Request rq = MPI_REQUEST_NULL;
     char *buf;
-    double t0 = 0;
+    double t0 = 0, tr = 0, *rtt;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     buf = calloc(1, (size_t)size + 1);
+    rtt = malloc(sizeof(double) * (size_t)(iters > 0 ? iters : 1));
+    if (buf == NULL || rtt == NULL || iters < 1) {
+        fprintf(stderr, "mpi-bench: ITERS must be at least 1 (and memory "
+                "for SIZE bytes is needed)\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     for (int i = 0; i < iters + 1; i++) {
+        double t = MPI_Wtime();
         if (i == 1)
-            t0 = MPI_Wtime();       /* the first round trip warms up */
+            t0 = t;                 /* the first round trip warms up */
+        if (i > 1)
+            rtt[i - 2] = (t - tr) / 2 * 1e6;
+        tr = t;
         if (pre && rank < 2) {
             int peer = 1 - rank;
             if (rank == 1 && i == 0)
@@ -55,8 +67,13 @@ int main(int argc, char **argv)
             MPI_Send(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
         }
     }
-    if (rank == 0)
-        printf("%.2f\n", (MPI_Wtime() - t0) / iters / 2 * 1e6);
+    if (rank == 0) {
+        double t = MPI_Wtime();
+        rtt[iters - 1] = (t - tr) / 2 * 1e6;
+        printf("%.2f %.2f\n", (t - t0) / iters / 2 * 1e6,
+               bench_median(rtt, iters));
+    }
+    free(rtt);
     free(buf);
     MPI_Finalize();
     return 0;
