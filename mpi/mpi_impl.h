@@ -141,6 +141,7 @@ struct mpi_req_s {
     enum send_mode mode;
     enum req_state state;
     bool persistent, freed, cancelled, internal;
+    bool copied;                /* internal: carries a copied send (proto.c) */
     /* arguments */
     void *buf;
     int count;

@@ -19,7 +19,9 @@
  * naming its READ entry or its pending synchronous send.
  *
  * Eager (<= EAGER_LIMIT): one put; a pre-posted receive gets it in place,
- * else it lands in a block and a later receive copies it out.  Long: the
+ * else it lands in a block and a later receive copies it out.  A standard
+ * or ready send of at most COPY_LIMIT bytes completes once copied: an
+ * internal request carries the copy and takes the ACK (copy_send).  Long: the
  * sender exposes the buffer on READ, then puts the whole message; a
  * pre-posted receive gets the data directly (the ACK says PRIORITY list
  * and the sender withdraws the READ entry); otherwise only the header is
@@ -154,6 +156,44 @@ static void fill_status(MPI_Request r, uint64_t bits, size_t got,
 }
 
 static void self_send(MPI_Request r);
+static int copies_out;          /* copied sends not yet ACKed */
+
+/* MPI lets a standard send complete once its data is buffered.  For a
+ * small one, copying is cheaper than waiting a round trip for the ACK: the
+ * sender goes on at once (to post the receive for the answer before the
+ * answer comes, in a ping-pong), and an internal request with the copy
+ * takes the ACK and is what flow control re-sends if refused.  Past
+ * COPIES_MAX copies in flight, sends wait for their ACKs again, so a
+ * sender cannot bury a slow receiver.  Returns the request to send. */
+static MPI_Request copy_send(MPI_Request r)
+{
+    MPI_Request c;
+
+    if (r->len > COPY_LIMIT || copies_out >= COPIES_MAX ||
+        (r->mode != M_STD && r->mode != M_READY) || r->internal)
+        return r;
+    if ((c = req_new(RQ_SEND)) == NULL ||
+        (c->tmp = malloc(r->len ? r->len : 1)) == NULL) {
+        free(c);
+        return r;                       /* no memory: wait for the ACK */
+    }
+    if (r->len)
+        memcpy(c->tmp, r->data, r->len);
+    c->mode = r->mode;
+    c->state = RS_ACTIVE;
+    c->internal = c->freed = c->copied = true;
+    c->dt = MPI_DATATYPE_NULL;
+    c->count = (int)r->len;
+    c->peer = r->peer;
+    c->tag = r->tag;
+    c->comm = r->comm;
+    c->ctx = r->ctx;
+    c->data = c->tmp;
+    c->len = r->len;
+    copies_out++;
+    req_complete(r);
+    return c;
+}
 
 void proto_send(MPI_Request r)
 {
@@ -165,6 +205,12 @@ void proto_send(MPI_Request r)
     if (r->world == job.rank) {
         self_send(r);
         return;
+    }
+    if (!is_long && !sync) {
+        MPI_Request c = copy_send(r);
+        c->world = r->world;
+        c->bits = r->bits;
+        r = c;
     }
     r->key = ++next_key;
     r->seq = peers[r->world].next_seq++;
@@ -209,6 +255,8 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
         list_del(&sync_wait, r);
         r->wait--;
     }
+    if (r->copied)
+        copies_out--;
     step_done(r);
 }
 

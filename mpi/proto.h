@@ -13,6 +13,8 @@
 #define PT_READ     (PTL_JOB_PT_MPI + 1)
 #define PT_CTRL     (PTL_JOB_PT_MPI + 2)
 #define EAGER_LIMIT 65536
+#define COPY_LIMIT  4096        /* sends this small complete once copied */
+#define COPIES_MAX  64          /* copied sends in flight at once */
 #define NBLOCKS     8
 #define BLOCK_SIZE  (1 << 20)
 #define EQ_SIZE     16384

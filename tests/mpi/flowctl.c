@@ -3,7 +3,10 @@
  * header slots (4096), then with more eager data than its overflow
  * blocks hold (8 MiB), while it waits for one late message.  Its data
  * portal is disabled and recovered (MPIX_Flowctl_count counts it), and
- * every message still arrives exactly once, in order per sender. */
+ * every message still arrives exactly once, in order per sender.  Then
+ * the same with small blocking sends from one buffer the sender scribbles on as
+ * soon as each MPI_Send returns: a small send completes once copied, so a
+ * refused one must be re-sent from the library's copy, not the buffer. */
 #include "mpitest.h"
 
 #define LAST 999999
@@ -29,9 +32,27 @@ static void flood(int m, int bytes)
     free(q);
 }
 
+/* m small messages by MPI_Send from one buffer, overwritten after each
+ * (no long ones: a blocking long send waits for rank 0's receive, which
+ * comes only after LAST). */
+static void flood_reuse(int m, int bytes)
+{
+    char *b = malloc(bytes);
+
+    for (int i = 0; i < m; i++) {
+        int n = bytes;
+        memset(b, (t_rank * 31 + i) & 0xff, n);
+        memcpy(b, &i, sizeof(int));
+        MPI_Send(b, n, MPI_BYTE, 0, i % 100, MPI_COMM_WORLD);
+        memset(b, 0xEE, n);
+    }
+    MPI_Send(&m, 1, MPI_INT, 0, LAST, MPI_COMM_WORLD);
+    free(b);
+}
+
 /* Rank 0: wait for every LAST (the flood lands unexpected meanwhile),
  * then receive everything and check order and contents. */
-static void drain_all(int m, int bytes)
+static void drain_all(int m, int bytes, int longs)
 {
     char *r = malloc(100000);
     int *next = calloc(t_size, sizeof(int)), dummy, ok = 1;
@@ -48,7 +69,7 @@ static void drain_all(int m, int bytes)
         int s = st.MPI_SOURCE, i = next[s]++;
         memcpy(&idx, r, sizeof(int));
         ok &= idx == i && st.MPI_TAG == i % 100;
-        ok &= cnt == (i % 97 == 0 ? 100000 : bytes);
+        ok &= cnt == (longs && i % 97 == 0 ? 100000 : bytes);
         ok &= (unsigned char)r[cnt - 1] == ((s * 31 + i) & 0xff);
     }
     CHECK(ok);
@@ -61,7 +82,7 @@ int main(int argc, char **argv)
     t_init(&argc, &argv, "flowctl");
     int per = 5000 / (t_size - 1) + 1;         /* > 4096 headers in all */
     if (t_rank == 0)
-        drain_all(per, 16);
+        drain_all(per, 16, 1);
     else
         flood(per, 16);
     int fc = MPIX_Flowctl_count();
@@ -71,11 +92,21 @@ int main(int argc, char **argv)
 
     per = 1200 / (t_size - 1) + 1;             /* > 8 MiB of eager data */
     if (t_rank == 0)
-        drain_all(per, 8000);
+        drain_all(per, 8000, 1);
     else
         flood(per, 8000);
     if (t_rank == 0)
         CHECK(MPIX_Flowctl_count() > fc);
     t_report("overflow-buffers-exhausted");
+
+    fc = MPIX_Flowctl_count();
+    per = 5000 / (t_size - 1) + 1;
+    if (t_rank == 0)
+        drain_all(per, 16, 0);
+    else
+        flood_reuse(per, 16);
+    if (t_rank == 0)
+        CHECK(MPIX_Flowctl_count() > fc);
+    t_report("send-buffer-reused-at-once");
     return t_finish();
 }
