@@ -102,8 +102,9 @@ void ctrl_send(int world, uint64_t hdr)
 static bool put_try(MPI_Request r)
 {
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
-             PtlPut(md, md_off(r->data, r->len), r->len, PTL_ACK_REQ,
-                    rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr);
+             PtlPut(md, ptl_job_md_off(r->data, r->len), r->len,
+                    PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
+                    r->hdr);
 
     if (rc == PTL_NO_SPACE)
         return false;
@@ -143,8 +144,8 @@ static bool get_try(MPI_Request r)
 {
     size_t n = r->status.mpi_bytes;
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
-             PtlGet(md, md_off(r->data, n), n, rank_id(r->world), PT_READ,
-                    r->key, 0, r);
+             PtlGet(md, ptl_job_md_off(r->data, n), n, rank_id(r->world),
+                    PT_READ, r->key, 0, r);
 
     if (rc == PTL_NO_SPACE)
         return false;

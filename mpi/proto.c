@@ -598,11 +598,9 @@ static void setup_portals(void)
           "PtlPTAlloc (data)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_READ, &got), "PtlPTAlloc (read)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_CTRL, &got), "PtlPTAlloc (ctrl)");
-    /* One MD over the whole user address space: no per-message binding.
-     * The x86-64 user half, not all of memory: the node kernel refuses an
-     * MD that reaches into its half, and Linux processes live there too. */
-    d.start = (void *)1;
-    d.length = USER_HALF - 1;
+    /* One MD over the whole user address space (ptl_job.h). */
+    d.start = PTL_JOB_MD_START;
+    d.length = PTL_JOB_MD_LENGTH;
     d.options = PTL_MD_EVENT_SEND_DISABLE;
     d.eq_handle = eq;
     d.ct_handle = PTL_CT_NONE;

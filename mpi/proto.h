@@ -18,7 +18,6 @@
 #define NBLOCKS     8
 #define BLOCK_SIZE  (1 << 20)
 #define EQ_SIZE     16384
-#define USER_HALF   (1ull << 47)    /* x86-64: user addresses lie below */
 
 #define MB_LONG     (1ull << 63)
 #define MB_CTX(c)   ((uint64_t)((c) & 0x7fff) << 48)
@@ -53,11 +52,6 @@ struct peer {
     bool paused, pause_req;
     MPI_Request resend, qtail;  /* refused or held sends, by seq */
 };
-
-static inline ptl_size_t md_off(const void *p, size_t len)
-{
-    return len == 0 ? 0 : (ptl_size_t)((uintptr_t)p - 1);
-}
 
 static inline ptl_process_t rank_id(int world)
 {

@@ -119,7 +119,8 @@ static int alloc_eqs(void)
 }
 
 /* Data (flow controlled), rendezvous and control portals, the control
- * entry and the MD control messages are sent from. */
+ * entry, the MD control messages are sent from and the one every data
+ * Put and rendezvous Get uses. */
 static int alloc_portals(void)
 {
     ptl_me_t me = { .start = NULL, .length = 0, .ct_handle = PTL_CT_NONE,
@@ -129,6 +130,9 @@ static int alloc_portals(void)
                     .ignore_bits = ~(ptl_match_bits_t)0 };
     ptl_md_t md = { .start = NULL, .length = 0, .eq_handle = PTL_EQ_NONE,
                     .ct_handle = PTL_CT_NONE };
+    ptl_md_t all = { .start = PTL_JOB_MD_START, .length = PTL_JOB_MD_LENGTH,
+                     .eq_handle = nx.ini_eq, .ct_handle = PTL_CT_NONE,
+                     .options = PTL_MD_EVENT_SEND_DISABLE };
     ptl_pt_index_t pt;
 
     if (PtlPTAlloc(nx.job.ni, PTL_PT_FLOWCTRL, nx.tgt_eq, NX_PT_DATA, &pt)
@@ -138,7 +142,8 @@ static int alloc_portals(void)
         return -1;
     if (PtlMEAppend(nx.job.ni, NX_PT_CTL, &me, PTL_PRIORITY_LIST, NULL,
                     &nx.ctl_me) != PTL_OK ||
-        PtlMDBind(nx.job.ni, &md, &nx.ctl_md) != PTL_OK)
+        PtlMDBind(nx.job.ni, &md, &nx.ctl_md) != PTL_OK ||
+        PtlMDBind(nx.job.ni, &all, &nx.all_md) != PTL_OK)
         return -1;
     return 0;
 }

@@ -62,9 +62,8 @@ struct nx_leg {
     int acked, got, done;       /* rendezvous: header ACKed, data fetched */
     struct nx_leg *fin_next;    /* rendezvous legs awaiting FIN */
     uint32_t cookie;
-    ptl_handle_md_t md;
     ptl_handle_me_t me;         /* rendezvous: the exposed buffer */
-    int has_md, has_me;
+    int has_me;
 };
 
 enum nx_req_kind { NX_REQ_FREE, NX_REQ_SEND, NX_REQ_RECV };
@@ -93,7 +92,6 @@ struct nx_req {
     ptl_handle_me_t me;
     int linked;                 /* posted and not yet matched */
     struct nx_req *posted_next; /* posted receives, in posting order */
-    ptl_handle_md_t md;         /* rendezvous Get */
     int get_src;
     uint32_t get_cookie;
     long get_len;
@@ -142,6 +140,8 @@ struct nx_state {
     long ptype;
     ptl_handle_eq_t tgt_eq, ctl_eq, ini_eq;
     ptl_handle_md_t ctl_md;
+    ptl_handle_md_t all_md;     /* the user address space (ptl_job.h):
+                                   every data Put and rendezvous Get */
     ptl_handle_me_t ctl_me;
     struct nx_peer *peers;
     /* message ids */

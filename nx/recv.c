@@ -178,20 +178,14 @@ static void get_enqueue(struct nx_req *r)
 }
 
 /* Returns 0 when the Get is out (or failed: r is done with the error),
- * 1 when Portals has no MD or message slot free now. */
+ * 1 when Portals has no message slot free now. */
 static int issue_get(struct nx_req *r)
 {
-    ptl_md_t md = { .start = r->rbuf, .length = (ptl_size_t)r->get_len,
-                    .eq_handle = nx.ini_eq, .ct_handle = PTL_CT_NONE };
     ptl_process_t from = { .rank = (ptl_rank_t)r->get_src };
-    int rc = PtlMDBind(nx.job.ni, &md, &r->md);
+    ptl_size_t len = (ptl_size_t)r->get_len;
+    int rc = PtlGet(nx.all_md, ptl_job_md_off(r->rbuf, len), len, from,
+                    NX_PT_RNDV, r->get_cookie, 0, r);
 
-    if (rc == PTL_OK) {
-        rc = PtlGet(r->md, 0, (ptl_size_t)r->get_len, from, NX_PT_RNDV,
-                    r->get_cookie, 0, r);
-        if (rc != PTL_OK)
-            PtlMDRelease(r->md);
-    }
     if (rc == PTL_NO_SPACE)
         return 1;
     if (rc != PTL_OK) {
@@ -248,7 +242,6 @@ void nx_on_match(struct nx_req *r, const ptl_event_t *ev)
 void nx_on_reply(struct nx_req *r, const ptl_event_t *ev)
 {
     nx.inflight--;
-    PtlMDRelease(r->md);
     if (ev->ni_fail_type != PTL_NI_OK && !r->err) {
         r->err = EIO;
         snprintf(r->errmsg, sizeof(r->errmsg), "fetching a long message "

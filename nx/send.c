@@ -13,10 +13,11 @@
  * Legs leave through a queue per destination, in order, so flow control
  * (flow.c) can hold them and resend refused ones first: messages between
  * two nodes are never reordered.  At most nx.max_inflight Puts and Gets
- * are out at once (the initiator event queue is sized for that).  When
- * Portals has no MD or message slot free (PTL_NO_SPACE: another library
- * of the program holds them), the leg stays first in its queue and
- * progress tries again.
+ * are out at once (the initiator event queue is sized for that).  Puts
+ * go from one MD over the whole address space (nx.all_md), never one per
+ * message.  When Portals has no message slot free (PTL_NO_SPACE: another
+ * library of the program holds them), the leg stays first in its queue
+ * and progress tries again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +32,6 @@ static void leg_finish(struct nx_leg *leg, int err, const char *why)
     if (leg->done)
         return;
     leg->done = 1;
-    if (leg->has_md)
-        PtlMDRelease(leg->md);
-    leg->has_md = 0;
     if (leg->has_me && err && PtlMEUnlink(leg->me) == PTL_OK)
         leg->has_me = 0;
     if (err && !r->err) {
@@ -79,30 +77,17 @@ static int expose(struct nx_leg *leg)
 static int issue(struct nx_leg *leg)
 {
     struct nx_req *r = leg->req;
-    ptl_md_t md = { .start = (void *)r->sbuf, .length = (ptl_size_t)r->count,
-                    .eq_handle = nx.ini_eq, .ct_handle = PTL_CT_NONE,
-                    .options = PTL_MD_EVENT_SEND_DISABLE };
     ptl_process_t to = { .rank = (ptl_rank_t)leg->dst };
+    ptl_size_t len = r->rndv ? 0 : (ptl_size_t)r->count;
     uint64_t hd = (uint64_t)r->count & NX_HD_LEN_MASK;
+    int rc;
 
     if (r->rndv)
         hd |= NX_HD_RNDV | (uint64_t)leg->cookie << NX_HD_COOKIE;
-    int rc = leg->has_md ? PTL_OK : PtlMDBind(nx.job.ni, &md, &leg->md);
-
+    rc = PtlPut(nx.all_md, ptl_job_md_off(r->sbuf, len), len, PTL_ACK_REQ,
+                to, NX_PT_DATA, r->bits, 0, leg, hd);
     if (rc == PTL_NO_SPACE)
         return 1;
-    if (rc != PTL_OK) {
-        leg_finish(leg, ENOMEM, "cannot bind a Portals memory descriptor");
-        return 0;
-    }
-    leg->has_md = 1;
-    rc = PtlPut(leg->md, 0, r->rndv ? 0 : (ptl_size_t)r->count, PTL_ACK_REQ,
-                to, NX_PT_DATA, r->bits, 0, leg, hd);
-    if (rc == PTL_NO_SPACE) {
-        PtlMDRelease(leg->md);
-        leg->has_md = 0;
-        return 1;
-    }
     if (rc != PTL_OK) {
         leg_finish(leg, EIO, "PtlPut failed");
         return 0;
@@ -241,9 +226,6 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
         leg_finish(leg, EIO, why);
     } else {
         leg->acked = 1;
-        if (leg->has_md)
-            PtlMDRelease(leg->md);
-        leg->has_md = 0;
         if (!leg->req->rndv || leg->got)
             leg_finish(leg, 0, NULL);
     }

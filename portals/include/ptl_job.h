@@ -34,6 +34,20 @@ struct ptl_job {
     ptl_ni_limits_t limits;
 };
 
+/* One MD over the whole user address space, bound once, so a library
+ * never binds one per message (on a compute node each bind and release is
+ * a system call).  The x86-64 user half, not all of memory: the node
+ * kernel refuses an MD that reaches into its half, and Linux processes
+ * live there too.  It starts at 1 (an MD may not start at NULL), so a
+ * buffer at p is at offset p - 1; a 0-byte transfer uses offset 0. */
+#define PTL_JOB_MD_START    ((void *)1)
+#define PTL_JOB_MD_LENGTH   ((ptl_size_t)(1ull << 47) - 1)
+
+static inline ptl_size_t ptl_job_md_off(const void *p, ptl_size_t len)
+{
+    return len == 0 ? 0 : (ptl_size_t)((const char *)p - (const char *)1);
+}
+
 /* Portal table indexes reserved per library, so libraries never collide. */
 #define PTL_JOB_PT_BOOT 1   /* ptl_job_barrier */
 #define PTL_JOB_PT_MPI  4   /* 4..7 */
