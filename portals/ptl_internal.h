@@ -346,7 +346,7 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
 /* ---- rel.c ---- */
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
-struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib);
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response);
 void ptl_msg_free(struct ptl_lib *lib, struct ptl_msg *m);
 struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 /* Queue a message to its peer and push what the window allows. */

@@ -15,11 +15,19 @@ static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
 /* ---- messages ---- */
 
-struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib)
+/* An initiator operation leaves the last eighth of the message slots to
+ * responses (ACKs, replies).  A response needs nothing else to complete,
+ * so every endpoint can always answer; without the reserve, endpoints
+ * whose own operations had filled every slot, each waiting for the
+ * others' ACKs, refused each other's messages until the senders gave
+ * them up as unreachable (PTL_MAX_MSGS=32 tools/ptlrun -n 3 mpi order). */
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response)
 {
-    struct ptl_msg *m = ptl_pool_get(&lib->msgs);
+    struct ptl_msg *m;
 
-    if (m == NULL)
+    if (!response && lib->msgs.nfree <= lib->p.max_msgs / 8)
+        return NULL;
+    if ((m = ptl_pool_get(&lib->msgs)) == NULL)
         return NULL;
     m->gen = ++lib->msg_gen & 0x7fff;
     m->state = PTL_M_SENT;

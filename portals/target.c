@@ -310,7 +310,7 @@ static bool start_request(struct ptl_lib *lib, struct ptl_peer *peer,
 
     /* Reserve the response first: if we cannot answer, refuse the frame
      * (not acknowledged, so the initiator retransmits it later). */
-    if (needs_response(h) && (resp = ptl_msg_alloc(lib)) == NULL)
+    if (needs_response(h) && (resp = ptl_msg_alloc(lib, true)) == NULL)
         return false;
     ptl_memzero(rx, sizeof(*rx));
     rx->active = true;
