@@ -42,11 +42,19 @@ static int open_portals(void)
                    .options = PTL_MD_EVENT_SEND_DISABLE,
                    .ct_handle = PTL_CT_NONE };
     ptl_pt_index_t pt;
+    int rc;
 
     if (PtlInit() != PTL_OK)
         return -1;
-    if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
-                  NULL, NULL, &ni) != PTL_OK ||
+    /* A program that opened Portals under a pid of its own keeps it: the
+       channel shares that pid (yod takes output and file requests from
+       any pid of the rank's node but the PCT's). */
+    rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
+                   NULL, NULL, &ni);
+    if (rc == PTL_PID_IN_USE)
+        rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                       PTL_PID_ANY, NULL, NULL, &ni);
+    if (rc != PTL_OK ||
         PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;

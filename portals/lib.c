@@ -394,6 +394,10 @@ static int ni_init_locked(struct ptl_lib *lib, unsigned options,
         ni->options = options;
         ni_limits(lib, &ni->limits);
     }
+    /* Libraries of one process share an NI of a kind (the C library's
+     * channel to yod, MPI, the program itself): each PtlNIInit needs its
+     * own PtlNIFini, and only the last one tears the NI down. */
+    ni->refs++;
     if (actual)
         *actual = ni->limits;
     return PTL_OK;
@@ -489,8 +493,13 @@ int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until)
         ptl_leave(lib);
         return PTL_OK;
     }
-    ni_free_objects(lib, nii);
-    ni->used = false;
+    /* Every PtlNIFini lets the traffic drain (the process may exit next,
+     * and its traffic ends with it); the last one frees the NI. */
+    ni->fini_give_up = ni->fini_linger = 0;
+    if (--ni->refs == 0) {
+        ni_free_objects(lib, nii);
+        ni->used = false;
+    }
     *until = 0;
     ptl_leave(lib);
     return PTL_OK;

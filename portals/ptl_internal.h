@@ -123,6 +123,7 @@ struct ptl_ni {
     ptl_process_t *map;           /* logical NIs: rank -> phys */
     uint32_t map_size;
     uint32_t my_rank;
+    uint32_t refs;                /* PtlNIInit calls not yet finalized */
     uint64_t fini_give_up;        /* PtlNIFini draining until (0: not yet) */
     uint64_t fini_linger;         /* then lingering until (0: not yet) */
 };

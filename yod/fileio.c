@@ -33,6 +33,7 @@
 
 struct rank {
     unsigned nid;
+    unsigned pid;               /* its Portals pid, from its requests */
     int dirfd;                  /* its working directory; -1: it ended */
     int fd[MAX_FDS];            /* its fd -> ours; -1: not open */
     struct yod_file_req q;      /* the request being served */
@@ -81,7 +82,7 @@ static long sys(long rc)
 
 static ptl_process_t app(const struct rank *r)
 {
-    return (ptl_process_t){ .phys = { r->nid, YOD_APP_PID } };
+    return (ptl_process_t){ .phys = { r->nid, r->pid } };
 }
 
 static struct rank *rank_of_ptr(const void *p)
@@ -441,7 +442,7 @@ static void request(const ptl_event_t *ev)
         return;
     r = &F.ranks[q->rank];
     if (ev->initiator.phys.nid != r->nid ||
-        ev->initiator.phys.pid != YOD_APP_PID || r->dirfd < 0)
+        ev->initiator.phys.pid == YOD_PCT_PID || r->dirfd < 0)
         return;                 /* not that rank, or it ended */
     if (r->busy) {
         fprintf(stderr, "yod: rank %d sent a file request while one is "
@@ -449,6 +450,7 @@ static void request(const ptl_event_t *ev)
         return;
     }
     memcpy(&r->q, q, ev->mlength);
+    r->pid = ev->initiator.phys.pid;    /* YOD_APP_PID unless it chose */
     r->busy = 1;
     if (!well_formed(r, ev->mlength))
         answer(r, -EINVAL);

@@ -22,6 +22,11 @@
  *                           peer to be given up on (seconds), meanwhile
  *                           the node must keep answering yod; prints
  *                           "orphan: PtlNIFini 0 after S s"
+ *   yodtest ownni PID       open Portals' matching physical NI (the one
+ *                           the C library's channel to yod uses) with pid
+ *                           PID (-1: yod's PTL_PID), print, finish it,
+ *                           print again with the working directory (a
+ *                           file request to yod): both lines reach yod
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +68,25 @@ static int orphan(void)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("orphan: PtlNIFini %d after %ld s\n", rc,
            (long)(t1.tv_sec - t0.tv_sec));
+    return rc == PTL_OK ? 0 : 1;
+}
+
+static int ownni(long pid)
+{
+    ptl_handle_ni_t ni;
+    int rc = PtlInit();
+
+    if (rc == PTL_OK)
+        rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                       (ptl_pid_t)(pid < 0 ? atol(getenv("PTL_PID")) : pid),
+                       NULL, NULL, &ni);
+    printf("ownni: PtlNIInit %d\n", rc);       /* opens the channel */
+    fflush(stdout);
+    if (rc == PTL_OK)
+        rc = PtlNIFini(ni);
+    char cwd[256];
+    printf("ownni: after PtlNIFini %d, cwd %s\n", rc,
+           getcwd(cwd, sizeof(cwd)) ? cwd : "unknown");
     return rc == PTL_OK ? 0 : 1;
 }
 
@@ -143,6 +167,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "orphan"))
         return orphan();
+    if (!strcmp(argv[1], "ownni") && argc == 3)
+        return ownni(atol(argv[2]));
     if (!strcmp(argv[1], "env")) {
         const char *v[] = { "PTL_JOB_RANK", "PTL_JOB_SIZE", "PTL_JOB_MAP",
                             "PTL_JOB_ID", "PTL_PID", "LWK_YOD" };
