@@ -180,6 +180,10 @@ void req_complete(MPI_Request r);
 int req_finish(MPI_Request *rp, MPI_Status *st);  /* status + free */
 void status_empty(MPI_Status *st);
 
+/* A request with its arguments set (the datatype retained), not started. */
+MPI_Request p2p_make(enum req_kind kind, void *buf, int count,
+                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                     uint32_t ctx, enum send_mode mode);
 int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
               int tag, MPI_Comm comm, uint32_t ctx, enum send_mode mode,
               MPI_Request *out);

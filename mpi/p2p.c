@@ -56,9 +56,9 @@ int p2p_check_recv(MPI_Comm comm, int count, MPI_Datatype dt, int src,
 
 /* ---- building and starting requests ---- */
 
-static MPI_Request make(enum req_kind kind, void *buf, int count,
-                        MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                        uint32_t ctx, enum send_mode mode)
+MPI_Request p2p_make(enum req_kind kind, void *buf, int count,
+                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                     uint32_t ctx, enum send_mode mode)
 {
     MPI_Request r = req_new(kind);
 
@@ -131,8 +131,8 @@ int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
               int tag, MPI_Comm comm, uint32_t ctx, enum send_mode mode,
               MPI_Request *out)
 {
-    MPI_Request r = make(RQ_SEND, (void *)buf, count, dt, dest, tag, comm,
-                         ctx, mode);
+    MPI_Request r = p2p_make(RQ_SEND, (void *)buf, count, dt, dest, tag,
+                             comm, ctx, mode);
     int rc;
 
     if (r == NULL)
@@ -148,8 +148,8 @@ int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
 int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, uint32_t ctx, MPI_Request *out)
 {
-    MPI_Request r = make(RQ_RECV, buf, count, dt, src, tag, comm, ctx,
-                         M_STD);
+    MPI_Request r = p2p_make(RQ_RECV, buf, count, dt, src, tag, comm, ctx,
+                             M_STD);
     int rc;
 
     if (r == NULL)
@@ -284,7 +284,7 @@ static int init_api(enum req_kind kind, void *buf, int count,
         rc = MPI_ERR_REQUEST;
     if (rc != MPI_SUCCESS)
         return mpi_err(comm, rc, name);
-    if ((r = make(kind, buf, count, dt, peer, tag, comm, comm->ctx, mode))
+    if ((r = p2p_make(kind, buf, count, dt, peer, tag, comm, comm->ctx, mode))
             == NULL)
         return mpi_err(comm, MPI_ERR_INTERN, name);
     r->persistent = true;
@@ -528,8 +528,8 @@ int bsend_start(MPI_Request r)
     if (s == NULL)
         return MPI_ERR_BUFFER;
     dt_pack(r->buf, r->count, r->dt, s->start);
-    in = make(RQ_SEND, s->start, (int)len, MPI_BYTE, r->peer, r->tag,
-              r->comm, r->ctx, M_STD);
+    in = p2p_make(RQ_SEND, s->start, (int)len, MPI_BYTE, r->peer, r->tag,
+                  r->comm, r->ctx, M_STD);
     if (in == NULL)
         return MPI_ERR_INTERN;
     in->internal = true;

@@ -167,29 +167,26 @@ static int copies_out;          /* copied sends not yet ACKed */
  * sender cannot bury a slow receiver.  Returns the request to send. */
 static MPI_Request copy_send(MPI_Request r)
 {
+    void *copy;
     MPI_Request c;
 
     if (r->len > COPY_LIMIT || copies_out >= COPIES_MAX ||
         (r->mode != M_STD && r->mode != M_READY) || r->internal)
         return r;
-    if ((c = req_new(RQ_SEND)) == NULL ||
-        (c->tmp = malloc(r->len ? r->len : 1)) == NULL) {
-        free(c);
+    if ((copy = malloc(r->len ? r->len : 1)) == NULL ||
+        (c = p2p_make(RQ_SEND, copy, (int)r->len, MPI_BYTE, r->peer, r->tag,
+                      r->comm, r->ctx, M_STD)) == NULL) {
+        free(copy);
         return r;                       /* no memory: wait for the ACK */
     }
     if (r->len)
-        memcpy(c->tmp, r->data, r->len);
-    c->mode = r->mode;
+        memcpy(copy, r->data, r->len);
+    c->data = c->tmp = copy;            /* freed when c completes */
+    c->len = r->len;
+    c->world = r->world;
+    c->bits = r->bits;
     c->state = RS_ACTIVE;
     c->internal = c->freed = c->copied = true;
-    c->dt = MPI_DATATYPE_NULL;
-    c->count = (int)r->len;
-    c->peer = r->peer;
-    c->tag = r->tag;
-    c->comm = r->comm;
-    c->ctx = r->ctx;
-    c->data = c->tmp;
-    c->len = r->len;
     copies_out++;
     req_complete(r);
     return c;
@@ -206,12 +203,8 @@ void proto_send(MPI_Request r)
         self_send(r);
         return;
     }
-    if (!is_long && !sync) {
-        MPI_Request c = copy_send(r);
-        c->world = r->world;
-        c->bits = r->bits;
-        r = c;
-    }
+    if (!is_long && !sync)
+        r = copy_send(r);
     r->key = ++next_key;
     r->seq = peers[r->world].next_seq++;
     r->hdr = (sync ? HF_SYNC : 0) | r->key;

@@ -284,9 +284,9 @@ int main(int argc, char **argv)
             fixed = atoi(argv[++i]);
         else
             usage();
-        if (fixed < 0 || fixed > MAX_ROUNDS)
-            DIE("-r %d: rounds must be 0 (by size) to %d", fixed, MAX_ROUNDS);
     }
+    if (fixed < 0 || fixed > MAX_ROUNDS)
+        DIE("-r %d: rounds must be 0 (by size) to %d", fixed, MAX_ROUNDS);
     if (i < argc && !strcmp(argv[i], "pong") && argc - i == 1) {
         open_socket(1);
         return pong();

@@ -4,9 +4,9 @@
  * (MPI_Send/MPI_Recv, pre-posted receive not assumed), the same method as
  * tests/bench/portals/ptl_bench.c: one warm-up round trip, then ITERS;
  * rank 0 prints microseconds per one-way trip: the mean over the ITERS
- * round trips, then their median (tests/bench/median.h).  With "pre", each rank
- * posts its next receive (MPI_Irecv) before it sends, so every message
- * finds its receive waiting (the direct path of the long protocol);
+ * round trips, then their median (tests/bench/median.h).  With "pre",
+ * each rank posts its next receive (MPI_Irecv) before it sends, so every
+ * message finds its receive waiting (the direct path of the long protocol);
  * without, the receive is posted after the send returns and a long
  * message may arrive first (the unexpected path: header, then PtlGet).
  * With "stream", rank 0 sends ITERS messages back to back (MPI_Send),
@@ -29,12 +29,12 @@ int main(int argc, char **argv)
     int stream = argc > 3 && strcmp(argv[3], "stream") == 0;
     MPI_Request rq = MPI_REQUEST_NULL;
     char *buf;
-    double t0 = 0, tr = 0, *rtt;
+    double t0 = 0, tr = 0, best = 0, *rtt;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     buf = calloc(1, (size_t)size + 1);
-    rtt = malloc(sizeof(double) * (size_t)(iters > 3 ? iters : 3));
+    rtt = malloc(sizeof(double) * (size_t)(iters > 0 ? iters : 1));
     if (buf == NULL || rtt == NULL || iters < 1) {
         fprintf(stderr, "mpi-bench: ITERS must be at least 1 (and memory "
                 "for SIZE bytes is needed)\n");
@@ -55,10 +55,10 @@ int main(int argc, char **argv)
         else if (rank == 1)
             MPI_Send(buf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
         t = (MPI_Wtime() - t) / iters * 1e6;
-        rtt[0] = rep == 0 || t < rtt[0] ? t : rtt[0];
+        best = rep == 0 || t < best ? t : best;
     }
     if (rank == 0 && stream)
-        printf("%.2f\n", rtt[0]);
+        printf("%.2f\n", best);
     for (int i = 0; i < iters + 1 && !stream; i++) {
         double t = MPI_Wtime();
         if (i == 1)
