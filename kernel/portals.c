@@ -27,6 +27,7 @@
 #include "netdev.h"
 #include "panic.h"
 #include "portals.h"
+#include "printf.h"
 #include "proc.h"
 #include "timer.h"
 #include "x86.h"
@@ -35,7 +36,7 @@
 #include "ptl_wire.h"
 
 #define USER_TOP        0x0000800000000000ULL
-#define ACK_DELAY_US    250             /* see portals_init */
+#define ACK_DELAY_US    2000            /* see portals_init */
 #define SPIN_US         0               /* see kptl_idle: 50 and 200 measured slower on a shared 2-core TCG host */
 #define LOOP_MTU_MAX    9000            /* largest frame (loop queue slots) */
 #define LOOP_SLOT_BYTES (PTL_ETH_HLEN + params.mtu)
@@ -451,6 +452,8 @@ void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
 {
     uint64_t spin_end = MIN(deadline, clock_ns() + spin_ns);
 
+    if (kp)
+        kp->nwaits++;
     kptl_flush();
     do {
         if (nic)
@@ -461,6 +464,8 @@ void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
     if (clock_ns() >= deadline)
         return;
     timer_set(TIMER_WAKE, deadline, NULL);
+    if (kp)
+        kp->nhalts++;
     irq_enable_and_halt();
     irq_disable();
     timer_set(TIMER_WAKE, 0, NULL);
@@ -570,6 +575,19 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
     return 0;
 }
 
+/* "pid 2: calls Put 1000, MEAppend 1000, ...; waits 2000 (halted 1990)" */
+static void log_calls(struct kptl *kp)
+{
+    char line[512];
+    int n = ksnprintf(line, sizeof(line), "pid %d: calls", kp->p->pid);
+
+    for (unsigned op = 0; op < KPTL_NCALLS; op++)
+        if (kp->ncalls[op] && n < (int)sizeof(line))
+            n += ksnprintf(line + n, sizeof(line) - n, " %s %lu,",
+                          ptlcall_name(op), kp->ncalls[op]);
+    pr_info("%s waits %lu (halted %lu)\n", line, kp->nwaits, kp->nhalts);
+}
+
 /* What the endpoint did, for the node log (tests read it). */
 static void log_stats(struct kptl *kp)
 {
@@ -585,6 +603,16 @@ static void log_stats(struct kptl *kp)
             st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad,
             st.acks_carried, st.drops,
             st.eq_dropped, nic ? nic->st.rx_dropped : 0, rx_unclaimed);
+    log_calls(kp);
+    /* Each of these is an emulated device access or a wakeup on a
+       virtual machine: what a message costs beyond its own code. */
+    if (nic)
+        pr_info("node: NIC frames sent %lu received %lu, interrupts %lu, "
+                "transmit kicks %lu, receive kicks %lu; timer interrupts "
+                "%lu, timer programmings %lu\n", nic->st.tx_frames,
+                nic->st.rx_frames, nic->st.irqs, nic->st.tx_kicks,
+                nic->st.rx_kicks,
+                timer_stats.irqs, timer_stats.arms);
 }
 
 /* The process is gone: no more frames for it, and none of its memory may
@@ -645,13 +673,16 @@ void portals_init(void)
     /* A peer is given up only after ~40 s without progress: TCG nodes
        sharing a loaded host can stall for seconds. */
     params.max_retries = 40;
-    /* How long a received frame's link ACK waits for data going back to
-       carry it.  An application here needs tens of microseconds to wake
-       and answer (more under TCG), so the core's 20 us default sends a
-       separate ACK frame for nearly every message: one more transmit
-       here and one more interrupt there.  The cost of waiting longer is
-       a later SEND event for a one-way put (acks are still forced every
-       quarter window while frames stream). */
+    /* How long a received frame's link ACK may wait for data going back
+       to carry it while the process computes (when it waits, the ACK goes
+       at once: ptl_lib_flush).  An application here needs tens of
+       microseconds to wake and answer (more under TCG), so the core's
+       20 us default sent a separate ACK frame for nearly every message.
+       Every deadline that is earlier than the armed one reprograms the
+       LAPIC, and a carried ACK leaves it armed to fire for nothing: at
+       250 us a ping-pong took 0.7 timer interrupts and 1.3 programmings
+       per round trip on each node, each an emulated device access or a
+       wakeup of the host's threads; at 2 ms, 0.1 and 0.2. */
     cmdline_get_u64(&kernel_cmdline, "ptl.ack_us", ACK_DELAY_US, &ack_us);
     params.ack_delay_ns = MIN(ack_us, 10000) * 1000;
     params.hold_acks = true;    /* the network timer sends them */

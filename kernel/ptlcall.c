@@ -427,6 +427,13 @@ static const struct {
 #undef PTLCALL
 };
 
+_Static_assert(ARRAY_SIZE(calls) <= KPTL_NCALLS, "raise KPTL_NCALLS");
+
+const char *ptlcall_name(unsigned op)
+{
+    return op < ARRAY_SIZE(calls) && calls[op].name ? calls[op].name : "?";
+}
+
 long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
 {
     struct call c = { .p = p };
@@ -440,8 +447,10 @@ long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
     if (!c.kp && calls[op].fn != c_Setup)
         return PTL_NO_INIT;
     rc = calls[op].fn(&c);
-    if (c.kp)
+    if (c.kp) {
+        c.kp->ncalls[op]++;
         kptl_after_call();
+    }
     return rc;
 }
 

@@ -238,6 +238,7 @@ static void calibrate_lapic(void)
    earlier than it will; firing early costs one interrupt that finds
    nothing due and arms for the next deadline. */
 static uint64_t lapic_at;
+struct timer_stats timer_stats;
 
 static void lapic_arm(void)
 {
@@ -257,6 +258,7 @@ static void lapic_arm(void)
     if (count > 0xFFFFFFFFu)
         count = 0xFFFFFFFFu;    /* fires early: the handler re-checks */
     apic_write(APIC_TIMER_INIT, (uint32_t)count);
+    timer_stats.arms++;
     lapic_at = now + count * 1000000000ULL / lapic_hz;
 }
 
@@ -266,6 +268,7 @@ static void timer_irq(struct trapframe *tf)
 
     (void)tf;
     lapic_at = 0;               /* one-shot: it has fired */
+    timer_stats.irqs++;
     apic_eoi();
     for (int i = 0; i < TIMER_NSLOTS; i++) {
         void (*fn)(void) = timers[i].fn;

@@ -182,10 +182,12 @@ void virtio_fail(struct virtio_dev *vd)
     vd->common->device_status = VIRTIO_STATUS_FAILED;
 }
 
-void virtio_kick(struct virtio_queue *q)
+bool virtio_kick(struct virtio_queue *q)
 {
-    if (virtq_kick_needed(&q->vq))
-        *q->notify = q->index;
+    if (!virtq_kick_needed(&q->vq))
+        return false;
+    *q->notify = q->index;
+    return true;
 }
 
 void virtio_config_read(struct virtio_dev *vd, uint32_t off, void *dst,

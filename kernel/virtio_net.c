@@ -131,8 +131,8 @@ static void rx_drain(struct vnet *n)
     if (head == -EIO)
         pr_err("%s: device returned a receive buffer it does not hold\n",
                n->name);
-    if (got)
-        virtio_kick(&n->rx);
+    if (got && virtio_kick(&n->rx))
+        n->nd.st.rx_kicks++;
     n->in_rx = false;
 }
 
@@ -180,7 +180,8 @@ static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
                                false };
     if (virtq_add(q, b, nb) != head)
         return -EIO;            /* cannot happen: checked room above */
-    virtio_kick(&n->tx);
+    if (virtio_kick(&n->tx))
+        n->nd.st.tx_kicks++;
     return 0;
 }
 

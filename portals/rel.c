@@ -300,12 +300,22 @@ static bool release_held(struct ptl_lib *lib, struct ptl_peer *p)
     return true;
 }
 
+/* The process waits: nothing it sends could carry what we owe, so held
+ * ACKs go now, and so does a bare link ACK for frames nothing carried (a
+ * peer that sent one-way, to a process that answers someone else or
+ * nobody, gets its SEND event a round trip after the data instead of
+ * after ack_delay). */
 bool ptl_lib_flush(struct ptl_lib *lib)
 {
     bool sent = false;
 
-    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext)
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         sent |= release_held(lib, p);
+        if (p->ack_owed) {
+            send_lack(lib, p);
+            sent = true;
+        }
+    }
     return sent;
 }
 

@@ -29,6 +29,7 @@ struct netdev_stats {
     uint64_t tx_frames, tx_bytes, tx_full;      /* tx_full: ring had no room */
     uint64_t rx_frames, rx_bytes, rx_dropped;   /* rx_dropped: loss injection */
     uint64_t irqs;
+    uint64_t tx_kicks, rx_kicks;                /* doorbells written */
 };
 
 struct netdev;

@@ -17,6 +17,9 @@ struct kptl_ext {
     uint64_t off, len;          /* len 0: unused */
 };
 
+/* Above the highest number in uapi/ptlcalls.def (ptlcall.c checks). */
+#define KPTL_NCALLS     48
+
 struct kptl {
     struct proc *p;             /* owner */
     struct ptl_lib *lib;        /* NULL: slot free */
@@ -29,6 +32,8 @@ struct kptl {
     uint32_t loop_head, loop_n;
     uint64_t wake_seq;          /* bumped whenever the process may have news */
     uint64_t bad_copies;
+    uint64_t ncalls[KPTL_NCALLS];       /* Portals calls made, by number */
+    uint64_t nwaits, nhalts;            /* waits, and those that halted */
 };
 
 void portals_init(void);
@@ -43,6 +48,8 @@ void kptl_release(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,
    re-arm the network timer. */
 void kptl_after_call(void);
+/* A call's name, for the node log ("?" if there is none). */
+const char *ptlcall_name(unsigned op);
 uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);
 /* Wait until kp's wake count is no longer `seen` (kp NULL: until any
    interrupt) or until deadline (clock_ns time). */

@@ -41,6 +41,12 @@ enum timer_slot {
 void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void));
 /* The TIMER_ONESHOT slot, `ns` from now (tests); ns == 0 disarms. */
 void timer_oneshot(uint64_t ns, void (*fn)(void));
+/* What the LAPIC timer did since boot (node stats): each programming is
+   an emulated device write, each interrupt a host timer and a wakeup. */
+struct timer_stats {
+    uint64_t irqs, arms;
+};
+extern struct timer_stats timer_stats;
 
 /* Local APIC (apic.c). */
 void apic_init(void);

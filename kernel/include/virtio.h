@@ -124,8 +124,8 @@ void virtio_driver_ok(struct virtio_dev *vd);
 /* Give up on the device: it stops using our memory (reset), FAILED set. */
 void virtio_fail(struct virtio_dev *vd);
 /* Notify the device that queue q has new available buffers, if it
-   wants to know. */
-void virtio_kick(struct virtio_queue *q);
+   wants to know; true if it was notified. */
+bool virtio_kick(struct virtio_queue *q);
 /* Copy len bytes of device configuration at off, consistently (retried
    while the device changes it under us). */
 void virtio_config_read(struct virtio_dev *vd, uint32_t off, void *dst,
