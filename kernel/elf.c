@@ -97,6 +97,110 @@ int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
     return fail(why, "ELF entry point is not in an executable segment");
 }
 
+#define SHT_SYMTAB      2
+
+static bool in_file(uint64_t len, uint64_t off, uint64_t size)
+{
+    return off <= len && size <= len - off;
+}
+
+int elf_find_symtab(const void *buf, uint64_t len, struct elf_symtab *t)
+{
+    const struct elf64_ehdr *e = buf;
+    const struct elf64_shdr *sh;
+
+    if (len < sizeof(*e) || e->shentsize != sizeof(*sh) ||
+        !in_file(len, e->shoff, (uint64_t)e->shnum * sizeof(*sh)))
+        return -1;
+    sh = (const void *)((const uint8_t *)buf + e->shoff);
+    for (int i = 0; i < e->shnum; i++) {
+        if (sh[i].type != SHT_SYMTAB || sh[i].link >= e->shnum ||
+            !in_file(len, sh[i].offset, sh[i].size))
+            continue;
+        if (!in_file(len, sh[sh[i].link].offset, sh[sh[i].link].size))
+            return -1;
+        *t = (struct elf_symtab){ sh[i].offset, sh[i].size,
+                                  sh[sh[i].link].offset,
+                                  sh[sh[i].link].size };
+        return 0;
+    }
+    return -1;
+}
+
+/* The packed layout: headers, segments, symbols (8-aligned), names,
+   three section headers (none, symbols, names; 8-aligned). */
+struct packed {
+    uint64_t segs, sym, str, shdrs, end;
+    struct elf_symtab t;
+    bool has_syms;
+};
+
+static struct packed pack_layout(const void *src, uint64_t len,
+                                 const struct elf_image *img)
+{
+    struct packed k = { .segs = sizeof(struct elf64_ehdr) +
+                                img->nseg * sizeof(struct elf64_phdr) };
+
+    k.sym = k.segs;
+    for (int i = 0; i < img->nseg; i++)
+        k.sym += img->seg[i].filesz;
+    k.has_syms = elf_find_symtab(src, len, &k.t) == 0;
+    if (!k.has_syms) {
+        k.end = k.sym;
+        return k;
+    }
+    k.sym = ALIGN_UP(k.sym, 8);
+    k.str = k.sym + k.t.sym_size;
+    k.shdrs = ALIGN_UP(k.str + k.t.str_size, 8);
+    k.end = k.shdrs + 3 * sizeof(struct elf64_shdr);
+    return k;
+}
+
+uint64_t elf_packed_size(const void *src, uint64_t len,
+                         const struct elf_image *img)
+{
+    return pack_layout(src, len, img).end;
+}
+
+void elf_pack(const void *src, uint64_t len, const struct elf_image *img,
+              void *dst)
+{
+    struct packed k = pack_layout(src, len, img);
+    struct elf64_ehdr *e = dst;
+    struct elf64_phdr *ph = (struct elf64_phdr *)(e + 1);
+    struct elf64_shdr *sh = (struct elf64_shdr *)((uint8_t *)dst + k.shdrs);
+    uint64_t off = k.segs;
+
+    __builtin_memset(dst, 0, k.end);
+    __builtin_memcpy(e, src, sizeof(*e));
+    e->phoff = sizeof(*e);
+    e->phnum = (uint16_t)img->nseg;
+    e->shoff = e->shnum = e->shstrndx = 0;
+    for (int i = 0; i < img->nseg; i++) {
+        const struct elf_seg *s = &img->seg[i];
+
+        ph[i] = (struct elf64_phdr){ PT_LOAD, s->flags, off, s->va, s->va,
+                                     s->filesz, s->memsz, 1 };
+        __builtin_memcpy((uint8_t *)dst + off,
+                         (const uint8_t *)src + s->offset, s->filesz);
+        off += s->filesz;
+    }
+    if (!k.has_syms)
+        return;
+    __builtin_memcpy((uint8_t *)dst + k.sym,
+                     (const uint8_t *)src + k.t.sym_off, k.t.sym_size);
+    __builtin_memcpy((uint8_t *)dst + k.str,
+                     (const uint8_t *)src + k.t.str_off, k.t.str_size);
+    e->shoff = k.shdrs;
+    e->shnum = 3;
+    sh[1] = (struct elf64_shdr){ .type = SHT_SYMTAB, .offset = k.sym,
+                                 .size = k.t.sym_size, .link = 2,
+                                 .addralign = 8, .entsize = 24 };
+    sh[2] = (struct elf64_shdr){ .type = 3 /* SHT_STRTAB */,
+                                 .offset = k.str, .size = k.t.str_size,
+                                 .addralign = 1 };
+}
+
 #define P2M     0x200000UL
 #define P4K     0x1000UL
 

@@ -28,7 +28,15 @@ struct elf64_phdr {
     uint64_t offset, vaddr, paddr, filesz, memsz, align;
 };
 
+struct elf64_shdr {
+    uint32_t name, type;
+    uint64_t flags, addr, offset, size;
+    uint32_t link, info;
+    uint64_t addralign, entsize;
+};
+
 _Static_assert(sizeof(struct elf64_ehdr) == 64, "ELF64 header");
+_Static_assert(sizeof(struct elf64_shdr) == 64, "ELF64 section header");
 _Static_assert(sizeof(struct elf64_phdr) == 56, "ELF64 program header");
 
 struct elf_seg {
@@ -51,6 +59,27 @@ struct elf_image {
  */
 int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
               uint64_t user_hi, struct elf_image *img, const char **why);
+
+/* Where the first symbol table and its string table lie in `buf`, both
+   checked to be inside its `len` bytes: 0, or -1 if there is none. */
+struct elf_symtab {
+    uint64_t sym_off, sym_size, str_off, str_size;
+};
+int elf_find_symtab(const void *buf, uint64_t len, struct elf_symtab *t);
+
+/*
+ * The image reduced to what a node reads: the header, one program header
+ * per loadable segment and the segments' file bytes back to back, then
+ * the symbol and string tables (for function names in fault reports) --
+ * no debug information, nor the padding that puts segments on 2 MB file
+ * offsets.  A node loads the same bytes from it as from the file, which is
+ * ~25 times larger for a program built with -g.  `img` is elf_parse's for
+ * the `len` bytes at `src`; `dst` holds elf_packed_size() bytes.
+ */
+uint64_t elf_packed_size(const void *src, uint64_t len,
+                         const struct elf_image *img);
+void elf_pack(const void *src, uint64_t len, const struct elf_image *img,
+              void *dst);
 
 #endif
 

@@ -158,6 +158,64 @@ static void load_copies_and_leaves_bss_zero(void **s)
     assert_int_equal(data[0x100], 0);
 }
 
+/* The packed image parses to the same segments, loads the same bytes and
+   keeps the symbol and string tables, and holds nothing else (here: a
+   program header that is not PT_LOAD, a debug section, padding). */
+static void packed_image_loads_the_same(void **s)
+{
+    static uint8_t text[M2], data[M2], text2[M2], data2[M2], packed[8192];
+    struct elf64_shdr *sh = (struct elf64_shdr *)(file + 0x1C00);
+    struct elf_image img2;
+    struct elf_symtab t, t2;
+    struct lwk_proc_desc d, d2;
+    uint64_t hb, hb2, n;
+    (void)s;
+    good();
+    for (int i = 0x1000; i < (int)sizeof(file); i++)
+        file[i] = (uint8_t)(i * 7 + 3);
+    eh->phnum = 3;
+    ph[2] = (struct elf64_phdr){ 4, 4, 0x1F00, 0, 0, 0x80, 0x80, 8 };
+    eh->shoff = 0x1C00;
+    eh->shentsize = sizeof(*sh);
+    eh->shnum = 4;
+    memset(sh, 0, 4 * sizeof(*sh));
+    sh[1] = (struct elf64_shdr){ .type = 1, .offset = 0x1900, .size = 0x100 };
+    sh[2] = (struct elf64_shdr){ .type = 2, .offset = 0x1A00, .size = 0x30,
+                                 .link = 3, .entsize = 24 };
+    sh[3] = (struct elf64_shdr){ .type = 3, .offset = 0x1B00, .size = 0x21 };
+    assert_int_equal(parse(sizeof(file)), 0);
+    n = elf_packed_size(file, sizeof(file), &img);
+    assert_int_equal(n, 64 + 2 * 56 + 0x800 + 0x100 + 0x30 + 0x21 + 7 + 3 * 64);
+    elf_pack(file, sizeof(file), &img, packed);
+    assert_int_equal(elf_parse(packed, n, LO, HI, &img2, &why), 0);
+    assert_int_equal(img2.nseg, img.nseg);
+    assert_int_equal(img2.entry, img.entry);
+    assert_int_equal(img2.lo, img.lo);
+    assert_int_equal(img2.hi, img.hi);
+    assert_int_equal(elf_layout(&img, 0, M2, &d, &hb, &why), 0);
+    assert_int_equal(elf_layout(&img2, 0, M2, &d2, &hb2, &why), 0);
+    assert_memory_equal(&d, &d2, sizeof(d));
+    elf_load(&img, file, &d, text, data);
+    elf_load(&img2, packed, &d2, text2, data2);
+    assert_memory_equal(text, text2, sizeof(text));
+    assert_memory_equal(data, data2, sizeof(data));
+    assert_int_equal(elf_find_symtab(file, sizeof(file), &t), 0);
+    assert_int_equal(elf_find_symtab(packed, n, &t2), 0);
+    assert_int_equal(t2.sym_size, 0x30);
+    assert_int_equal(t2.str_size, 0x21);
+    assert_memory_equal(packed + t2.sym_off, file + t.sym_off, 0x30);
+    assert_memory_equal(packed + t2.str_off, file + t.str_off, 0x21);
+    /* Without a symbol table: headers and segments only. */
+    sh[2].type = 1;
+    assert_int_equal(elf_find_symtab(file, sizeof(file), &t), -1);
+    n = elf_packed_size(file, sizeof(file), &img);
+    assert_int_equal(n, 64 + 2 * 56 + 0x800 + 0x100);
+    elf_pack(file, sizeof(file), &img, packed);
+    assert_int_equal(elf_parse(packed, n, LO, HI, &img2, &why), 0);
+    /* One byte short: the last segment no longer fits. */
+    assert_int_equal(elf_parse(packed, n - 1, LO, HI, &img2, &why), -ENOEXEC);
+}
+
 static void stack_has_argv_envp_auxv(void **s)
 {
     static uint8_t stack[65536];
@@ -194,6 +252,7 @@ int main(void)
         cmocka_unit_test(layout_places_regions),
         cmocka_unit_test(text_after_data_is_refused),
         cmocka_unit_test(load_copies_and_leaves_bss_zero),
+        cmocka_unit_test(packed_image_loads_the_same),
         cmocka_unit_test(stack_has_argv_envp_auxv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
