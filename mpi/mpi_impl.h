@@ -214,6 +214,7 @@ int proto_init(void);
 void proto_fini(void);
 void proto_send(MPI_Request r);          /* start a send request */
 void proto_recv(MPI_Request r);          /* post a receive request */
+void proto_copy_release(void *buf);      /* a copied send's buffer */
 bool proto_cancel_recv(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);

@@ -165,6 +165,19 @@ static int copies_out;          /* copied sends not yet ACKed */
  * takes the ACK and is what flow control re-sends if refused.  Past
  * COPIES_MAX copies in flight, sends wait for their ACKs again, so a
  * sender cannot bury a slow receiver.  Returns the request to send. */
+/* Copy buffers (COPY_LIMIT bytes each) freed by completed copies, kept
+ * for the next ones rather than costing a malloc and a free per send. */
+static void *copy_bufs[COPIES_MAX];
+static int copy_bufs_n;
+
+void proto_copy_release(void *buf)
+{
+    if (copy_bufs_n < COPIES_MAX)
+        copy_bufs[copy_bufs_n++] = buf;
+    else
+        free(buf);
+}
+
 static MPI_Request copy_send(MPI_Request r)
 {
     void *copy;
@@ -173,15 +186,17 @@ static MPI_Request copy_send(MPI_Request r)
     if (r->len > COPY_LIMIT || copies_out >= COPIES_MAX ||
         (r->mode != M_STD && r->mode != M_READY) || r->internal)
         return r;
-    if ((copy = malloc(r->len ? r->len : 1)) == NULL ||
+    copy = copy_bufs_n ? copy_bufs[--copy_bufs_n] : malloc(COPY_LIMIT);
+    if (copy == NULL ||
         (c = p2p_make(RQ_SEND, copy, (int)r->len, MPI_BYTE, r->peer, r->tag,
                       r->comm, r->ctx, M_STD)) == NULL) {
-        free(copy);
+        if (copy)
+            proto_copy_release(copy);
         return r;                       /* no memory: wait for the ACK */
     }
     if (r->len)
         memcpy(copy, r->data, r->len);
-    c->data = c->tmp = copy;            /* freed when c completes */
+    c->data = c->tmp = copy;            /* released when c completes */
     c->len = r->len;
     c->world = r->world;
     c->bits = r->bits;
@@ -648,6 +663,8 @@ void proto_fini(void)
     for (int i = 0; i < NBLOCKS; i++)
         free(blocks[i].mem);
     free(peers);
+    while (copy_bufs_n > 0)
+        free(copy_bufs[--copy_bufs_n]);
 }
 
 void proto_barrier(void)
