@@ -286,7 +286,7 @@ static void read_program(const char *path)
             "Q-Kernel program: build it with lwkcc (build/bin/lwkcc -o prog "
             "prog.c)", path, (int)strcspn(why, ";"), why);
     /* Every node fetches the image: only what loads and the function
-       names go (a 2.6 MB program with debug information: 110 KiB). */
+       names go (a 2.6 MB program with debug information: 87 KiB). */
     n = (long)elf_packed_size(image, image_len, &img);
     if (!(packed = malloc(n)))
         die("%s: no memory for its loadable image", path);

@@ -73,7 +73,7 @@ int elf_find_symtab(const void *buf, uint64_t len, struct elf_symtab *t);
  * the symbol and string tables (for function names in fault reports) --
  * no debug information, nor the padding that puts segments on 2 MB file
  * offsets.  A node loads the same bytes from it as from the file, which is
- * ~25 times larger for a program built with -g.  `img` is elf_parse's for
+ * ~30 times larger for a program built with -g.  `img` is elf_parse's for
  * the `len` bytes at `src`; `dst` holds elf_packed_size() bytes.
  */
 uint64_t elf_packed_size(const void *src, uint64_t len,
