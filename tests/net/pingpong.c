@@ -5,7 +5,7 @@
  * on a compute node (lwkcc) and on Linux (libportals), so it measures both
  * and tests them against each other.
  *
- *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] [-p PID] NID_A NID_B
+ *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] [-o] [-p PID] NID_A NID_B
  *
  * The process on NID_A pings, the one on NID_B answers; a process on any
  * other nid has nothing to do and exits 0.  Each round puts `size` bytes
@@ -20,6 +20,13 @@
  * the median of the rounds' own half round trips: on a shared host a
  * burst of stolen CPU time moves the mean of a whole size, the median
  * only if it lasts through half the rounds.
+ *
+ * With -o (one way) NID_A only sends, without ACKs, and times each put
+ * from PtlPut to its SEND event (the link has acknowledged every frame:
+ * the buffer may be reused); NID_B only receives and checks.  Its lines
+ * are "ow,<bytes>,<rounds>,<mean us>,<MB/s>,<median us>".  A receiver
+ * that waits owes nothing it could carry in data, so its link ACK should
+ * come at once, not after the node's ACK delay (ptl.ack_us).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -94,20 +101,22 @@ static ptl_event_t wait_put(void)
 
 static ptl_handle_eq_t ieq;
 static int acks;                /* -k */
+static int oneway;              /* -o */
 
-/* Send size bytes; with -k, return once the target's ACK is in. */
+/* Send size bytes; with -k, return once the target's ACK is in, with -o
+   once the SEND event is. */
 static void put(ptl_process_t to, uint64_t size, ptl_match_bits_t bits)
 {
     ptl_event_t ev;
 
     CHECK(PtlPut(md, 0, size, acks ? PTL_ACK_REQ : PTL_NO_ACK_REQ, to, pt,
                  bits, 0, NULL, 0));
-    while (acks) {
+    while (acks || oneway) {
         CHECK(PtlEQWait(ieq, &ev));
         if (ev.ni_fail_type != PTL_NI_OK)
             DIE("event %d failed: ni_fail_type %d", ev.type,
                 ev.ni_fail_type);
-        if (ev.type == PTL_EVENT_ACK)
+        if (ev.type == (acks ? PTL_EVENT_ACK : PTL_EVENT_SEND))
             break;
     }
 }
@@ -155,6 +164,8 @@ int main(int argc, char **argv)
             all = 1;
         else if (!strcmp(argv[i], "-k"))
             acks = 1;
+        else if (!strcmp(argv[i], "-o"))
+            oneway = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             max = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc)
@@ -164,9 +175,9 @@ int main(int argc, char **argv)
         else
             break;
     }
-    if (argc - i != 2) {
-        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] "
-                "[-p PID] NID_A NID_B\n");
+    if (argc - i != 2 || (acks && oneway)) {
+        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] "
+                "[-k | -o] [-p PID] NID_A NID_B\n");
         return 2;
     }
     a = (unsigned)atoi(argv[i]);
@@ -203,13 +214,15 @@ int main(int argc, char **argv)
     CHECK(PtlMDBind(ni, &d, &md));
 
     handshake(peer, ieq);
-    d.eq_handle = acks ? ieq : PTL_EQ_NONE;
+    d.eq_handle = acks || oneway ? ieq : PTL_EQ_NONE;
     CHECK(PtlMDRelease(md));
     CHECK(PtlMDBind(ni, &d, &md));
 
     double *rtt = malloc(sizeof(double) * (size_t)(fixed > 200 ? fixed : 200));
     if (!rtt)
         DIE("no memory for the round times");
+    int div = oneway ? 1 : 2;   /* a round: one put, or a round trip */
+
     for (uint64_t size = 0; size <= max; size = size ? size * 2 : 1) {
         int n = rounds_for(size, fixed);
         double t0 = 0, tr = 0;
@@ -220,12 +233,14 @@ int main(int argc, char **argv)
             if (r == 1)
                 t0 = t;         /* round 0 warms up */
             if (r > 1)
-                rtt[r - 2] = (t - tr) / 2;
+                rtt[r - 2] = (t - tr) / div;
             tr = t;
             if (self == a) {
                 if (check)
                     fill(size, r);
                 put(peer, size, DATA);
+                if (oneway)
+                    continue;
                 ptl_event_t ev = wait_put();
                 if (ev.mlength != size)
                     DIE("size %llu: pong of %llu bytes",
@@ -239,18 +254,21 @@ int main(int argc, char **argv)
                     DIE("size %llu: ping of %llu bytes",
                         (unsigned long long)size,
                         (unsigned long long)ev.mlength);
-                if (check) {
+                if (check)
                     verify(size, r, peer.phys.nid);
+                if (oneway)
+                    continue;
+                if (check)
                     fill(size, r);
-                }
                 put(peer, size, DATA);
             }
         }
         if (self == a && n > 1) {
-            double t = now_us(), half = (t - t0) / (n - 1) / 2;
-            rtt[n - 2] = (t - tr) / 2;
-            printf("pp,%llu,%d,%.1f,%.1f,%.1f\n", (unsigned long long)size,
-                   n, half, size / half, bench_median(rtt, n - 1));
+            double t = now_us(), half = (t - t0) / (n - 1) / div;
+            rtt[n - 2] = (t - tr) / div;
+            printf("%s,%llu,%d,%.1f,%.1f,%.1f\n", oneway ? "ow" : "pp",
+                   (unsigned long long)size, n, half, size / half,
+                   bench_median(rtt, n - 1));
             fflush(stdout);
         }
         if (size == max)
