@@ -38,6 +38,15 @@ static int check_header(const struct elf64_ehdr *e, uint64_t len,
     return 0;
 }
 
+#define SHT_SYMTAB      2
+#define SHT_STRTAB      3
+
+/* [off, off + size) lies within the len bytes of the file. */
+static bool in_file(uint64_t len, uint64_t off, uint64_t size)
+{
+    return off <= len && size <= len - off;
+}
+
 static int add_seg(struct elf_image *img, const struct elf64_phdr *p,
                    uint64_t len, uint64_t lo, uint64_t hi, const char **why)
 {
@@ -46,7 +55,7 @@ static int add_seg(struct elf_image *img, const struct elf64_phdr *p,
 
     if (p->filesz > p->memsz)
         return fail(why, "corrupt ELF segment (file size above memory size)");
-    if (p->offset > len || p->filesz > len - p->offset)
+    if (!in_file(len, p->offset, p->filesz))
         return fail(why, "truncated ELF file (a segment lies past its end)");
     if (p->vaddr < lo || p->memsz > hi - lo || p->vaddr > hi - p->memsz)
         return fail(why, "ELF segment outside the user address range "
@@ -95,13 +104,6 @@ int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
             img->entry < img->seg[i].va + img->seg[i].memsz)
             return 0;
     return fail(why, "ELF entry point is not in an executable segment");
-}
-
-#define SHT_SYMTAB      2
-
-static bool in_file(uint64_t len, uint64_t off, uint64_t size)
-{
-    return off <= len && size <= len - off;
 }
 
 int elf_find_symtab(const void *buf, uint64_t len, struct elf_symtab *t)
@@ -196,7 +198,7 @@ void elf_pack(const void *src, uint64_t len, const struct elf_image *img,
     sh[1] = (struct elf64_shdr){ .type = SHT_SYMTAB, .offset = k.sym,
                                  .size = k.t.sym_size, .link = 2,
                                  .addralign = 8, .entsize = 24 };
-    sh[2] = (struct elf64_shdr){ .type = 3 /* SHT_STRTAB */,
+    sh[2] = (struct elf64_shdr){ .type = SHT_STRTAB,
                                  .offset = k.str, .size = k.t.str_size,
                                  .addralign = 1 };
 }

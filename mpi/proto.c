@@ -158,13 +158,6 @@ static void fill_status(MPI_Request r, uint64_t bits, size_t got,
 static void self_send(MPI_Request r);
 static int copies_out;          /* copied sends not yet ACKed */
 
-/* MPI lets a standard send complete once its data is buffered.  For a
- * small one, copying is cheaper than waiting a round trip for the ACK: the
- * sender goes on at once (to post the receive for the answer before the
- * answer comes, in a ping-pong), and an internal request with the copy
- * takes the ACK and is what flow control re-sends if refused.  Past
- * COPIES_MAX copies in flight, sends wait for their ACKs again, so a
- * sender cannot bury a slow receiver.  Returns the request to send. */
 /* Copy buffers (COPY_LIMIT bytes each) freed by completed copies, kept
  * for the next ones rather than costing a malloc and a free per send. */
 static void *copy_bufs[COPIES_MAX];
@@ -178,6 +171,13 @@ void proto_copy_release(void *buf)
         free(buf);
 }
 
+/* MPI lets a standard send complete once its data is buffered.  For a
+ * small one, copying is cheaper than waiting a round trip for the ACK: the
+ * sender goes on at once (to post the receive for the answer before the
+ * answer comes, in a ping-pong), and an internal request with the copy
+ * takes the ACK and is what flow control re-sends if refused.  Past
+ * COPIES_MAX copies in flight, sends wait for their ACKs again, so a
+ * sender cannot bury a slow receiver.  Returns the request to send. */
 static MPI_Request copy_send(MPI_Request r)
 {
     void *copy;
