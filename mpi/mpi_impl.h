@@ -215,6 +215,8 @@ void proto_fini(void);
 void proto_send(MPI_Request r);          /* start a send request */
 void proto_recv(MPI_Request r);          /* post a receive request */
 void proto_copy_release(void *buf);      /* a copied send's buffer */
+bool proto_send_copy(const void *data, size_t len, int peer, int tag,
+                     MPI_Comm comm, uint32_t ctx);  /* MPI_Send fast path */
 bool proto_cancel_recv(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);

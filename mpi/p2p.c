@@ -178,12 +178,28 @@ static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
     return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
 }
 
+/* A blocking standard or ready send of contiguous data may go as a copy
+ * without a request (proto_send_copy). */
+static bool send_copied(void *buf, int count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm, enum send_mode mode)
+{
+    MPI_Aint off;
+
+    return (mode == M_STD || mode == M_READY) && dest != MPI_PROC_NULL &&
+           dt_contig(dt, count, &off) &&
+           proto_send_copy((char *)buf + off, (size_t)count * dt->size,
+                           dest, tag, comm, comm->ctx);
+}
+
 static int send_api(void *buf, int count, MPI_Datatype dt, int dest, int tag,
                     MPI_Comm comm, enum send_mode mode, const char *name)
 {
     MPI_Request r;
     int rc = p2p_check_send(comm, count, dt, dest, tag);
 
+    if (rc == MPI_SUCCESS && send_copied(buf, count, dt, dest, tag, comm,
+                                         mode))
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
         rc = p2p_isend(buf, count, dt, dest, tag, comm, comm->ctx, mode, &r);
     if (rc == MPI_SUCCESS)
