@@ -21,7 +21,8 @@
  * Eager (<= EAGER_LIMIT): one put; a pre-posted receive gets it in place,
  * else it lands in a block and a later receive copies it out.  A standard
  * or ready send of at most COPY_LIMIT bytes completes once copied: an
- * internal request carries the copy and takes the ACK (copy_send).  Long: the
+ * internal request carries the copy and takes the ACK (copy_send; a
+ * blocking MPI_Send makes only that one: proto_send_copy).  Long: the
  * sender exposes the buffer on READ, then puts the whole message; a
  * pre-posted receive gets the data directly (the ACK says PRIORITY list
  * and the sender withdraws the READ entry); otherwise only the header is
