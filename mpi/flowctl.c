@@ -102,8 +102,8 @@ void ctrl_send(int world, uint64_t hdr)
 static bool put_try(MPI_Request r)
 {
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
-             PtlPut(md, ptl_job_md_off(r->data, r->len), r->len,
-                    PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
+             PtlPut(md, ptl_job_md_off(r->data, r->len),
+                    (r->bits & MB_LONG) ? 0 : r->len, PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
                     r->hdr);
 
     if (rc == PTL_NO_SPACE)
@@ -210,7 +210,7 @@ void hold_drained(const ptl_event_t *ev)
         mpi_fatal("out of memory draining unexpected messages");
     u->bits = ev->match_bits & ~MB_LONG;
     u->hdr = ev->hdr_data;
-    u->len = ev->rlength;
+    u->len = proto_msg_len(ev);
     u->world = (int)ev->initiator.rank;
     if (!(ev->match_bits & MB_LONG)) {
         if ((u->data = malloc(ev->mlength ? ev->mlength : 1)) == NULL)

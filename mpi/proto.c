@@ -15,20 +15,25 @@
  *
  * Match bits: bit 63 LONG | 62..48 context | 47..28 source rank in the
  * communicator | 27..0 tag.  Receives ignore LONG (and source/tag for the
- * wildcards).  hdr_data: bits 63..56 flags (SYNC), 31..0 the sender's key
- * naming its READ entry or its pending synchronous send.
+ * wildcards).  hdr_data: bits 63..56 flags (SYNC), 55..24 the length of a
+ * long message, 23..0 the sender's key naming its READ entry or its
+ * pending synchronous send.
  *
  * Eager (<= EAGER_LIMIT): one put; a pre-posted receive gets it in place,
  * else it lands in a block and a later receive copies it out.  A standard
  * or ready send of at most COPY_LIMIT bytes completes once copied: an
  * internal request carries the copy and takes the ACK (copy_send; a
  * blocking MPI_Send makes only that one: proto_send_copy).  Long: the
- * sender exposes the buffer on READ, then puts the whole message; a
- * pre-posted receive gets the data directly (the ACK says PRIORITY list
- * and the sender withdraws the READ entry); otherwise only the header is
- * kept and the receiver PtlGets the data when it matches, then sends FIN
- * (the buffer is free).  Synchronous sends complete when the ACK says
- * PRIORITY (matched on arrival), on FIN (long), or on a SYNC_ACK.
+ * sender exposes the buffer on READ and puts only the header (no data; the
+ * length rides in hdr_data); the receiver PtlGets the data when a receive
+ * matches it, pre-posted or not, then sends FIN (the buffer is free).
+ * Putting the whole message instead would save a round trip when the
+ * receive is pre-posted, but a receive posted late gets the data dropped
+ * and sent again: in a ping-pong the answer's first frame brings the ACK
+ * that ends the blocking MPI_Send before its MPI_Recv, so the receive is
+ * always late, and 1 MiB took 1.48x raw Portals.  Synchronous sends
+ * complete when the ACK says PRIORITY (matched on arrival), on FIN (long),
+ * or on a SYNC_ACK.
  *
  * Flow control: when DATA is disabled (no header slot, no buffer, EQ
  * short), the receiver moves every unexpected message into its own queue
@@ -147,6 +152,14 @@ static void expose_long(MPI_Request r)
     r->me_linked = true;
 }
 
+/* The length of the message an arrival event announces: a long one's
+ * header comes without its data. */
+size_t proto_msg_len(const ptl_event_t *ev)
+{
+    return (ev->match_bits & MB_LONG) ? HLEN(ev->hdr_data)
+                                      : (size_t)ev->rlength;
+}
+
 static void fill_status(MPI_Request r, uint64_t bits, size_t got,
                         size_t sent)
 {
@@ -252,9 +265,15 @@ void proto_send(MPI_Request r)
     }
     if (!is_long && !sync)
         r = copy_send(r);
-    r->key = ++next_key;
+    if (is_long && r->len > UINT32_MAX)
+        mpi_fatal("a %zu-byte message exceeds Portals' 4 GiB message size; "
+                  "send it in parts", r->len);
+    if (++next_key > HKEY_MASK)
+        next_key = 1;           /* 24 bits: a key names one send in flight */
+    r->key = next_key;
     r->seq = peers[r->world].next_seq++;
-    r->hdr = (sync ? HF_SYNC : 0) | r->key;
+    r->hdr = (sync ? HF_SYNC : 0) | r->key |
+             (is_long ? (uint64_t)r->len << 24 : 0);
     r->wait = 1;                        /* the ACK */
     r->prio = false;
     if (is_long) {
@@ -285,12 +304,6 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
         mpi_fatal("message to rank %d failed (Portals ni_fail %d): is that "
                   "rank alive?", r->world, (int)ev->ni_fail_type);
     r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
-    if (r->prio && (r->bits & MB_LONG) && r->me_linked &&
-        PtlMEUnlink(r->me) == PTL_OK) {
-        r->me_linked = false;           /* delivered in place: no GET */
-        list_del(&sync_wait, r);
-        r->wait--;
-    }
     if (r->prio && (r->hdr & HF_SYNC) && !(r->bits & MB_LONG)) {
         list_del(&sync_wait, r);
         r->wait--;
@@ -382,18 +395,18 @@ static void on_put(MPI_Request r, const ptl_event_t *ev)
     if (ev->ni_fail_type != PTL_NI_OK)
         mpi_fatal("receive failed (Portals ni_fail %d)",
                   (int)ev->ni_fail_type);
+    if (ev->match_bits & MB_LONG) {     /* only the header came */
+        size_t sent = proto_msg_len(ev);
+        fill_status(r, ev->match_bits, sent < r->len ? sent : r->len, sent);
+        get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data), sent);
+        return;
+    }
     if (ev->type == PTL_EVENT_PUT) {          /* landed in place */
         fill_status(r, ev->match_bits, ev->mlength, ev->rlength);
         req_complete(r);
         return;
     }
     /* PUT_OVERFLOW: it had arrived before this receive was posted */
-    if (ev->match_bits & MB_LONG) {
-        fill_status(r, ev->match_bits,
-                    ev->rlength < r->len ? ev->rlength : r->len, ev->rlength);
-        get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data), ev->rlength);
-        return;
-    }
     size_t n = ev->mlength < r->len ? ev->mlength : r->len;
     fill_status(r, ev->match_bits, n, ev->rlength);
     if (n)
@@ -606,7 +619,8 @@ int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
             proto_progress(false);
         if (!pr.found)
             return MPI_SUCCESS;
-        fill_status(&q, pr.ev.match_bits, pr.ev.rlength, pr.ev.rlength);
+        size_t len = proto_msg_len(&pr.ev);
+        fill_status(&q, pr.ev.match_bits, len, len);
     }
     *flag = 1;
     if (st != MPI_STATUS_IGNORE)

@@ -28,8 +28,12 @@
 #define MB_GETSRC(b) ((int)(((b) >> 28) & 0xfffff))
 #define MB_GETTAG(b) ((int)((b) & 0xfffffff))
 
+/* hdr_data: bits 63..56 flags, 55..24 a long message's length (Portals'
+ * max_msg_size is 32 bits), 23..0 the sender's key. */
 #define HF_SYNC     (1ull << 56)
-#define HKEY(h)     ((uint32_t)(h))
+#define HKEY_MASK   0xffffffu
+#define HKEY(h)     ((uint32_t)(h) & HKEY_MASK)
+#define HLEN(h)     ((size_t)(((h) >> 24) & 0xffffffffu))
 #define CTRL(t, p)  (((uint64_t)(t) << 56) | (uint32_t)(p))
 enum { C_SYNC_ACK = 1, C_FIN, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
 
@@ -87,6 +91,7 @@ extern struct peer *peers;
 
 /* proto.c */
 void uq_push(struct uq *u);
+size_t proto_msg_len(const ptl_event_t *ev);
 
 /* flowctl.c: initiator back-pressure and flow-control recovery */
 void ctrl_send(int world, uint64_t hdr);

@@ -6,9 +6,9 @@
  * rank 0 prints microseconds per one-way trip: the mean over the ITERS
  * round trips, then their median (tests/bench/median.h).  With "pre",
  * each rank posts its next receive (MPI_Irecv) before it sends, so every
- * message finds its receive waiting (the direct path of the long protocol);
- * without, the receive is posted after the send returns and a long
- * message may arrive first (the unexpected path: header, then PtlGet).
+ * message finds its receive waiting (an eager one lands in place); without,
+ * the receive is posted after the send returns and the message may arrive
+ * first (an eager one is copied out of an overflow block).
  * With "stream", rank 0 sends ITERS messages back to back (MPI_Send),
  * rank 1 receives them and answers once at the end; rank 0 prints
  * microseconds per message (one-way message rate: a send that waits for
