@@ -942,6 +942,9 @@ static void run(void)
                 send(job[r], YOD_KILL, r);
         give_up = now_ms() + ANSWER_MS;    /* then stop waiting */
     }
+    /* Over: free_all() comes next, and a node it has freed answers a ping
+       still on its way with "no job", which is no fault of the node. */
+    P.watch = 0;
 }
 
 static int report(void)
