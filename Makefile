@@ -19,8 +19,12 @@ KNM        := $(CROSS)nm
 
 # Kernel code: freestanding, no red zone (interrupts use the stack), no SIMD
 # (we do not save FPU state in traps), kernel code model (linked at -2 GiB).
+# Copies and clears gcc inlines are unrolled loops up to 256 bytes, calls to
+# kernel/lib.c above: never rep movs/stos (see memcpy there).
+KSTRINGOP  := unrolled_loop:256:noalign,libcall:-1:noalign
 KCFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
               -fno-pic -fno-pie -mno-red-zone -mno-sse -mno-mmx -mno-sse2 -mno-avx \
+              -mmemcpy-strategy=$(KSTRINGOP) -mmemset-strategy=$(KSTRINGOP) \
               -mcmodel=kernel -fno-stack-protector -fno-omit-frame-pointer \
               -fno-asynchronous-unwind-tables -nostdinc \
               -isystem $(shell $(KCC) -print-file-name=include) \

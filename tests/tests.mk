@@ -1,7 +1,8 @@
 # tests/: host unit tests (cmocka, ASan+UBSan) of the kernel's pure logic,
 # and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
-UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq
+UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
+              test_lib
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel/boot sources each unit test links against.
