@@ -45,6 +45,11 @@
 extern uint64_t node_id;
 
 static struct kptl kptls[NPROC];
+/* The endpoints in use, packed: every frame, call and timer visits them,
+   and a node usually has one or two (the PCT's, an application's). */
+static struct kptl *live[NPROC];
+static int nlive;
+static uint32_t loop_queued;            /* frames in all loop queues */
 static struct netdev *nic;
 static struct ptl_lib_params params;
 static uint8_t own_mac[6];           /* 02:50:<nid> */
@@ -113,9 +118,9 @@ void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
 
 struct kptl *kptl_of(struct proc *p)
 {
-    for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib && kptls[i].p == p)
-            return &kptls[i];
+    for (int i = 0; i < nlive; i++)
+        if (live[i]->p == p)
+            return live[i];
     return NULL;
 }
 
@@ -126,9 +131,9 @@ unsigned kptl_iface(const struct kptl *kp)
 
 static struct kptl *kptl_of_pid(uint32_t pid)
 {
-    for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib && ptl_lib_pid(kptls[i].lib) == pid)
-            return &kptls[i];
+    for (int i = 0; i < nlive; i++)
+        if (ptl_lib_pid(live[i]->lib) == pid)
+            return live[i];
     return NULL;
 }
 
@@ -156,11 +161,10 @@ static void arm_timer(void)
 {
     uint64_t first = UINT64_MAX;
 
-    for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib) {
-            uint64_t d = ptl_lib_deadline(kptls[i].lib);
-            first = MIN(first, d);
-        }
+    for (int i = 0; i < nlive; i++) {
+        uint64_t d = ptl_lib_deadline(live[i]->lib);
+        first = MIN(first, d);
+    }
     timer_set(TIMER_NET, first == UINT64_MAX ? 0 : MAX(first, 1), net_timer);
 }
 
@@ -168,10 +172,10 @@ static void net_timer(void)
 {
     uint64_t now = clock_ns();
 
-    for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib && ptl_lib_deadline(kptls[i].lib) <= now) {
-            ptl_lib_progress(kptls[i].lib);
-            wake(&kptls[i]);
+    for (int i = 0; i < nlive; i++)
+        if (ptl_lib_deadline(live[i]->lib) <= now) {
+            ptl_lib_progress(live[i]->lib);
+            wake(live[i]);
         }
     loop_drain_all();
     arm_timer();
@@ -243,6 +247,7 @@ static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
     to->loop_len[i] = (uint32_t)gather(to->loop + (size_t)i * LOOP_SLOT_BYTES,
                                        iov, niov, kp);
     to->loop_n++;
+    loop_queued++;
     return 0;
 }
 
@@ -260,6 +265,7 @@ static bool loop_drain(struct kptl *kp)
                    kp->loop_len[i]);
         kp->loop_head = (i + 1) % LOOP_SLOTS;
         kp->loop_n--;
+        loop_queued--;
     }
     ptl_lib_progress(kp->lib);
     wake(kp);
@@ -271,15 +277,9 @@ static bool loop_drain(struct kptl *kp)
    the next call, interrupt or timer: unacked frames keep a timer armed). */
 static void loop_drain_all(void)
 {
-    for (int round = 0; round < 4 * LOOP_SLOTS; round++) {
-        bool any = false;
-
-        for (int i = 0; i < NPROC; i++)
-            if (kptls[i].lib)
-                any |= loop_drain(&kptls[i]);
-        if (!any)
-            return;
-    }
+    for (int round = 0; loop_queued && round < 4 * LOOP_SLOTS; round++)
+        for (int i = 0; i < nlive; i++)
+            loop_drain(live[i]);
 }
 
 static int h_tx(void *ctx, const struct ptl_iov *iov, int niov)
@@ -428,8 +428,8 @@ void kptl_flush(void)
 {
     bool sent = false;
 
-    for (int i = 0; i < NPROC; i++)
-        if (kptls[i].lib && ptl_lib_flush(kptls[i].lib))
+    for (int i = 0; i < nlive; i++)
+        if (ptl_lib_flush(live[i]->lib))
             sent = true;
     if (sent) {
         loop_drain_all();
@@ -571,6 +571,7 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
         pr_warn("pid %d: cannot create a Portals endpoint (%d)\n", p->pid, rc);
         return -ENOMEM;
     }
+    live[nlive++] = kp;
     *out = kp;
     return 0;
 }
@@ -627,6 +628,10 @@ void kptl_release(struct proc *p)
     log_stats(kp);
     ptl_lib_destroy(kp->lib);
     kp->lib = NULL;
+    for (int i = 0; i < nlive; i++)
+        if (live[i] == kp)
+            live[i] = live[--nlive];
+    loop_queued -= kp->loop_n;          /* frames to it are lost */
     while (nic && !netdev_tx_idle(nic) && clock_ns() < give_up)
         netdev_poll(nic);
     if (nic && !netdev_tx_idle(nic))
