@@ -318,13 +318,12 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
 /* Fetch a long message from the sender's READ entry.  When the REPLY is
  * in, a FIN tells the sender its buffer is free: its own GET event comes
  * when the request arrives, before the reply data has left the buffer. */
-static void get_long(MPI_Request r, int world, uint32_t key, size_t sent)
+static void get_long(MPI_Request r, int world, uint32_t key)
 {
     r->wait = 1;
     r->world = world;
     r->key = key;
-    r->status.mpi_bytes = sent < r->len ? sent : r->len;
-    get_start(r);
+    get_start(r);               /* fetches status.mpi_bytes (fill_status) */
 }
 
 /* A receive matched a message held in our own queue. */
@@ -334,7 +333,7 @@ static void take_held(MPI_Request r, struct uq *u)
 
     fill_status(r, u->bits, n, u->len);
     if (u->data == NULL) {
-        get_long(r, u->world, HKEY(u->hdr), u->len);
+        get_long(r, u->world, HKEY(u->hdr));
         free(u);
         return;
     }
@@ -398,7 +397,7 @@ static void on_put(MPI_Request r, const ptl_event_t *ev)
     if (ev->match_bits & MB_LONG) {     /* only the header came */
         size_t sent = proto_msg_len(ev);
         fill_status(r, ev->match_bits, sent < r->len ? sent : r->len, sent);
-        get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data), sent);
+        get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data));
         return;
     }
     if (ev->type == PTL_EVENT_PUT) {          /* landed in place */
