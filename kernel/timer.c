@@ -282,11 +282,15 @@ static void timer_irq(struct trapframe *tf)
     lapic_arm();
 }
 
+/* The network sets a timer on every call and frame; the LAPIC needs
+   touching only when the new deadline comes before its next interrupt (a
+   cancelled or later deadline lets it fire early and re-arm). */
 void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void))
 {
     timers[slot].deadline = deadline;
     timers[slot].fn = fn;
-    lapic_arm();
+    if (deadline && (!lapic_at || deadline < lapic_at))
+        lapic_arm();
 }
 
 void timer_oneshot(uint64_t ns, void (*fn)(void))

@@ -174,7 +174,7 @@ static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
        that descriptor's slot before the device can see the chain. */
     head = q->free_head;
     slot = n->slots + head * TX_SLOT;
-    memset(slot, 0, NET_HDR);
+    *(struct virtio_net_hdr *)slot = (struct virtio_net_hdr){ 0 };
     memcpy(slot + NET_HDR, hdr, hlen);
     b[0] = (struct virtq_buf){ n->slots_phys + head * TX_SLOT, NET_HDR + hlen,
                                false };

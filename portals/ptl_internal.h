@@ -243,6 +243,7 @@ struct ptl_trig {
 struct ptl_pool {
     void *base;
     size_t objsize;
+    size_t clear;                 /* bytes ptl_pool_get zeroes */
     uint32_t count, nfree;
     uint32_t *free;
 };
