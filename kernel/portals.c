@@ -217,9 +217,10 @@ static size_t gather(uint8_t *dst, const struct ptl_iov *iov, int niov,
     return n;
 }
 
-static void deliver(struct kptl *to, const void *frame, size_t len)
+static void deliver(struct kptl *to, const void *frame, size_t len,
+                    const struct ptl_whdr *h, const uint8_t *payload)
 {
-    ptl_lib_rx(to->lib, frame, len);
+    ptl_lib_rx_parsed(to->lib, frame, len, h, payload);
     ptl_lib_progress(to->lib);
     wake(to);
 }
@@ -485,7 +486,7 @@ static void rx(void *ctx, const void *frame, size_t len)
         rx_unclaimed++;
         return;
     }
-    deliver(kp, frame, len);
+    deliver(kp, frame, len, &h, payload);
     loop_drain_all();
     arm_timer();
 }

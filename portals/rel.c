@@ -626,24 +626,36 @@ void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len)
 {
     struct ptl_whdr h;
     const uint8_t *data;
-    struct ptl_peer *p;
 
-    if (ptl_wire_parse(frame, len, &h, &data, lib->p.no_checksum) != 0) {
+    if (ptl_wire_parse(frame, len, &h, &data, 1) != 0) {
         lib->st.rx_bad++;
         return;
     }
-    if (h.dst_nid != lib->p.nid || h.dst_pid != lib->p.pid ||
-        (h.dst_epoch != 0 && h.dst_epoch != lib->p.epoch) || h.epoch == 0) {
+    ptl_lib_rx_parsed(lib, frame, len, &h, data);
+}
+
+void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
+                       const struct ptl_whdr *h, const uint8_t *data)
+{
+    struct ptl_peer *p;
+
+    if (!lib->p.no_checksum && ptl_wire_check_csum(frame, len, h) != 0) {
+        lib->st.rx_bad++;
+        return;
+    }
+    if (h->dst_nid != lib->p.nid || h->dst_pid != lib->p.pid ||
+        (h->dst_epoch != 0 && h->dst_epoch != lib->p.epoch) ||
+        h->epoch == 0) {
         lib->st.rx_misaddressed++;
         return;
     }
-    if ((p = ptl_peer_find(lib, h.src_nid, h.src_pid, true)) == NULL) {
+    if ((p = ptl_peer_find(lib, h->src_nid, h->src_pid, true)) == NULL) {
         lib->st.drops++;
         return;
     }
     lib->st.rx_frames++;
-    check_epoch(lib, p, &h);
-    handle_ack(lib, p, h.ack, h.type == PTL_W_LACK);
-    if (h.flags & PTL_WF_SEQ)
-        rx_sequenced(lib, p, &h, data);
+    check_epoch(lib, p, h);
+    handle_ack(lib, p, h->ack, h->type == PTL_W_LACK);
+    if (h->flags & PTL_WF_SEQ)
+        rx_sequenced(lib, p, h, data);
 }

@@ -239,7 +239,6 @@ static void record_unexpected(struct ptl_lib *lib, struct ptl_ni *ni,
         lib->st.drops++;    /* header lost: the late receive won't see it */
         return;
     }
-    ptl_memzero(uh, sizeof(*uh));
     uh->me = rx->me;
     rx->me->uh_refs++;
     uh->wtype = h->type;

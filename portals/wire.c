@@ -265,3 +265,11 @@ int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
     *payload = f + ptl_wire_hlen(h->flags);
     return 0;
 }
+
+int ptl_wire_check_csum(const void *frame, size_t len,
+                        const struct ptl_whdr *h)
+{
+    const uint8_t *p = (const uint8_t *)frame + PTL_ETH_HLEN;
+
+    return frame_csum(p, len - PTL_ETH_HLEN) == h->csum ? 0 : -1;
+}

@@ -22,6 +22,8 @@
 
 #include "portals4.h"
 
+struct ptl_whdr;                /* ptl_wire.h */
+
 /* One piece of a frame to transmit.  app != 0 means base is an application
  * address (translate it); otherwise it is core memory. */
 struct ptl_iov {
@@ -115,6 +117,11 @@ void ptl_lib_destroy(struct ptl_lib *lib);
 struct ptl_lib *ptl_lib_of_iface(unsigned iface);
 /* A received frame (Ethernet header included).  Safe on any bytes. */
 void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len);
+/* The same for a frame the host already parsed to find its lib
+ * (ptl_wire_parse with skip_csum: h and payload are that parse's); the
+ * checksum is checked here. */
+void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
+                       const struct ptl_whdr *h, const uint8_t *payload);
 /* Timers, delayed ACKs, queued transmissions. */
 void ptl_lib_progress(struct ptl_lib *lib);
 /* Earliest time ptl_lib_progress has work to do (UINT64_MAX: none). */

@@ -93,5 +93,9 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
  * *payload at h->frag_len bytes inside frame. */
 int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
                    const uint8_t **payload, int skip_csum);
+/* The checksum check ptl_wire_parse skipped: 0 if the frame (len bytes,
+ * parsed into h) carries the right one. */
+int ptl_wire_check_csum(const void *frame, size_t len,
+                        const struct ptl_whdr *h);
 
 #endif /* PTL_WIRE_H */
