@@ -47,21 +47,23 @@ static inline void copy_tail(unsigned char *d, const unsigned char *s,
     }
 }
 
-/* memcpy and memset move 64 bytes per loop iteration, then the tail in a
-   few overlapping stores.  Not rep movs/stos: under QEMU's TCG every
-   iteration of a rep string instruction is emulated as a block of its own
-   (rep movsb cost 7x rep movsq on a 1.5 KB frame, and rep movsq/stosq
-   were still ~300 block runs per MPI ping-pong round trip), while an
-   unrolled loop is one block per 64 bytes; on hardware both run near the
-   memory's speed for the sizes the kernel moves (headers, frames,
-   descriptors).  gcc must not turn these loops back into calls to
-   themselves. */
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-void *memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-    unsigned char *d = dst;
-    const unsigned char *s = src;
+/* memcpy, memmove and memset move 64 bytes per loop iteration, then the
+   tail in a few overlapping stores.  Not rep movs/stos: under QEMU's TCG
+   every iteration of a rep string instruction is emulated as a block of
+   its own (rep movsb cost 7x rep movsq on a 1.5 KB frame, and rep
+   movsq/stosq were still ~300 block runs per MPI ping-pong round trip),
+   while an unrolled loop is one block per 64 bytes; on hardware both run
+   near the memory's speed for the sizes the kernel moves (headers,
+   frames, descriptors).  gcc must not turn these loops back into calls
+   to themselves (NO_LIBCALLS). */
+#define NO_LIBCALLS \
+    __attribute__((optimize("no-tree-loop-distribute-patterns")))
 
+/* Copy forward: right for overlapping buffers with d <= s (memmove), so no
+   restrict here, and every block's loads stay before its stores. */
+NO_LIBCALLS static inline __attribute__((always_inline))
+void copy_forward(unsigned char *d, const unsigned char *s, size_t n)
+{
     for (; n >= 64; d += 64, s += 64, n -= 64) {
         uword a = CW(s, 0), b = CW(s, 1), c = CW(s, 2), e = CW(s, 3);
         uword f = CW(s, 4), g = CW(s, 5), h = CW(s, 6), i = CW(s, 7);
@@ -69,22 +71,31 @@ void *memcpy(void *restrict dst, const void *restrict src, size_t n)
         W(d, 4) = f, W(d, 5) = g, W(d, 6) = h, W(d, 7) = i;
     }
     copy_tail(d, s, n);
+}
+
+NO_LIBCALLS
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    copy_forward(dst, src, n);
     return dst;
 }
 
+NO_LIBCALLS
 void *memmove(void *dst, const void *src, size_t n)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
 
-    if (d <= s || d >= s + n)
-        return memcpy(dst, src, n);
+    if (d <= s || d >= s + n) {
+        copy_forward(d, s, n);
+        return dst;
+    }
     while (n--)
         d[n] = s[n];
     return dst;
 }
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+NO_LIBCALLS
 void *memset(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;

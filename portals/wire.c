@@ -12,7 +12,7 @@
    right on any host; gcc merges each into one load or store.  Forced
    inline: gcc's inliner judges them by their size before that merge, and
    a call per field (or a loop per put64) costs a translated block each
-   under QEMU's TCG, where every frame passes through here twice. */
+   under QEMU's TCG, and every frame is encoded or parsed here. */
 #define WIRE_INLINE static inline __attribute__((always_inline))
 
 WIRE_INLINE void put8(uint8_t *p, uint8_t v) { p[0] = v; }
