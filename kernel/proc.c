@@ -172,18 +172,32 @@ static void *window_ptr(uint64_t uva, uint64_t len)
     return phys_to_virt(r->pa + in);
 }
 
+static bool in_region(const struct region_map *r, uint64_t uva, uint64_t len)
+{
+    return r->size && uva >= r->va && len <= r->size &&
+           uva - r->va <= r->size - len;
+}
+
+/* The region of the previous call is tried first: a Portals call checks
+   several pointers into the same region, and the receive path one per
+   fragment, so the walk over all regions is mostly skipped. */
 void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
 {
-    for (int i = 0; i < LWK_NREGIONS; i++) {
-        struct region_map *r = &p->reg[i];
-        if (!r->size || uva < r->va || len > r->size ||
-            uva - r->va > r->size - len)
-            continue;
-        if (write && !(r->pte_flags & PTE_W))
-            return NULL;
-        return phys_to_virt(r->pa + (uva - r->va));
+    struct region_map *r = &p->reg[p->reg_hint];
+
+    if (!in_region(r, uva, len)) {
+        int i = 0;
+
+        while (i < LWK_NREGIONS && !in_region(&p->reg[i], uva, len))
+            i++;
+        if (i == LWK_NREGIONS)
+            return p == pct ? window_ptr(uva, len) : NULL;
+        p->reg_hint = i;
+        r = &p->reg[i];
     }
-    return p == pct ? window_ptr(uva, len) : NULL;
+    if (write && !(r->pte_flags & PTE_W))
+        return NULL;
+    return phys_to_virt(r->pa + (uva - r->va));
 }
 
 int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len)

@@ -28,6 +28,7 @@ struct proc {
     bool is_pct;
     uint64_t cr3;               /* PML4, physical */
     struct region_map reg[LWK_NREGIONS];
+    int reg_hint;               /* user_ptr's last region; any index is safe */
     uint64_t pct_window;        /* where the PCT sees our regions */
     struct trapframe frame;     /* user registers while not running */
     struct lwk_run_result result;
