@@ -49,6 +49,14 @@ static long sys_clock_ns(struct trapframe *tf)
     }
 }
 
+static long sys_clock_params(struct trapframe *tf)
+{
+    struct lwk_clock c = { .boot_tsc = boot_tsc, .ns_mult = ns_mult,
+                           .realtime_base_ns = realtime_base_ns };
+
+    return copy_to_user(current, A0(tf), &c, sizeof(c));
+}
+
 static long sys_console_write(struct trapframe *tf)
 {
     const char *buf = user_ptr(current, A0(tf), A1(tf), false);

@@ -17,7 +17,7 @@
 #define LAPIC_DIV16     0x3
 
 uint64_t tsc_hz;
-static uint64_t ns_mult;        /* ns = ticks * ns_mult >> 32 */
+uint64_t ns_mult;               /* ns = ticks * ns_mult >> 32 */
 static uint64_t lapic_hz;
 
 /* The few kernel timers (one per user of time: the quantum, the network).

@@ -11,6 +11,7 @@
 
 extern uint64_t tsc_hz;         /* TSC ticks per second */
 extern uint64_t boot_tsc;       /* TSC when the loader handed us the CPU */
+extern uint64_t ns_mult;        /* clock_ns = (tsc - boot_tsc) * ns_mult >> 32 */
 
 void timer_init(void);
 void rtc_init(void);            /* CLOCK_REALTIME base (rtc.c) */

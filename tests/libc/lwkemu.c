@@ -168,6 +168,11 @@ static int emulate(struct user_regs_struct *r, int *status)
         clock_gettime(r->rdi ? CLOCK_REALTIME : CLOCK_MONOTONIC, &ts);
         r->rax = (unsigned long)(ts.tv_sec * 1000000000LL + ts.tv_nsec);
         break;
+    case LWK_SYS_clock_params:
+        /* The host's TSC rate is not ours to give: the libc then makes a
+           clock_ns call for every reading, answered above. */
+        r->rax = (unsigned long)-ENOSYS;
+        break;
     case LWK_SYS_console_write:
         r->rax = (unsigned long)do_console_write(r->rdi, r->rsi);
         break;

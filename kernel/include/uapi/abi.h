@@ -87,6 +87,13 @@ struct lwk_run_result {
     uint64_t ran_ns;                /* CPU time of this run */
 };
 
+/* What clock_ns computes, for a process to do it itself from rdtsc:
+   monotonic ns = (tsc - boot_tsc) * ns_mult >> 32 (a 128-bit product);
+   realtime = monotonic + realtime_base_ns.  Fixed from boot on. */
+struct lwk_clock {
+    uint64_t boot_tsc, ns_mult, realtime_base_ns;
+};
+
 struct lwk_node_info {
     uint64_t nid;
     uint64_t tsc_hz;
