@@ -4,8 +4,9 @@
  * clock_gettime/getres, times (hence clock()), and sleeps.  The kernel
  * hands over its conversion once (clock_params) and every reading is an
  * rdtsc here, not a system call: MPI_Wtime and Portals' timed waits read
- * the clock on every message.  A node has no periodic tick, so a sleep gives the CPU back to
- * the PCT with quit_quantum until the deadline passes.
+ * the clock on every message.  A node has no periodic tick, so a sleep
+ * gives the CPU back to the PCT with quit_quantum until the deadline
+ * passes.
  */
 #include <sys/time.h>
 #include <sys/times.h>
