@@ -54,6 +54,9 @@ static struct netdev *nic;
 static struct ptl_lib_params params;
 static uint8_t own_mac[6];           /* 02:50:<nid> */
 static uint64_t rx_unclaimed;           /* frames for no process here */
+static uint64_t resets_sent;            /* RESETs answering them (rx_gone) */
+static uint64_t rx_flooded;             /* for another node (a switch floods
+                                           frames to MACs it has not learnt) */
 static uint64_t spin_ns;                /* see kptl_idle */
 
 /* ---- the SSE part of the core --------------------------------------------- */
@@ -225,13 +228,24 @@ static void deliver(struct kptl *to, const void *frame, size_t len,
     wake(to);
 }
 
+/* Queue a frame in to's loop queue (it has a free slot). */
+static void loop_put(struct kptl *to, const struct ptl_iov *iov, int niov,
+                     struct kptl *from)
+{
+    uint32_t i = (to->loop_head + to->loop_n) % LOOP_SLOTS;
+
+    to->loop_len[i] = (uint32_t)gather(to->loop + (size_t)i * LOOP_SLOT_BYTES,
+                                       iov, niov, from);
+    to->loop_n++;
+    loop_queued++;
+}
+
 static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
 {
     size_t len = 0;
     struct ptl_whdr h;
     const uint8_t *payload;
     struct kptl *to;
-    uint32_t i;
 
     for (int j = 0; j < niov; j++)
         len += iov[j].len;
@@ -239,16 +253,20 @@ static int loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
         return -1;
     /* The header (all in iov[0]) names the receiver; the checksum is the
        receiver's to check. */
-    if (ptl_wire_parse(iov[0].base, len, &h, &payload, 1) != 0 ||
-        !(to = kptl_of_pid(h.dst_pid)))
-        return 0;               /* nobody here: lost, as on the wire */
+    if (ptl_wire_parse(iov[0].base, len, &h, &payload, 1) != 0)
+        return 0;               /* cannot happen: lost, as on the wire */
+    if (!(to = kptl_of_pid(h.dst_pid))) {
+        /* Nobody here: the sender hears so as from the wire (rx). */
+        uint8_t f[PTL_FRAME_HLEN];
+        struct ptl_iov r = { f, ptl_wire_reset(&h, f), 0 };
+        rx_unclaimed++;
+        if (r.len && kp->loop_n < LOOP_SLOTS)
+            loop_put(kp, &r, 1, kp);
+        return 0;
+    }
     if (to->loop_n == LOOP_SLOTS)
         return -1;              /* the reliable layer sends it again */
-    i = (to->loop_head + to->loop_n) % LOOP_SLOTS;
-    to->loop_len[i] = (uint32_t)gather(to->loop + (size_t)i * LOOP_SLOT_BYTES,
-                                       iov, niov, kp);
-    to->loop_n++;
-    loop_queued++;
+    loop_put(to, iov, niov, kp);
     return 0;
 }
 
@@ -474,6 +492,27 @@ void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
 
 /* ---- receive: demultiplex by destination pid ------------------------------ */
 
+/* A frame for a pid with no endpoint here.  If its sender knew an
+   incarnation at that pid (a process that has exited), say that one is
+   gone, so the sender fails what it still sends there at once instead of
+   resending for the better part of a minute (a yod whose last ACK the
+   exiting rank never acknowledged waited out PtlNIFini's 10 s).  A frame
+   that knew no incarnation may be early for a process about to start: it
+   is dropped and resent, as before.  Only a frame whose checksum holds is
+   answered: a corrupted pid must not reset a live process's peer. */
+static void rx_gone(const void *frame, size_t len, const struct ptl_whdr *h)
+{
+    uint8_t f[PTL_FRAME_HLEN];
+    size_t n;
+
+    rx_unclaimed++;
+    if (ptl_wire_check_csum(frame, len, h) != 0 ||
+        (n = ptl_wire_reset(h, f)) == 0)
+        return;
+    if (netdev_tx(nic, f, n, NULL, 0) == 0)
+        resets_sent++;
+}
+
 static void rx(void *ctx, const void *frame, size_t len)
 {
     struct ptl_whdr h;
@@ -481,9 +520,16 @@ static void rx(void *ctx, const void *frame, size_t len)
     struct kptl *kp;
 
     (void)ctx;
-    if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0 ||
-        h.dst_nid != node_id || !(kp = kptl_of_pid(h.dst_pid))) {
+    if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0) {
         rx_unclaimed++;
+        return;
+    }
+    if (h.dst_nid != node_id) {
+        rx_flooded++;
+        return;
+    }
+    if (!(kp = kptl_of_pid(h.dst_pid))) {
+        rx_gone(frame, len, &h);
         return;
     }
     deliver(kp, frame, len, &h, payload);
@@ -599,12 +645,15 @@ static void log_stats(struct kptl *kp)
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
             "duplicates %lu, out of order %lu, refused (no resources) %lu, "
             "bad %lu; ACKs carried by other frames %lu; messages dropped "
-            "%lu, events lost %lu; NIC lost %lu (net.loss); node: %lu "
-            "frames for no process here\n",
-            kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
-            st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad,
-            st.acks_carried, st.drops,
-            st.eq_dropped, nic ? nic->st.rx_dropped : 0, rx_unclaimed);
+            "%lu, events lost %lu; NIC lost %lu (net.loss); resets sent "
+            "%lu received %lu\n", kp->p->pid, st.tx_frames, st.rx_frames,
+            st.rtx_frames, st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad,
+            st.acks_carried, st.drops, st.eq_dropped,
+            nic ? nic->st.rx_dropped : 0, st.tx_resets, st.rx_resets);
+    pr_info("node: %lu frames for no process here (%lu answered with a "
+            "reset), %lu for other nodes\n", rx_unclaimed, resets_sent,
+            rx_flooded);
+
     log_calls(kp);
     /* Each of these is an emulated device access or a wakeup on a
        virtual machine: what a message costs beyond its own code. */
@@ -626,6 +675,11 @@ void kptl_release(struct proc *p)
 
     if (!kp)
         return;
+    /* What the process owes its peers goes before its endpoint does: the
+       link ACK of frames it took (delayed up to ack_delay, to ride in a
+       reply) and the Portals ACKs it held for the same reason.  Without
+       them a peer whose last frame we accepted resends it to nobody. */
+    ptl_lib_flush(kp->lib);
     log_stats(kp);
     ptl_lib_destroy(kp->lib);
     kp->lib = NULL;

@@ -622,6 +622,35 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
     }
 }
 
+/* A frame for an earlier incarnation of ours: tell its sender that one is
+ * gone, so it stops resending (PROTOCOL.md, "Incarnations"). */
+static void send_reset(struct ptl_lib *lib, const struct ptl_whdr *h)
+{
+    uint8_t f[PTL_FRAME_HLEN];
+    struct ptl_iov iov = { f, ptl_wire_reset(h, f), false };
+
+    if (iov.len == 0)
+        return;
+    lib->ops->tx(lib->ctx, &iov, 1);
+    lib->st.tx_resets++;
+}
+
+/* The incarnation of the peer we knew is gone: what we still had for it
+ * fails at once (PTL_NI_UNDELIVERABLE) instead of after max_retries
+ * timeouts, and the peer starts afresh, its next incarnation unknown.  A
+ * RESET about another incarnation than the one we know is stale. */
+static void rx_reset(struct ptl_lib *lib, const struct ptl_whdr *h)
+{
+    struct ptl_peer *p = ptl_peer_find(lib, h->src_nid, h->src_pid, false);
+
+    if (p == NULL || p->epoch != h->epoch)
+        return;
+    lib->st.rx_resets++;
+    ptl_rel_drop_peer_msgs(lib, p);
+    peer_reset(lib, p);
+    p->epoch = 0;
+}
+
 void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len)
 {
     struct ptl_whdr h;
@@ -644,9 +673,17 @@ void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
         return;
     }
     if (h->dst_nid != lib->p.nid || h->dst_pid != lib->p.pid ||
-        (h->dst_epoch != 0 && h->dst_epoch != lib->p.epoch) ||
         h->epoch == 0) {
         lib->st.rx_misaddressed++;
+        return;
+    }
+    if (h->dst_epoch != 0 && h->dst_epoch != lib->p.epoch) {
+        lib->st.rx_misaddressed++;
+        send_reset(lib, h);
+        return;
+    }
+    if (h->type == PTL_W_RESET) {
+        rx_reset(lib, h);
         return;
     }
     if ((p = ptl_peer_find(lib, h->src_nid, h->src_pid, true)) == NULL) {

@@ -235,7 +235,8 @@ static int check_lengths(const struct ptl_whdr *h, size_t plen)
         return -1;
     if (h->frag_off > h->total || h->total - h->frag_off < h->frag_len)
         return -1;
-    if (h->type == PTL_W_LACK && h->frag_len != 0)
+    if ((h->type == PTL_W_LACK || h->type == PTL_W_RESET) &&
+        (h->frag_len != 0 || (h->flags & PTL_WF_SEQ)))
         return -1;
     return 0;
 }
@@ -272,4 +273,22 @@ int ptl_wire_check_csum(const void *frame, size_t len,
     const uint8_t *p = (const uint8_t *)frame + PTL_ETH_HLEN;
 
     return frame_csum(p, len - PTL_ETH_HLEN) == h->csum ? 0 : -1;
+}
+
+size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out)
+{
+    /* From the incarnation that is gone, to the one that sent h. */
+    struct ptl_whdr r = { .type = PTL_W_RESET,
+                          .src_nid = h->dst_nid, .src_pid = h->dst_pid,
+                          .dst_nid = h->src_nid, .dst_pid = h->src_pid,
+                          .epoch = h->dst_epoch, .dst_epoch = h->epoch };
+    uint32_t sum;
+
+    if (h->dst_epoch == 0 || h->type == PTL_W_LACK || h->type == PTL_W_RESET)
+        return 0;
+    ptl_wire_encode(out, &r, 0);
+    sum = frame_csum(out + PTL_ETH_HLEN, PTL_WIRE_HLEN);
+    for (int i = 0; i < 4; i++)
+        out[PTL_ETH_HLEN + 4 + i] = (uint8_t)(sum >> (8 * i));
+    return PTL_FRAME_HLEN;
 }

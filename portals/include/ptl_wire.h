@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  2
+#define PTL_WIRE_VERSION  3
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
@@ -30,6 +30,7 @@ enum ptl_wire_type {
     PTL_W_ACK,      /* Portals ACK (target -> initiator), sequenced */
     PTL_W_REPLY,    /* Get/fetch/swap data back, sequenced */
     PTL_W_LACK,     /* link-level acknowledgement only, not sequenced */
+    PTL_W_RESET,    /* "the incarnation you sent to is gone", not sequenced */
     PTL_W_TYPE_LAST
 };
 
@@ -93,6 +94,11 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
  * *payload at h->frag_len bytes inside frame. */
 int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
                    const uint8_t **payload, int skip_csum);
+/* The RESET that answers frame h, sent to an incarnation of ours that no
+ * longer exists (PROTOCOL.md, "Incarnations"): PTL_FRAME_HLEN bytes with
+ * the checksum in out; 0 if h must not be answered (it knew no
+ * incarnation of ours, or it is itself a LACK or RESET). */
+size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out);
 /* The checksum check ptl_wire_parse skipped: 0 if the frame (len bytes,
  * parsed into h) carries the right one. */
 int ptl_wire_check_csum(const void *frame, size_t len,
