@@ -13,6 +13,7 @@
 #include "paging.h"
 #include "panic.h"
 #include "portals.h"
+#include "printf.h"
 #include "proc.h"
 #include "timer.h"
 #include "x86.h"
@@ -444,14 +445,15 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
 static void stop_running(struct trapframe *tf, uint32_t reason)
 {
     struct proc *p = running;
+    bool ended = reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT ||
+                 reason == LWK_STOP_ABORT;
 
     timer_set(TIMER_QUANTUM, 0, NULL);
-    if (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
+    if (ended)
         kptl_release(p);        /* its traffic ends with it */
     p->result.reason = reason;
     p->result.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
-    p->state = (reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT)
-                   ? P_DEAD : P_READY;
+    p->state = ended ? P_DEAD : P_READY;
     running = NULL;
     switch_to(tf, pct);
     copy_to_user(pct, pct_result_uva, &p->result, sizeof(p->result));
@@ -465,6 +467,25 @@ void proc_exit(struct trapframe *tf, int status)
     }
     running->result.status = status;
     stop_running(tf, LWK_STOP_EXIT);
+}
+
+void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len)
+{
+    char *dst = current->result.why;
+    const char *src;
+
+    if (current == pct)         /* the PCT has no job to abort */
+        proc_exit(tf, status);
+    len = MIN(len, LWK_WHY_LEN - 1);
+    src = len ? user_ptr(current, why, len, false) : "";
+    if (src) {
+        memcpy(dst, src, len);
+        dst[len] = 0;
+    } else {
+        ksnprintf(dst, LWK_WHY_LEN, "(its reason was not readable)");
+    }
+    current->result.status = status;
+    stop_running(tf, LWK_STOP_ABORT);
 }
 
 void proc_yield(struct trapframe *tf)

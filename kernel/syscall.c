@@ -34,6 +34,12 @@ static long sys_exit(struct trapframe *tf)
     return 0;
 }
 
+static long sys_abort(struct trapframe *tf)
+{
+    proc_abort(tf, (int)A0(tf), A1(tf), A2(tf));
+    return 0;
+}
+
 static long sys_quit_quantum(struct trapframe *tf)
 {
     proc_yield(tf);

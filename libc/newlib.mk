@@ -63,6 +63,11 @@ $(NEWLIB_DIR)/.configured: $(NEWLIB_DIR)/.unpacked libc/newlib.mk
 	    >configure.log 2>&1 || { tail -30 configure.log; exit 1; }
 	@touch $@
 
+# What libc/ defines in newlib's place (abort() and assert() end the
+# whole job through the kernel's abort call: libc/proc.c).  Newlib's copies
+# leave its libc.a, so no link can pick them up before ours.
+NEWLIB_REPLACED := lib_a-abort.o lib_a-assert.o
+
 # libc.a and libm.a only: the all-target-newlib target skips libgloss and
 # every host tool.
 $(NEWLIB_STAMP): $(NEWLIB_DIR)/.configured
@@ -73,4 +78,5 @@ $(NEWLIB_STAMP): $(NEWLIB_DIR)/.configured
 	@+$(MAKE) -C $(NEWLIB_OBJ) install-target-newlib \
 	    >$(NEWLIB_OBJ)/install.log 2>&1 \
 	    || { tail -40 $(NEWLIB_OBJ)/install.log; exit 1; }
+	@$(CROSS)ar d $(NEWLIB_LIBDIR)/libc.a $(NEWLIB_REPLACED)
 	@touch $@

@@ -2,15 +2,20 @@
 /*
  * proc.c: process calls for newlib.  A compute-node process is created by
  * the PCT, never by itself: fork/execve/wait fail with ENOSYS.  A signal to
- * itself (abort(), raise() with the default action) ends the process with
- * status 128 + signal, the shell convention, which the PCT reports.
+ * itself (raise() with the default action) ends the process with status
+ * 128 + signal, the shell convention, which the PCT reports; abort(), a
+ * failed assert() and lwk_abort() end the whole job (the kernel's abort).
  */
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <lwk/lwk.h>
 #include <lwk/syscall.h>
+#include <lwk/uapi/abi.h>
 
 #include "libc_internal.h"
 
@@ -18,6 +23,41 @@ void _exit(int status)
 {
     for (;;)
         lwk_sys_exit(status);
+}
+
+/* Ending the whole job, not only this rank: the kernel's abort call ends
+   the process as exit does, and the PCT tells yod, which kills the other
+   ranks and exits with `status`, printing `why`. */
+void lwk_abort(int status, const char *why)
+{
+    fflush(NULL);               /* what the program printed goes first */
+    for (;;)
+        lwk_sys_abort(status, (long)why, (long)strlen(why));
+}
+
+/* abort() and a failed assert() end the job with SIGABRT's status as a
+   shell shows it (134).  Like glibc, abort() flushes nothing: the heap or
+   the streams may be what is broken. */
+void abort(void)
+{
+    static const char why[] = "abort() called";
+
+    for (;;)
+        lwk_sys_abort(128 + SIGABRT, (long)why, sizeof(why) - 1);
+}
+
+/* newlib's assert() calls this: the assertion is the reason yod prints
+   (one line), instead of newlib's message on stderr and then abort(). */
+void __assert_func(const char *file, int line, const char *func,
+                   const char *expr)
+{
+    char why[LWK_WHY_LEN];
+    int n = snprintf(why, sizeof(why), "assertion \"%s\" failed: %s:%d%s%s",
+                     expr, file, line, func ? ", in " : "", func ? func : "");
+
+    for (;;)
+        lwk_sys_abort(128 + SIGABRT, (long)why,
+                      n < (int)sizeof(why) ? n : (int)sizeof(why) - 1);
 }
 
 pid_t getpid(void)

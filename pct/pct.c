@@ -136,7 +136,7 @@ static void run_once(struct job *j, uint64_t quantum)
         j->last.reason = LWK_STOP_FAULT;
         return;
     }
-    if (j->last.reason == LWK_STOP_EXIT || j->last.reason == LWK_STOP_FAULT) {
+    if (pct_ended(&j->last)) {
         j->done = 1;
         pct_report(j);
         pct_drop_symbols(j);

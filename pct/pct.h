@@ -46,9 +46,20 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid);
 void pct_release_image(struct job *j);
 /* A buffer of `size` bytes for an image yod sends (j->image), or NULL. */
 void *pct_image_buffer(struct job *j, uint64_t size);
+/* The process has ended (exit, abort or fault), as opposed to a yield or
+   the end of its quantum. */
+static inline int pct_ended(const struct lwk_run_result *r)
+{
+    return r->reason == LWK_STOP_EXIT || r->reason == LWK_STOP_FAULT ||
+           r->reason == LWK_STOP_ABORT;
+}
+
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
 void pct_describe(const struct job *j, char *buf, size_t len);
+/* The status a process ended with: exit's or abort's, or for a fault
+   128 + the signal Linux would have sent (a page fault 139). */
+int pct_status(const struct lwk_run_result *r);
 /* serve.c: with no boot-module program, serve yod's requests forever. */
 void pct_serve(const struct lwk_node_info *node, uint64_t heap,
                uint64_t stack, uint64_t quantum);

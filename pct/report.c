@@ -39,6 +39,27 @@ void pct_describe(const struct job *j, char *buf, size_t len)
              r->fault_rip, sym ? sym : "?", sym ? off : 0);
 }
 
+/* A fault is reported as the signal Linux sends for it, as a shell shows
+   a process killed by it (128 + signal): scripts, yod and lwkrun see the
+   same status for the same program as srun or a shell would give. */
+int pct_status(const struct lwk_run_result *r)
+{
+    if (r->reason != LWK_STOP_FAULT)
+        return r->status;
+    switch (r->fault_vector) {
+    case 0: case 16: case 19:
+        return 128 + 8;         /* SIGFPE: divide error, x87, SIMD */
+    case 6:
+        return 128 + 4;         /* SIGILL: invalid opcode */
+    case 1: case 3:
+        return 128 + 5;         /* SIGTRAP: debug, breakpoint */
+    case 17:
+        return 128 + 7;         /* SIGBUS: alignment check */
+    default:
+        return 128 + 11;        /* SIGSEGV: page, protection, stack faults */
+    }
+}
+
 void pct_report(const struct job *j)
 {
     char what[256];
@@ -48,6 +69,12 @@ void pct_report(const struct job *j)
                j->last.status);
         return;
     }
+    if (j->last.reason == LWK_STOP_ABORT) {
+        printf("pct: pid %d (%s) aborted with status %d: %s\n", j->pid,
+               j->name, j->last.status, j->last.why);
+        return;
+    }
     pct_describe(j, what, sizeof(what));
-    printf("pct: pid %d (%s) %s\n", j->pid, j->name, what);
+    printf("pct: pid %d (%s) %s (status %d)\n", j->pid, j->name, what,
+           pct_status(&j->last));
 }

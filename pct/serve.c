@@ -324,13 +324,15 @@ static void ended(int killed)
     struct job *j = &job.j;
     struct yod_msg m = { .type = YOD_EXIT, .job = job.id, .rank = j->rank,
                          .reason = killed ? 0 : j->last.reason,
-                         .status = j->last.status };
+                         .status = pct_status(&j->last) };
 
     if (!killed && j->last.reason == LWK_STOP_FAULT) {
         pct_describe(j, m.text, sizeof(m.text));
         m.addr = j->last.fault_addr;
         m.rip = j->last.fault_rip;
     }
+    if (!killed && j->last.reason == LWK_STOP_ABORT)
+        snprintf(m.text, sizeof(m.text), "%s", j->last.why);
     if (killed)
         snprintf(m.text, sizeof(m.text), "killed by yod");
     pct_drop_symbols(j);
@@ -749,8 +751,7 @@ void pct_serve(const struct lwk_node_info *node, uint64_t heap,
             ended(0);
             continue;
         }
-        if (j->last.reason == LWK_STOP_EXIT ||
-            j->last.reason == LWK_STOP_FAULT) {
+        if (pct_ended(&j->last)) {
             pct_report(j);
             ended(0);
         }

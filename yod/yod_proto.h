@@ -19,8 +19,12 @@
  *   START job           run it; the PCT answers OK, and EXIT when it ends
  *   KILL job            end it now (an EXIT follows if it was loaded)
  *   FREE job            give the node back (kills what still runs)
- * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT (status, or a
- * fault: reason LWK_STOP_FAULT, addr, rip, text "what <symbol+off>").
+ * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT: reason
+ * LWK_STOP_EXIT with the exit status; LWK_STOP_ABORT (the program ended
+ * its job: MPI_Abort, abort(), assert) with its status and why in text;
+ * LWK_STOP_FAULT with status 128 + the signal Linux would send (a page
+ * fault 139), addr, rip, text "killed: what <symbol+off>"; 0 killed by a
+ * KILL or FREE.
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
@@ -142,8 +146,8 @@ struct yod_msg {
     uint32_t job2;              /* BUSY: the owner's job */
     int32_t rank, size;         /* LOAD */
     uint32_t argc, envc;        /* LOAD */
-    int32_t status;             /* EXIT: exit status */
-    uint32_t reason;            /* EXIT: LWK_STOP_EXIT / _FAULT, 0 killed */
+    int32_t status;             /* EXIT: exit, abort or fault status */
+    uint32_t reason;            /* EXIT: LWK_STOP_EXIT/_ABORT/_FAULT, 0 killed */
     uint32_t pad;
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */

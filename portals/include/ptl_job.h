@@ -72,8 +72,9 @@ void ptl_job_barrier(void);
 /* Drop a reference; the last one finalizes the NI and Portals. */
 void ptl_job_fini(void);
 
-/* Print "rank R: why" to stderr and exit(code); the launcher kills the
- * other ranks. */
+/* End the whole job with status `code` (1 if its low byte is 0): on the
+ * nodes yod kills every rank and prints why; on Linux the rank prints
+ * "rank R: why" and exits, and tools/ptlrun kills the other ranks. */
 __attribute__((noreturn)) void ptl_job_abort(int code, const char *why);
 
 #ifdef __cplusplus

@@ -21,6 +21,9 @@
 #include <string.h>
 
 #include "ptl_job.h"
+#ifdef __lwk__
+#include <lwk/lwk.h>        /* lwk_abort */
+#endif
 
 #define EQ_SIZE      256
 #define MAX_ROUNDS   32         /* ceil(log2(size)) for size < 2^32 */
@@ -298,12 +301,20 @@ void ptl_job_fini(void)
     PtlFini();
 }
 
+/* On a node the kernel's abort ends the job: yod kills every rank and
+ * prints the reason once.  On Linux the launcher (tools/ptlrun) ends the
+ * job when a rank exits nonzero, so the rank says why itself. */
 void ptl_job_abort(int code, const char *why)
 {
+    code = code & 0xff ? code & 0xff : 1;   /* what an exit status holds */
+#ifdef __lwk__
+    lwk_abort(code, why);
+#else
     if (J.refs > 0)
         fprintf(stderr, "rank %d: %s\n", J.job.rank, why);
     else
         fprintf(stderr, "%s\n", why);
     fflush(stdout);
     exit(code);
+#endif
 }

@@ -128,7 +128,7 @@ static void patch_auxv(unsigned long sp, const struct opts *o)
     }
 }
 
-static long do_console_write(unsigned long buf, unsigned long len)
+static long do_write(FILE *f, unsigned long buf, unsigned long len)
 {
     char tmp[4096];
     unsigned long done = 0;
@@ -140,10 +140,10 @@ static long do_console_write(unsigned long buf, unsigned long len)
         ssize_t got = process_vm_readv(child, &local, 1, &remote, 1, 0);
         if (got <= 0)
             return done ? (long)done : -EFAULT;
-        fwrite(tmp, 1, (size_t)got, stdout);
+        fwrite(tmp, 1, (size_t)got, f);
         done += (unsigned long)got;
     }
-    fflush(stdout);
+    fflush(f);
     return (long)done;
 }
 
@@ -155,6 +155,12 @@ static int emulate(struct user_regs_struct *r, int *status)
 
     switch (nr) {
     case LWK_SYS_exit:
+        *status = (int)(r->rdi & 0xff);
+        return 1;
+    case LWK_SYS_abort:
+        fprintf(stderr, "lwkemu: the program aborted: ");
+        do_write(stderr, r->rsi, r->rdx < 127 ? r->rdx : 127);
+        fputc('\n', stderr);
         *status = (int)(r->rdi & 0xff);
         return 1;
     case LWK_SYS_quit_quantum:
@@ -174,7 +180,7 @@ static int emulate(struct user_regs_struct *r, int *status)
         r->rax = (unsigned long)-ENOSYS;
         break;
     case LWK_SYS_console_write:
-        r->rax = (unsigned long)do_console_write(r->rdi, r->rsi);
+        r->rax = (unsigned long)do_write(stdout, r->rdi, r->rsi);
         break;
     case LWK_SYS_getpid:
         r->rax = (unsigned long)child;

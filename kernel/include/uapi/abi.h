@@ -75,7 +75,10 @@ enum lwk_stop_reason {
     LWK_STOP_QUANTUM,               /* the quantum ran out */
     LWK_STOP_EXIT,                  /* exit(status) */
     LWK_STOP_FAULT,                 /* killed by a CPU exception */
+    LWK_STOP_ABORT,                 /* abort(status, why): ends its job */
 };
+
+#define LWK_WHY_LEN         200     /* an abort's reason, NUL included */
 
 struct lwk_run_result {
     uint32_t reason;                /* enum lwk_stop_reason */
@@ -85,6 +88,7 @@ struct lwk_run_result {
     uint64_t fault_addr;            /* cr2 for page faults */
     uint64_t fault_rip, fault_rsp;
     uint64_t ran_ns;                /* CPU time of this run */
+    char why[LWK_WHY_LEN];          /* LWK_STOP_ABORT: the reason given */
 };
 
 /* What clock_ns computes, for a process to do it itself from rdtsc:

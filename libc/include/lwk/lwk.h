@@ -31,4 +31,9 @@ unsigned long lwk_getauxval(unsigned long type, unsigned long dflt);
 /* Heap bytes not yet handed out by sbrk (malloc may still hold free space). */
 size_t lwk_heap_left(void);
 
+/* End this process and the whole job (yod kills the other ranks and exits
+   with `status`, printing `why` as the reason).  Output is flushed first.
+   MPI_Abort, NX's fatal errors and ptl_job_abort come here. */
+__attribute__((noreturn)) void lwk_abort(int status, const char *why);
+
 #endif
