@@ -15,6 +15,7 @@
 #include "cluster.h"
 
 const char *cluster;
+int die_status = 1;
 
 void die(const char *fmt, ...)
 {
@@ -25,7 +26,7 @@ void die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    exit(1);
+    exit(die_status);
 }
 
 double now_ms(void)
@@ -36,24 +37,54 @@ double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static char recorded[4096];     /* the record's path, if it was used */
+
+/* ${XDG_CONFIG_HOME:-$HOME/.config}/lwk/cluster: one line, the directory
+   of the cluster `tools/cluster up` booted last (tools/cluster says so). */
+static const char *read_record(void)
+{
+    static char dir[4096];
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    FILE *f;
+
+    if (xdg && *xdg)
+        snprintf(recorded, sizeof(recorded), "%s/lwk/cluster", xdg);
+    else if (home && *home)
+        snprintf(recorded, sizeof(recorded), "%s/.config/lwk/cluster", home);
+    else
+        return NULL;
+    if (!(f = fopen(recorded, "r")))
+        return NULL;
+    if (!fgets(dir, sizeof(dir), f))
+        dir[0] = 0;
+    fclose(f);
+    dir[strcspn(dir, "\n")] = 0;
+    return dir[0] ? dir : NULL;
+}
+
 void cluster_find(void)
 {
-    cluster = getenv("LWK_CLUSTER") ? getenv("LWK_CLUSTER")
-                                    : "build/cluster";
+    cluster = getenv("LWK_CLUSTER");
+    if (cluster && *cluster)
+        return;
+    if (!(cluster = read_record()))
+        die("no cluster: boot one with tools/cluster up -n N (it becomes "
+            "your default, recorded in %s), or set LWK_CLUSTER to a "
+            "cluster's directory", recorded[0] ? recorded
+                                               : "~/.config/lwk/cluster");
 }
 
 FILE *cluster_file(const char *name)
 {
-    char path[4096], why[8192];
+    char path[4096];
+    int recd = !getenv("LWK_CLUSTER") || !*getenv("LWK_CLUSTER");
     FILE *f;
 
     snprintf(path, sizeof(path), "%s/%s", cluster, name);
-    if (!(f = fopen(path, "r"))) {
-        snprintf(why, sizeof(why), "no cluster in %s (%s: %s); boot one "
-                 "with tools/cluster up -n N or set LWK_CLUSTER", cluster,
-                 path, strerror(errno));
-        die("%s", why);
-    }
+    if (!(f = fopen(path, "r")))
+        die("no cluster in %s (%s: %s)%s%s; boot one with tools/cluster up "
+            "-n N or set LWK_CLUSTER", cluster, path, strerror(errno),
+            recd ? ", the default recorded in " : "", recd ? recorded : "");
     return f;
 }
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cluster.h: what yod and showmesh read of a cluster tools/cluster booted
- * ($LWK_CLUSTER, default build/cluster): its files, the service nid range
- * and the libportals settings in `env`, and a service nid of their own
- * (a lock file per nid, held while the process lives).  Failures print
- * one line naming the program and exit 1 (die, also the programs' own).
+ * ($LWK_CLUSTER, else the one tools/cluster recorded as the user's
+ * default in ${XDG_CONFIG_HOME:-~/.config}/lwk/cluster): its files, the
+ * service nid range and the libportals settings in `env`, and a service
+ * nid of their own (a lock file per nid, held while the process lives).
+ * Failures print one line naming the program and exit die_status (die,
+ * also the programs' own).
  */
 #ifndef YOD_CLUSTER_H
 #define YOD_CLUSTER_H
@@ -13,13 +15,14 @@
 
 extern const char *cluster;     /* the cluster's directory */
 
-void cluster_find(void);                        /* sets `cluster` */
+void cluster_find(void);                        /* sets `cluster`, or dies */
 FILE *cluster_file(const char *name);           /* opened for reading */
 /* env: the service nid range, and PTL_* put into our environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);
 
-/* "PROGRAM: message" on stderr, then exit 1. */
+/* "PROGRAM: message" on stderr, then exit die_status (1; yod's 125). */
+extern int die_status;
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 double now_ms(void);                            /* monotonic clock */
 

@@ -3,15 +3,21 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-$(YOD_BIN): yod/yod.c yod/fileio.c yod/fileio.h yod/cluster.c yod/cluster.h \
-            yod/yod_proto.h \
-            kernel/elf.c kernel/include/elf.h kernel/include/uapi/abi.h \
-            $(PTL_B)/libportals.a
+YOD_SRCS := yod/yod.c yod/options.c yod/launch.c yod/fileio.c yod/cluster.c \
+            kernel/elf.c
+
+$(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/cluster.h yod/yod_proto.h \
+            kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
-	    yod/yod.c yod/fileio.c yod/cluster.c kernel/elf.c $(PTL_B)/libportals.a -lvdeplug -pthread
+	    $(YOD_SRCS) $(PTL_B)/libportals.a -lvdeplug -pthread
+
+# mpiexec and mpirun are yod under other names: it reads their options
+# (yod/options.c).
+$(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun: $(YOD_BIN)
+	$(Q)ln -sf yod $@
 
 # showmesh: every node's state, from the PCTs (STATUS requests).
 SHOWMESH_BIN := $(BUILD)/bin/showmesh
@@ -23,7 +29,7 @@ $(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h $(PT
 	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c $(PTL_B)/libportals.a \
 	    -lvdeplug -pthread
 
-yod: $(YOD_BIN) $(SHOWMESH_BIN)
+yod: $(YOD_BIN) $(SHOWMESH_BIN) $(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun
 all: yod
 .PHONY: yod
 
@@ -42,6 +48,16 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    -lportals
 
+# The ways a rank ends its job (tests/qemu/suite-yodend): MPI_Abort, an NX
+# fatal error, abort(), assert(), ptl_job_abort, exits.
+YOD_ABORTS_ELF := $(BUILD)/tests/yod/aborts.elf
+$(YOD_ABORTS_ELF): tests/yod/aborts.c $(LIBC_ALL) $$(MPI_LWK) $$(NX_LWK) \
+                   tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $< -lnx
+
 # A program too big for a node (bad-input tests).
 YOD_BIGBSS_ELF := $(BUILD)/tests/yod/bigbss.elf
 $(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
@@ -50,8 +66,8 @@ $(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
-    $(YOD_BIGBSS_ELF)
-TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio
+    $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF)
+TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs
 
 # Fan-out loading: 8 MiB of initialised data checked on every rank
 # (tests/qemu/suite-yodfan, tests/bench/yod/run).

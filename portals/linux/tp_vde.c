@@ -5,10 +5,13 @@
  * unchanged, so its other back ends (tap://, vxvde://) work too.
  * libvdeplug sends one contiguous buffer, so a frame is gathered once.
  */
+#define _GNU_SOURCE             /* pthread_timedjoin_np */
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libvdeplug.h>
 
@@ -58,18 +61,76 @@ static const struct ptl_tp_ops vde_ops = {
     .tx = vde_tx, .rx = vde_rx, .fd = vde_fd, .close = vde_close_tp,
 };
 
+/* vde_open waits for the switch's answer, and a switch with no free port
+ * never answers: the attach runs in a thread of its own, given
+ * ATTACH_SECS (PTL_VDE_ATTACH_S overrides it; a process that gives up
+ * leaves that thread blocked, and its few bytes, behind). */
+#define ATTACH_SECS 10
+
+static int attach_secs(void)
+{
+    const char *s = getenv("PTL_VDE_ATTACH_S");
+    int n = s ? atoi(s) : 0;
+
+    return n > 0 ? n : ATTACH_SECS;
+}
+
+struct attach {
+    char *url;
+    char descr[32];
+    VDECONN *conn;
+};
+
+static void *attach(void *arg)
+{
+    struct attach *a = arg;
+    struct vde_open_args args = { .port = 0, .group = NULL, .mode = 0700 };
+
+    a->conn = vde_open(a->url, a->descr, &args);
+    return NULL;
+}
+
+static VDECONN *attach_in_time(const char *url, unsigned nid)
+{
+    struct attach *a = calloc(1, sizeof(*a));
+    struct timespec until;
+    int secs = attach_secs();
+    pthread_t t;
+    VDECONN *conn;
+
+    if (a == NULL || (a->url = strdup(url)) == NULL)
+        return NULL;
+    snprintf(a->descr, sizeof(a->descr), "portals nid %u", nid);
+    if (pthread_create(&t, NULL, attach, a) != 0) {
+        attach(a);
+    } else {
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += secs;
+        if (pthread_timedjoin_np(t, NULL, &until) != 0) {
+            pthread_detach(t);
+            fprintf(stderr, "portals: the VDE switch %s did not take us in "
+                    "%d s: it may have no free port left (every node, yod "
+                    "and showmesh holds one); end some of them, or boot the "
+                    "cluster again\n", url, secs);
+            return NULL;
+        }
+    }
+    conn = a->conn;
+    free(a->url);
+    free(a);
+    if (conn == NULL)
+        fprintf(stderr, "portals: cannot attach to VDE switch %s\n", url);
+    return conn;
+}
+
 int ptl_tp_vde_open(struct ptl_tp *tp, const char *url)
 {
-    struct vde_open_args args = { .port = 0, .group = NULL, .mode = 0700 };
     struct vde *v = calloc(1, sizeof(*v));
-    char descr[32];
 
     if (v == NULL)
         return -1;
-    snprintf(descr, sizeof(descr), "portals nid %u", tp->nid);
-    v->conn = vde_open((char *)url, descr, &args);
+    v->conn = attach_in_time(url, tp->nid);
     if (v->conn == NULL) {
-        fprintf(stderr, "portals: cannot attach to VDE switch %s\n", url);
         free(v);
         return -1;
     }

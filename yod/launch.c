@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launch.c: claim the job's nodes and load the program on them.
+ *
+ * Small jobs take the direct path: yod claims the nodes one by one
+ * (ALLOC) and each node Gets the program from yod (LOAD).  From
+ * YOD_FANOUT_MIN nodes on the program goes out through a tree of PCTs
+ * (fan-out: yod sends it to rank 0's node only, which claims the nodes as
+ * it goes); YOD_FANOUT=0 or 1 forces one path (tests/bench/yod/run
+ * compares them).  Protocol: yod_proto.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "yod.h"
+
+#define GOT_MS      60000       /* fan-out: a node Gets the whole image */
+#define QUIET_MS    60000       /* fan-out: the tree says nothing this long */
+
+/* Fan out from this many nodes on.  Measured on TCG nodes (yod/STATUS.md,
+   tests/bench/yod/run): the direct path costs about 0.4-0.65 s a node
+   (yod serves every node at once, natively), the tree 1.5-4 s a level
+   (each hop is between two emulated nodes), so the tree only wins from
+   about 16-32 nodes. */
+#define YOD_FANOUT_MIN  16
+
+char args[YOD_ARGS_MAX];
+size_t args_len;
+int nenv;                       /* environment strings in `args` */
+
+/* ---- the argv/env block -------------------------------------------------- */
+
+static int add_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+
+    if (args_len + n > sizeof(args))
+        return -1;
+    memcpy(args + args_len, s, n);
+    args_len += n;
+    return 0;
+}
+
+/* argv, then the job's environment (PTL_JOB_RANK is the PCT's), for ranks
+   on nids[0..o.size-1]; -1 if it does not fit YOD_ARGS_MAX. */
+static int build_args(const unsigned *nids)
+{
+    char s[64], *map = malloc(16 * o.size + 32), *p = map;
+    int rc = 0;
+
+    if (!map)
+        die("out of memory");
+    args_len = 0;
+    for (char **a = o.argv; *a; a++)
+        rc |= add_string(*a);
+    p += sprintf(p, "PTL_JOB_MAP=");
+    for (int r = 0; r < o.size; r++)
+        p += sprintf(p, "%s%u:%d", r ? "," : "", nids[r], YOD_APP_PID);
+    rc |= add_string(map);
+    free(map);
+    snprintf(s, sizeof(s), "PTL_JOB_SIZE=%d", o.size);
+    rc |= add_string(s);
+    snprintf(s, sizeof(s), "PTL_JOB_ID=%u", jobid);
+    rc |= add_string(s);
+    snprintf(s, sizeof(s), "PTL_PID=%d", YOD_APP_PID);
+    rc |= add_string(s);
+    snprintf(s, sizeof(s), "LWK_YOD=%u:%d", self_nid, YOD_PID);
+    rc |= add_string(s);
+    for (int i = 0; i < o.nenv; i++)
+        rc |= add_string(o.env[i]);
+    nenv = 5 + o.nenv;
+    return rc;
+}
+
+static void build_job_args(void)
+{
+    unsigned nids[MAX_NODES];
+
+    for (int r = 0; r < o.size; r++)
+        nids[r] = job[r]->nid;
+    if (build_args(nids) < 0)   /* args_fit said it would */
+        die("arguments and environment exceed %d bytes", YOD_ARGS_MAX);
+}
+
+/* Before any node is claimed: the block with the longest map the job can
+   have (the largest nids) must fit, or nothing is claimed. */
+void args_fit(void)
+{
+    unsigned nids[MAX_NODES], top = 0;
+    size_t words = 0;
+
+    for (int i = 0; i < nnodes; i++)
+        top = nodes[i].nid > top ? nodes[i].nid : top;
+    for (int r = 0; r < o.size; r++)
+        nids[r] = top;
+    if (build_args(nids) < 0) {
+        for (char **a = o.argv; *a; a++)
+            words += strlen(*a) + 1;
+        fprintf(stderr, "yod: the program's arguments (%zu bytes) and "
+                "environment do not fit the %d bytes a node takes; pass "
+                "large data in a file\n", words, YOD_ARGS_MAX);
+        exit(ST_USAGE);
+    }
+}
+
+/* ---- the direct path ----------------------------------------------------- */
+
+void free_all(void)
+{
+    for (int r = 0; r < o.size; r++)
+        if (job[r] && !job[r]->down)
+            request(job[r], YOD_FREE, r);
+}
+
+/* Ask nodes in order until o.size said yes: how many did.  If too few,
+   they are given back and `busy` says why the others did not. */
+static int try_claim(char *busy, size_t size)
+{
+    int got = 0, nbusy = 0, len = 0;
+
+    busy[0] = 0;
+    for (int i = 0; i < nnodes && got < o.size; i++) {
+        struct node *n = &nodes[i];
+        uint32_t a = request(n, YOD_ALLOC, -1) == 0 ? answer(n) : 0;
+        if (a == YOD_OK) {
+            n->rank = got;
+            job[got++] = n;
+            continue;
+        }
+        if ((size_t)len < size - 64)
+            len += a == YOD_BUSY
+                ? snprintf(busy + len, size - len,
+                           "%snode %u busy with job %u", nbusy ? ", " : "",
+                           n->nid, n->got.job2)
+                : snprintf(busy + len, size - len,
+                           "%snode %u does not answer", nbusy ? ", " : "",
+                           n->nid);
+        nbusy++;
+    }
+    if (got < o.size)
+        for (int r = 0; r < got; r++) {
+            request(job[r], YOD_FREE, r);
+            job[r]->rank = -1;
+            job[r] = NULL;
+        }
+    return got;
+}
+
+/* Sleep a second while waiting for nodes (-wait), serving the network;
+   a signal ends yod, which holds nothing then. */
+static void wait_a_second(void)
+{
+    for (double end = now_ms() + 1000; now_ms() < end && !stop_signal;)
+        pump(100);
+    if (stop_signal)
+        exit(128 + stop_signal);
+}
+
+/* Claim o.size nodes; with -wait, try again every second, holding none
+   meanwhile (two waiting yods must not each hold half of what the other
+   needs). */
+static void claim(void)
+{
+    char busy[1024];
+    double since = now_ms();
+    int got, said = 0;
+
+    while ((got = try_claim(busy, sizeof(busy))) < o.size) {
+        if (!o.wait)
+            die("%d nodes asked, %d free%s%s%s; wait (yod -wait) or ask "
+                "for fewer", o.size, got, busy[0] ? " (" : "", busy,
+                busy[0] ? ")" : "");
+        if (!said++)
+            fprintf(stderr, "yod: %d nodes asked, %d free (%s); waiting for "
+                    "them (-wait)\n", o.size, got, busy);
+        wait_a_second();
+    }
+    if (said)
+        fprintf(stderr, "yod: got %d nodes after waiting %.0f s\n", o.size,
+                (now_ms() - since) / 1e3);
+}
+
+void every_rank(uint32_t type, const char *what)
+{
+    for (int r = 0; r < o.size; r++)
+        if (request(job[r], type, r) < 0) {
+            free_all();
+            die("rank %d (nid %u) does not answer (%s)", r, job[r]->nid,
+                what);
+        }
+    for (int r = 0; r < o.size; r++) {
+        uint32_t a = answer(job[r]);
+        if (a != YOD_OK) {
+            free_all();
+            die("rank %d (nid %u): cannot %s: %s", r, job[r]->nid, what,
+                a == YOD_ERR ? job[r]->got.text : "no answer");
+        }
+    }
+}
+
+/* ---- fan-out loading (yod_proto.h) ------------------------------------- */
+
+/* YOD_FANOUT=0 or 1 in the environment forces the direct path or the
+   tree; otherwise the job's size decides. */
+int fan_out(void)
+{
+    const char *f = getenv("YOD_FANOUT");
+
+    if (f && *f)
+        return strcmp(f, "0") != 0;
+    return o.size >= YOD_FANOUT_MIN;
+}
+
+/* A node that refused or is silent: it is not asked again by this yod. */
+static void leave_out(struct node *n)
+{
+    if (n->got.type == YOD_BUSY)
+        snprintf(n->left_out, sizeof(n->left_out), "busy with job %u",
+                 n->got.job2);
+    else
+        snprintf(n->left_out, sizeof(n->left_out), "does not answer");
+}
+
+/* The first o.size nodes not left out become ranks 0..; 0 if too few. */
+static int pick_nodes(void)
+{
+    int got = 0;
+
+    for (int i = 0; i < nnodes; i++) {
+        nodes[i].rank = -1;
+        nodes[i].got.type = 0;
+        nodes[i].fan_got = 0;
+        nodes[i].exited = 0;
+        if (!nodes[i].left_out[0] && got < o.size) {
+            nodes[i].rank = got;
+            job[got++] = &nodes[i];
+        }
+    }
+    return got == o.size;
+}
+
+/* One HELLO to every node of the job before the tree starts, none waited
+   for: each PCT then answers this yod, not an earlier one on the same
+   station (yod_proto.h).  Frames point into `hello`, which stays put. */
+static void hello_all(void)
+{
+    static struct yod_msg hello;
+    static ptl_handle_md_t md;
+    ptl_md_t d = { .start = &hello, .length = sizeof(hello),
+                   .eq_handle = PTL_EQ_NONE, .ct_handle = PTL_CT_NONE };
+
+    hello = (struct yod_msg){ .type = YOD_HELLO, .job = jobid };
+    if (!md && PtlMDBind(yod_ni, &d, &md) != PTL_OK)
+        die("PtlMDBind failed");
+    for (int r = 0; r < o.size; r++) {
+        ptl_process_t to = { .phys = { job[r]->nid, YOD_PCT_PID } };
+        PtlPut(md, 0, sizeof(hello), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+               NULL, 0);
+    }
+}
+
+/* yod is rank 0's parent: it hands the program to rank 0 and, if that
+   node refuses or is silent, to rank 0's children, as a PCT does. */
+static void fan_root(void)
+{
+    int queue[MAX_NODES], head = 0, tail = 0;
+
+    queue[tail++] = 0;
+    while (head < tail) {
+        int c = queue[head++], rc = -1;
+        struct node *n = job[c];
+        if (request(n, YOD_FLOAD, c) == 0)
+            for (double end = now_ms() + GOT_MS; now_ms() < end && rc < 0;) {
+                pump(50);
+                rc = n->fan_got ? n->fan_got - 1 : -1;
+            }
+        if (rc < 0 && !n->got.type)
+            n->got.type = YOD_LOST;
+        for (int g = rc ? yod_tree_child(c, -1, o.size) : -1; g >= 0;
+             g = yod_tree_child(c, g, o.size))
+            queue[tail++] = g;
+    }
+}
+
+/* Every rank's answer: OK (loaded), BUSY, ERR or LOST; silent ranks get
+   QUIET_MS after the last answer before they count as LOST. */
+static void fan_answers(void)
+{
+    double last = now_ms();
+    int done = 0;
+
+    while (done < o.size && now_ms() - last < QUIET_MS) {
+        int now = 0;
+        pump(100);
+        for (int r = 0; r < o.size; r++)
+            now += job[r]->got.type != 0;
+        if (now > done)
+            last = now_ms();
+        done = now;
+    }
+    for (int r = 0; r < o.size; r++)
+        if (!job[r]->got.type)
+            job[r]->got.type = YOD_LOST;
+}
+
+/* "(node 1 busy with job 7, node 3 does not answer)" */
+static void left_out_list(char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = 0;
+    for (int i = 0; i < nnodes && len < size - 64; i++)
+        if (nodes[i].left_out[0])
+            len += snprintf(buf + len, size - len, "%snode %u %s",
+                            len ? ", " : " (", nodes[i].nid,
+                            nodes[i].left_out);
+    if (len)
+        snprintf(buf + len, size - len, ")");
+}
+
+/* Too few nodes are left for the tree: give up, or with -wait ask them
+   all again a second later. */
+static void too_few(int *said)
+{
+    char list[1024];
+    int nleft = 0;
+
+    for (int i = 0; i < nnodes; i++)
+        nleft += nodes[i].left_out[0] != 0;
+    left_out_list(list, sizeof(list));
+    if (!o.wait)
+        die("%d nodes asked, %d free%s; wait (yod -wait) or ask for fewer",
+            o.size, nnodes - nleft, list);
+    if (!(*said)++)
+        fprintf(stderr, "yod: %d nodes asked, %d free%s; waiting for them "
+                "(-wait)\n", o.size, nnodes - nleft, list);
+    wait_a_second();
+    for (int i = 0; i < nnodes; i++)
+        nodes[i].left_out[0] = 0;
+}
+
+/* Claim and load through the tree.  Busy or silent nodes are left out
+   and the job is tried again on others while there are enough; a node
+   that cannot load the program ends the job. */
+static void fan_launch(void)
+{
+    int said = 0;
+
+    for (uint32_t attempt = 0;; attempt++) {
+        int bad = -1, nleft = 0;
+        /* A new job id each time: what the nodes of the last attempt
+           still say (the EXIT of a loaded rank we freed) is not this
+           attempt's.  Pids stay below 2^22, so ids stay unique. */
+        jobid = (uint32_t)getpid() | attempt << 22;
+        if (!pick_nodes()) {
+            too_few(&said);
+            continue;
+        }
+        build_job_args();
+        hello_all();
+        fan_root();
+        fan_answers();
+        for (int r = 0; r < o.size; r++) {
+            struct node *n = job[r];
+            if (n->got.type == YOD_OK)
+                continue;
+            if (n->got.type == YOD_ERR && bad < 0)
+                bad = r;
+            else if (n->got.type != YOD_ERR)
+                leave_out(n);
+            nleft++;
+        }
+        if (!nleft)
+            return;
+        for (int r = 0; r < o.size; r++)     /* all we may have claimed */
+            if (job[r]->got.type != YOD_BUSY)
+                request(job[r], YOD_FREE, r);
+        if (bad >= 0)
+            die("rank %d (nid %u): cannot load the program: %s", bad,
+                job[bad]->nid, job[bad]->got.text);
+    }
+}
+
+void launch(void)
+{
+    if (fan_out()) {
+        fan_launch();
+        return;
+    }
+    claim();
+    build_job_args();
+    every_rank(YOD_LOAD, "load the program");
+}

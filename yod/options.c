@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.c: yod's command line, and mpiexec's mapped onto it.
+ *
+ * yod is also installed as mpiexec and mpirun: called by those names it
+ * reads the options users of MPICH, Open MPI or Slurm type (-n, -host,
+ * -env, -x, --timeout, -l) and turns them into yod's; an option it cannot
+ * map is refused by name, never ignored.  Every bad option or value is
+ * one line naming it and saying what is accepted, and status ST_USAGE.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yod.h"
+
+struct opts o;
+
+static const char *prog = "yod";        /* or mpiexec, mpirun */
+
+/* The variables yod sets for every rank (launch.c build_args), and the
+   PCT's: -env may not set them. */
+static const char *const reserved[] = {
+    "PTL_JOB_MAP", "PTL_JOB_SIZE", "PTL_JOB_ID", "PTL_PID", "LWK_YOD",
+    "PTL_JOB_RANK",
+};
+
+static const char yod_usage[] =
+    "usage: yod [options] [--] PROG [ARGS...]\n"
+    "  -sz N, -n N, -np N  run N ranks, one per node (default 1)\n"
+    "  -nodes LIST     only these nids, e.g. 0,2,5-6; alone (no -sz), one\n"
+    "                  rank per listed node\n"
+    "  -t TIME         time limit: seconds (90, 2.5) or [[H:]M:]S (1:30);\n"
+    "                  the job is killed and yod exits 124\n"
+    "  -label          prefix each output line with [rank]\n"
+    "  -wait           if too few nodes are free, wait for them\n"
+    "  -keep           a rank that faults does not end the others (by\n"
+    "                  default the first fault kills the job)\n"
+    "  -kill-on-error  a rank that exits nonzero ends the job (mpiexec's\n"
+    "                  default; yod's keeps ranks independent, as Cougar's)\n"
+    "  -heap SIZE      heap per process, e.g. 16M (default: the node's free\n"
+    "                  memory)\n"
+    "  -stack SIZE     stack per process, e.g. 256K (default 1M)\n"
+    "  -env NAME=VAL   set NAME in every rank's environment; -env NAME\n"
+    "                  passes yod's own value (repeatable; nothing else of\n"
+    "                  yod's environment is passed)\n"
+    "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
+    "fatal error ends the job on every node at once.\n"
+    "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
+    "rank killed by a fault counts as 128+signal: page fault 139); an\n"
+    "aborting rank's code; 124 time limit; 130/143 SIGINT/SIGTERM; 125 the\n"
+    "job could not run or lost a node; 126 not a compute-node program; 127\n"
+    "no such program; 74 its output could not be written; 2 bad usage.\n"
+    "The cluster: $LWK_CLUSTER, else the one `tools/cluster up` last\n"
+    "recorded in ${XDG_CONFIG_HOME:-~/.config}/lwk/cluster.\n"
+    "  mpiexec -n 4 prog       srun -n 4 prog           yod -sz 4 prog\n"
+    "  mpiexec -host 0,2 prog  srun -w node[0,2] prog   yod -nodes 0,2 prog\n"
+    "  mpiexec -env A 1 prog   srun --export=A=1 prog   yod -env A=1 prog\n"
+    "  mpiexec -l prog         srun --label prog        yod -label prog\n"
+    "  mpiexec --timeout 60    srun -t 1 (minutes)      yod -t 60 (or 1:00)\n";
+
+static const char mpiexec_usage[] =
+    "usage: %s [options] [--] PROG [ARGS...]     (yod under another name)\n"
+    "  -n N, -np N            ranks, one per node (yod -sz N)\n"
+    "  -host LIST, -hosts LIST, --host LIST\n"
+    "                         nids to run on, e.g. 0,2-3 (yod -nodes);\n"
+    "                         alone, one rank per nid\n"
+    "  -env NAME VALUE, -genv NAME VALUE\n"
+    "                         set NAME for every rank (yod -env NAME=VALUE)\n"
+    "  -genvlist A,B          pass yod's A and B (yod -env A -env B)\n"
+    "  -x NAME[=VALUE]        the same, Open MPI's way\n"
+    "  -t T, --timeout T      time limit, seconds or [[H:]M:]S (yod -t)\n"
+    "  -l, --label            prefix output lines with [rank] (yod -label)\n"
+    "A rank that exits nonzero ends the job (yod -kill-on-error), as with\n"
+    "MPICH.  Other options are refused by name; yod -h tells the rest,\n"
+    "including the exit statuses.\n";
+
+static void usage(int status)
+{
+    FILE *f = status ? stderr : stdout;
+
+    if (!strcmp(prog, "yod"))
+        fputs(yod_usage, f);
+    else
+        fprintf(f, mpiexec_usage, prog);
+    exit(status);
+}
+
+void bad(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "%s: %s %s: %s\n", prog, opt, val, want);
+    exit(ST_USAGE);
+}
+
+static int int_arg(const char *opt, const char *val, int lo, int hi,
+                   const char *want)
+{
+    char *end;
+    long x = strtol(val, &end, 10);
+
+    if (!*val || *end || x < lo || x > hi)
+        bad(opt, val, want);
+    return (int)x;
+}
+
+/* Bytes, with an optional K, M or G suffix. */
+static uint64_t size_arg(const char *opt, const char *val)
+{
+    const char *want = "give a size in bytes with an optional K, M or G "
+                       "suffix, at least 4K (e.g. 64M)";
+    char *end;
+    unsigned long long x = strtoull(val, &end, 10);
+    int shift = 0;
+
+    if (*end == 'K' || *end == 'k')
+        shift = 10;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30;
+    if (end == val || !isdigit((unsigned char)*val) || end[shift ? 1 : 0] ||
+        x > (1ull << 40) >> shift || (x << shift) < 4096)
+        bad(opt, val, want);
+    return (uint64_t)x << shift;
+}
+
+/* Seconds ("90", "2.5") or [[H:]M:]S ("1:30", "0:05", "1:00:00"), as
+   mpiexec, srun and timeout(1) users write them. */
+static double time_arg(const char *opt, const char *val)
+{
+    const char *want = "give seconds (90, 2.5) or [[H:]M:]S (1:30, 0:05, "
+                       "1:00:00), more than 0";
+    const char *p = val;
+    double t = 0;
+    int fields = 0;
+
+    for (;;) {
+        char *end;
+        double x;
+        if (!isdigit((unsigned char)*p))
+            bad(opt, val, want);
+        x = strtod(p, &end);
+        fields++;
+        if (*end == ':') {
+            if (memchr(p, '.', end - p) || fields == 3)
+                bad(opt, val, want);    /* only the seconds have a fraction */
+            t = (t + x) * 60;
+            p = end + 1;
+            continue;
+        }
+        if (*end || (fields > 1 && x >= 60))
+            bad(opt, val, want);
+        t += x;
+        break;
+    }
+    if (t <= 0 || t > 1e7)
+        bad(opt, val, want);
+    return t;
+}
+
+/* "0,2-3": nids and ranges, ascending within a range. */
+static const char *nodes_arg(const char *opt, const char *val)
+{
+    const char *p = val;
+
+    for (;;) {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (end == p || !isdigit((unsigned char)*p))
+            break;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtoul(p, &end, 10);
+            if (end == p || !isdigit((unsigned char)*p) || b < a)
+                break;
+        }
+        if (b > 0xffffffffUL)
+            break;
+        if (!*end)
+            return val;
+        if (*end != ',')
+            break;
+        p = end + 1;
+    }
+    bad(opt, val, "give nids and ranges separated by commas, e.g. 0,2-3");
+    return NULL;
+}
+
+int nodes_listed(unsigned nid)
+{
+    const char *p = o.nodes;
+
+    if (!p)
+        return 1;
+    while (*p) {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (*end == '-')
+            b = strtoul(end + 1, &end, 10);
+        if (nid >= a && nid <= b)
+            return 1;
+        if (*end != ',')
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+/* The lowest and highest nid -nodes names. */
+void nodes_list_span(unsigned *lo, unsigned *hi)
+{
+    const char *p = o.nodes;
+
+    *lo = ~0u;
+    *hi = 0;
+    while (*p) {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (*end == '-')
+            b = strtoul(end + 1, &end, 10);
+        *lo = a < *lo ? (unsigned)a : *lo;
+        *hi = b > *hi ? (unsigned)b : *hi;
+        if (*end != ',')
+            break;
+        p = end + 1;
+    }
+    if (*hi - *lo > 1000000)
+        bad("-nodes", o.nodes, "a list spans at most a million nids");
+}
+
+/* How many distinct nids -nodes names (ranges may overlap). */
+int nodes_list_count(void)
+{
+    unsigned lo, hi;
+    int n = 0;
+
+    nodes_list_span(&lo, &hi);
+    for (unsigned long nid = lo; nid <= hi; nid++)
+        n += nodes_listed((unsigned)nid);
+    return n;
+}
+
+/* NAME=VALUE, or NAME: yod's own value. */
+static char *env_arg(const char *opt, const char *val)
+{
+    size_t n = strcspn(val, "=");
+    const char *own;
+    char *s;
+
+    if (n == 0 || !(isalpha((unsigned char)val[0]) || val[0] == '_'))
+        bad(opt, val, "give NAME=VALUE or NAME (a variable yod has)");
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)val[i]) && val[i] != '_')
+            bad(opt, val, "a name is letters, digits and _");
+    for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+        if (strlen(reserved[i]) == n && !strncmp(val, reserved[i], n))
+            bad(opt, val, "yod sets this variable itself");
+    if (o.nenv == YOD_WORDS_MAX - 6)
+        bad(opt, val, "too many variables (at most 26)");
+    if (val[n] == '=')
+        return strdup(val);
+    if (!(own = getenv(val)))
+        bad(opt, val, "there is no such variable here; give NAME=VALUE");
+    if (!(s = malloc(n + strlen(own) + 2)))
+        bad(opt, val, "out of memory");
+    sprintf(s, "%s=%s", val, own);
+    return s;
+}
+
+static void add_env(const char *opt, const char *val)
+{
+    o.env[o.nenv++] = env_arg(opt, val);
+}
+
+/* The value after option argv[*i], or a one-line error. */
+static const char *value(int argc, char **argv, int *i, const char *want)
+{
+    if (*i + 1 >= argc)
+        bad(argv[*i], "(nothing)", want);
+    return argv[++*i];
+}
+
+static int is(const char *a, const char *x, const char *y, const char *z)
+{
+    return !strcmp(a, x) || (y && !strcmp(a, y)) || (z && !strcmp(a, z));
+}
+
+/* The program and its arguments start at argv[i]. */
+static void program_at(int argc, char **argv, int i)
+{
+    if (i >= argc) {
+        fprintf(stderr, "%s: no program given\n", prog);
+        usage(ST_USAGE);
+    }
+    if (argc - i > YOD_WORDS_MAX)
+        bad(argv[i], "...", "a program takes at most 31 arguments");
+    o.argv = argv + i;
+}
+
+/* -nodes alone: one rank per listed node; with a size, that many of them. */
+static void settle_size(void)
+{
+    int listed = o.nodes ? nodes_list_count() : 0;
+    char want[80];
+
+    if (!o.size)
+        o.size = o.nodes ? listed : 1;
+    if (o.size > MAX_NODES)
+        bad("-nodes", o.nodes, "at most 128 nodes per job");
+    if (o.nodes && o.size > listed) {
+        snprintf(want, sizeof(want), "lists %d node%s, fewer than the %d "
+                 "ranks asked", listed, listed == 1 ? "" : "s", o.size);
+        bad("-nodes", o.nodes, want);
+    }
+}
+
+static void yod_args(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (is(a, "-h", "--help", "-help")) {
+            usage(0);
+        } else if (!strcmp(a, "-label")) {
+            o.label = 1;
+        } else if (!strcmp(a, "-wait")) {
+            o.wait = 1;
+        } else if (!strcmp(a, "-keep")) {
+            o.keep = 1;
+        } else if (!strcmp(a, "-kill-on-error")) {
+            o.kill_on_error = 1;
+        } else if (is(a, "-sz", "-n", "-np")) {
+            o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
+                             MAX_NODES, "give a number of ranks, 1..128");
+        } else if (!strcmp(a, "-nodes")) {
+            o.nodes = nodes_arg(a, value(argc, argv, &i, "e.g. 0,2-3"));
+        } else if (!strcmp(a, "-t")) {
+            o.timeout = time_arg(a, value(argc, argv, &i, "e.g. 90 or 1:30"));
+        } else if (!strcmp(a, "-heap")) {
+            o.heap = size_arg(a, value(argc, argv, &i, "a size, e.g. 16M"));
+        } else if (!strcmp(a, "-stack")) {
+            o.stack = size_arg(a, value(argc, argv, &i, "a size, e.g. 1M"));
+        } else if (!strcmp(a, "-env")) {
+            add_env(a, value(argc, argv, &i, "NAME=VALUE"));
+        } else {
+            fprintf(stderr, "yod: unknown option %s (yod -h lists them)\n",
+                    a);
+            exit(ST_USAGE);
+        }
+    }
+    program_at(argc, argv, i);
+}
+
+/* What a user of another launcher may try that has no meaning here. */
+static const char *unmapped(const char *a)
+{
+    static const struct { const char *opt, *why; } no[] = {
+        { "-ppn", "one rank per node here: use -n" },
+        { "-npernode", "one rank per node here: use -n" },
+        { "--map-by", "one rank per node here: use -n" },
+        { "-f", "no host files: give nids with -host LIST" },
+        { "-hostfile", "no host files: give nids with -host LIST" },
+        { "--hostfile", "no host files: give nids with -host LIST" },
+        { "-machinefile", "no host files: give nids with -host LIST" },
+        { "-genvall", "a rank gets only what you pass: use -genvlist A,B "
+                      "or -x NAME" },
+        { "-genvnone", "a rank gets only what you pass already" },
+        { "-configfile", "one program per job (no MPMD)" },
+        { ":", "one program per job (no MPMD)" },
+        { "-wdir", "the ranks start in mpiexec's directory: cd there" },
+        { "-bind-to", "a process has its node's CPU to itself" },
+    };
+
+    for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++)
+        if (!strcmp(a, no[k].opt))
+            return no[k].why;
+    return "not an option this mpiexec knows";
+}
+
+static void mpiexec_args(int argc, char **argv)
+{
+    int i;
+
+    o.kill_on_error = 1;        /* MPICH's mpiexec ends the job then */
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (is(a, "-h", "--help", "-help")) {
+            usage(0);
+        } else if (is(a, "-n", "-np", NULL)) {
+            o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
+                             MAX_NODES, "give a number of ranks, 1..128");
+        } else if (is(a, "-host", "-hosts", "--host")) {
+            o.nodes = nodes_arg(a, value(argc, argv, &i, "nids, e.g. 0,2-3"));
+        } else if (is(a, "-env", "-genv", NULL)) {
+            const char *name = value(argc, argv, &i, "NAME VALUE");
+            const char *val = value(argc, argv, &i, "NAME VALUE");
+            char *s = malloc(strlen(name) + strlen(val) + 2);
+            if (!s || strchr(name, '='))
+                bad(a, name, "give a NAME and then its VALUE");
+            sprintf(s, "%s=%s", name, val);
+            add_env(a, s);
+            free(s);
+        } else if (!strcmp(a, "-genvlist")) {
+            char *list = strdup(value(argc, argv, &i, "A,B"));
+            for (char *n = strtok(list, ","); n; n = strtok(NULL, ","))
+                add_env(a, n);
+        } else if (!strcmp(a, "-x")) {
+            add_env(a, value(argc, argv, &i, "NAME[=VALUE]"));
+        } else if (is(a, "-t", "--timeout", "-timeout")) {
+            o.timeout = time_arg(a, value(argc, argv, &i, "e.g. 90 or 1:30"));
+        } else if (is(a, "-l", "--label", "-label")) {
+            o.label = 1;
+        } else {
+            fprintf(stderr, "%s: %s: %s (%s -h lists what is)\n", prog, a,
+                    unmapped(a), prog);
+            exit(ST_USAGE);
+        }
+    }
+    if (i < argc && !strcmp(argv[i], ":"))
+        bad(":", "...", unmapped(":"));
+    program_at(argc, argv, i);
+    for (int k = i + 1; k < argc; k++)
+        if (!strcmp(argv[k], ":"))
+            bad(":", "...", unmapped(":"));
+}
+
+void parse_args(int argc, char **argv)
+{
+    const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
+                                             : argv[0];
+
+    if (!strcmp(base, "mpiexec") || !strcmp(base, "mpirun")) {
+        prog = base;
+        mpiexec_args(argc, argv);
+    } else {
+        yod_args(argc, argv);
+    }
+    settle_size();
+}

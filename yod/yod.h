@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * yod.h: what the parts of yod share.  options.c reads the command line
+ * (yod's own and mpiexec's), launch.c claims the nodes and loads the
+ * program (directly or through the fan-out tree), yod.c runs the job:
+ * Portals, the nodes' messages, output, the end of the job and its status.
+ */
+#ifndef YOD_YOD_H
+#define YOD_YOD_H
+
+#include <stdint.h>
+
+#include "portals4.h"
+#include "yod_proto.h"
+
+#define MAX_NODES   128
+
+/* yod's exit statuses besides the ranks' own (yod -h, docs/yod.md). */
+#define ST_USAGE        2       /* a bad option or value */
+#define ST_OUTPUT       74      /* the job's output could not be written */
+#define ST_TIME         124     /* the time limit (-t), as timeout(1) */
+#define ST_CANNOT_RUN   125     /* no nodes, a load failed, a node lost */
+#define ST_NOT_PROGRAM  126     /* not a compute-node program */
+#define ST_NO_FILE      127     /* no such program */
+
+struct node {
+    unsigned nid;
+    int rank;                   /* -1: not in the job */
+    struct yod_msg got;         /* its last answer (got.type 0: none) */
+    int exited;
+    int down;                   /* stopped answering, or lost the job */
+    double heard;               /* ms: its last message */
+    struct yod_msg exit;
+    char line[2][YOD_IO_CHUNK]; /* stdout, stderr: the unfinished line */
+    size_t len[2];
+    int fan_got;                /* fan-out: 1 has the image, 2 refused */
+    char left_out[80];          /* fan-out: busy or silent: not used again */
+};
+
+struct opts {
+    int size;                   /* ranks; 0 until -sz or -nodes says */
+    int label, wait, keep, kill_on_error;
+    double timeout;             /* seconds; 0: none */
+    uint64_t heap, stack;       /* 0: the PCT's default */
+    const char *nodes;          /* -nodes LIST, or NULL */
+    char *env[YOD_WORDS_MAX];   /* -env: NAME=VALUE */
+    int nenv;
+    char **argv;                /* the program and its arguments */
+};
+
+extern struct opts o;
+extern struct node nodes[MAX_NODES];
+extern int nnodes;
+extern struct node *job[MAX_NODES];     /* by rank */
+extern uint32_t jobid;
+extern unsigned self_nid;
+extern volatile int stop_signal;        /* SIGINT or SIGTERM came */
+
+/* options.c */
+void parse_args(int argc, char **argv);
+int nodes_listed(unsigned nid);         /* in -nodes (1 without it) */
+int nodes_list_count(void);             /* distinct nids in -nodes */
+void nodes_list_span(unsigned *lo, unsigned *hi);
+/* A one-line error about the command line, then exit ST_USAGE. */
+__attribute__((noreturn)) void bad(const char *opt, const char *val,
+                                   const char *want);
+
+/* yod.c: Portals, and handling what the nodes say. */
+void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
+            ptl_match_bits_t bits, size_t min_free);
+void pump(int ms);
+int request(struct node *n, uint32_t type, int rank);
+uint32_t answer(struct node *n);
+extern ptl_handle_ni_t yod_ni;
+
+/* launch.c: claim the nodes and load the program on them. */
+void args_fit(void);                    /* before any node is claimed */
+void launch(void);
+void free_all(void);
+void every_rank(uint32_t type, const char *what);
+int fan_out(void);
+extern char args[YOD_ARGS_MAX];         /* the argv/env block (LOAD) */
+extern size_t args_len;
+extern char *image;                     /* the packed program */
+extern size_t image_len;
+extern int nenv;
+
+#endif
