@@ -5,7 +5,7 @@ UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_v
               test_lib
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
-# The pure kernel/boot sources each unit test links against.
+# The pure kernel and boot sources each unit test links against.
 UNIT_SRCS_test_region   := kernel/region.c
 UNIT_SRCS_test_cmdline  := kernel/cmdline.c
 UNIT_SRCS_test_printf   := kernel/printf.c
@@ -73,3 +73,7 @@ TEST_SUITES += tests/qemu/suite-portals
 # Clusters of nodes on one VDE segment (tools/cluster); runs nodeid.elf
 # from USER_PROGS on every node and libportals' ptl-node beside them.
 TEST_SUITES += tests/qemu/suite-cluster
+
+# The repository refers only to itself and what it names exists: links,
+# paths in docs and Makefiles (tests/docs/check-links; no build needed).
+TEST_SUITES += tests/docs/check-links
