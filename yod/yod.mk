@@ -48,7 +48,7 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    -lportals
 
-# The ways a rank ends its job (tests/qemu/suite-yodend): MPI_Abort, an NX
+# The ways a rank ends its job (tests/qemu/suite-jobs): MPI_Abort, an NX
 # fatal error, abort(), assert(), ptl_job_abort, exits.
 YOD_ABORTS_ELF := $(BUILD)/tests/yod/aborts.elf
 $(YOD_ABORTS_ELF): tests/yod/aborts.c $(LIBC_ALL) $$(MPI_LWK) $$(NX_LWK) \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aborts: a compute-node program for tests/qemu/suite-yodend: one rank
+ * aborts: a compute-node program for tests/qemu/suite-jobs: one rank
  * ends the job in one of the ways a program does, while every other rank
  * waits where it would wait forever (a barrier, a receive) if the job were
  * not ended for it.
