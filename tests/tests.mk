@@ -32,17 +32,17 @@ TEST_SUITES += tests/qemu/suite-boot tests/qemu/suite-net
 USER_PROGS := $(patsubst tests/user/%.c,$(BUILD)/tests/user/%.elf,$(wildcard tests/user/*.c)) \
               $(patsubst tests/libc/progs/%.c,$(BUILD)/tests/user/%.elf,$(wildcard tests/libc/progs/*.c))
 
-$(BUILD)/tests/user/%.elf: tests/user/%.c $(LIBC_ALL)
+$(BUILD)/tests/user/%.elf: tests/user/%.c $$(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
 	$(Q)$(LWKCC) -O2 -g -Wall -Werror -o $@ $<
 
-$(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $(LIBC_ALL)
+$(BUILD)/tests/user/%.elf: tests/libc/progs/%.c $$(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
 	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Itests/libc/progs -o $@ $< -lm
 
-test-build: $(USER_PROGS) $(PCT_ELF)
+test-build: $(USER_PROGS) $$(PCT_ELF)
 TEST_SUITES += tests/qemu/suite-user
 
 # Portals on the compute nodes (tests/qemu/suite-portals, tests/bench/pingpong):
