@@ -453,6 +453,7 @@ static void stop_running(struct trapframe *tf, uint32_t reason)
         kptl_release(p);        /* its traffic ends with it */
     p->result.reason = reason;
     p->result.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
+    p->cpu_ns += p->result.ran_ns;
     p->state = ended ? P_DEAD : P_READY;
     running = NULL;
     switch_to(tf, pct);

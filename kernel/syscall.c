@@ -63,6 +63,20 @@ static long sys_clock_params(struct trapframe *tf)
     return copy_to_user(current, A0(tf), &c, sizeof(c));
 }
 
+/* The caller's CPU time and the bytes of its regions (getrusage, times).
+   The PCT is not run by proc_run, so its time is not counted: refused. */
+static long sys_usage(struct trapframe *tf)
+{
+    struct lwk_usage u = { 0 };
+
+    if (current->is_pct)
+        return -EINVAL;
+    u.cpu_ns = current->cpu_ns + tsc_to_ns(rdtsc() - current->run_start_tsc);
+    for (int i = 0; i < LWK_NREGIONS; i++)
+        u.mem_bytes += current->reg[i].size;
+    return copy_to_user(current, A0(tf), &u, sizeof(u));
+}
+
 static long sys_console_write(struct trapframe *tf)
 {
     const char *buf = user_ptr(current, A0(tf), A1(tf), false);

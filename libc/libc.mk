@@ -4,6 +4,8 @@
 #
 #   $(BUILD)/bin/lwkcc              the wrapper (from tools/lwkcc)
 #   $(BUILD)/libc/include/lwk/      lwk.h, syscall.h, uapi/{syscalls.def,abi.h}
+#   $(BUILD)/libc/include/sys/      utsname.h, resource.h, signal.h (newlib's
+#                                   lacks or needs more; see libc/README.md)
 #   $(BUILD)/libc/lib/              crt0.o liblwk.a (the glue) app.ld lwk.specs
 #   $(BUILD)/libc/newlib/x86_64-elf newlib's headers, libc.a, libm.a
 #
@@ -16,13 +18,15 @@ LWKCC      := $(BUILD)/bin/lwkcc
 
 include libc/newlib.mk
 
-# ---- headers programs see as <lwk/...> -----------------------------------
-LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h
+# ---- headers programs see as <lwk/...> and <sys/...> ----------------------
+LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h \
+                  $(LIBC_INC)/sys/utsname.h $(LIBC_INC)/sys/resource.h \
+                  $(LIBC_INC)/sys/signal.h
 LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
                   $(LIBC_INC)/lwk/uapi/ptlcalls.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
 
-$(LIBC_HDRS_OWN): $(LIBC_INC)/lwk/%: libc/include/lwk/%
+$(LIBC_HDRS_OWN): $(LIBC_INC)/%: libc/include/%
 	@mkdir -p $(@D) && cp $< $@
 $(LIBC_HDRS_UAPI): $(LIBC_INC)/lwk/uapi/%: kernel/include/uapi/%
 	@mkdir -p $(@D) && cp $< $@
@@ -45,7 +49,8 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 # ---- crt0 and the newlib glue --------------------------------------------
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
-                  libc/io.c libc/yodio.c libc/yodfile.c libc/misc.c libc/setjmp.S
+                  libc/signal.c libc/uname.c libc/io.c libc/yodio.c \
+                  libc/yodfile.c libc/misc.c libc/setjmp.S
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS)))
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -113,7 +118,7 @@ all: libc
 # Sample programs (also run on a node by the in-QEMU tests once the kernel
 # loads programs): each prints "<name>: OK" last and returns 0 only then.
 LIBC_PROGS     := hello floats qsort strtod snprintf malloc setjmp math \
-                  args exitcode libcalls memfig
+                  args exitcode libcalls memfig portable
 LIBC_TEST_OUT  := $(BUILD)/tests/libc
 LIBC_PROG_ELFS := $(LIBC_PROGS:%=$(LIBC_TEST_OUT)/progs/%)
 

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * time.c: clocks for newlib from the calibrated TSC: gettimeofday,
- * clock_gettime/getres, times (hence clock()), and sleeps.  The kernel
+ * clock_gettime/getres, and sleeps; the process's CPU time for times()
+ * (hence clock()) and getrusage from the kernel's count.  The kernel
  * hands over its conversion once (clock_params) and every reading is an
  * rdtsc here, not a system call: MPI_Wtime and Portals' timed waits read
  * the clock on every message.  A node has no periodic tick, so a sleep
  * gives the CPU back to the PCT with quit_quantum until the deadline
  * passes.
  */
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/times.h>
 #include <time.h>
@@ -20,7 +22,6 @@
 
 #define NS_PER_SEC 1000000000LL
 
-static long long start_ns;
 static struct lwk_clock clk;
 static int have_clk;            /* else every reading is a clock_ns call */
 
@@ -48,7 +49,6 @@ static long long now_ns(int clock)
 void __lwk_time_init(void)
 {
     have_clk = lwk_sys_clock_params((long)&clk) == 0;
-    start_ns = now_ns(LWK_CLOCK_MONOTONIC);
 }
 
 static int lwk_clock(clockid_t id)
@@ -112,23 +112,54 @@ int gettimeofday(struct timeval *tv, void *tz)
 
 /*
  * times() counts in CLOCKS_PER_SEC units because newlib's clock() returns
- * tms_utime + tms_stime.  The process owns its CPU, so user time is the
- * time since crt0 ran; system time is not measured separately.
+ * tms_utime + tms_stime.  User time is the CPU time the kernel counted
+ * for this process: its runs, not its sleeps nor other processes' turns.
+ * The kernel does not tell time in system calls apart, so it is in
+ * tms_utime and tms_stime is 0.
  */
 clock_t times(struct tms *buf)
 {
     long long now = now_ns(LWK_CLOCK_MONOTONIC);
     long long per_tick = NS_PER_SEC / CLOCKS_PER_SEC;
+    struct lwk_usage u;
+    long r = lwk_sys_usage((long)&u);
 
-    if (now < 0)
-        return (clock_t)lwk_ret(now);
+    if (now < 0 || r < 0)
+        return (clock_t)lwk_ret(now < 0 ? now : r);
     if (buf) {
-        buf->tms_utime = (clock_t)((now - start_ns) / per_tick);
+        buf->tms_utime = (clock_t)(u.cpu_ns / per_tick);
         buf->tms_stime = 0;
         buf->tms_cutime = 0;
         buf->tms_cstime = 0;
     }
     return (clock_t)(now / per_tick);
+}
+
+/*
+ * RUSAGE_SELF: ru_utime is the CPU time times() reports (ru_stime 0, for
+ * the same reason).  ru_maxrss is the size of the process's regions
+ * (text, data, heap, stack) in KiB, as Linux counts it: a node has no
+ * demand paging, so every byte of them is resident from load to exit,
+ * touched or not, and nobody else can have it.  The counters stay 0: no
+ * page faults, swapping or signals from outside happen here, and
+ * switches are not counted.  RUSAGE_CHILDREN: a process here has no
+ * children, so all zero.
+ */
+int getrusage(int who, struct rusage *ru)
+{
+    struct lwk_usage u = { 0 };
+    long r;
+
+    if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN)
+        return lwk_fail(EINVAL);
+    if (who == RUSAGE_SELF && (r = lwk_sys_usage((long)&u)) < 0)
+        return (int)lwk_ret(r);
+    *ru = (struct rusage){
+        .ru_utime = { .tv_sec = (time_t)(u.cpu_ns / NS_PER_SEC),
+                      .tv_usec = (suseconds_t)(u.cpu_ns % NS_PER_SEC / 1000) },
+        .ru_maxrss = (long)(u.mem_bytes >> 10),
+    };
+    return 0;
 }
 
 int nanosleep(const struct timespec *req, struct timespec *rem)

@@ -34,6 +34,7 @@ struct proc {
     struct lwk_run_result result;
     uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image */
     uint64_t run_start_tsc;
+    uint64_t cpu_ns;            /* CPU time of its finished runs */
 };
 
 extern struct proc *current;

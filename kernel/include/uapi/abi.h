@@ -98,6 +98,14 @@ struct lwk_clock {
     uint64_t boot_tsc, ns_mult, realtime_base_ns;
 };
 
+/* What usage returns: the CPU time of the calling process (its runs so
+   far and the current one; time in system calls and interrupts taken
+   while it runs included, as the kernel does not tell them apart) and the
+   bytes of its regions, all present from load to exit. */
+struct lwk_usage {
+    uint64_t cpu_ns, mem_bytes;
+};
+
 struct lwk_node_info {
     uint64_t nid;
     uint64_t tsc_hz;
