@@ -8,9 +8,10 @@
  *             envp[0] ... NULL
  *             auxv pairs (type, value) ... AT_NULL
  *
- * We decode it, put the FPU/SSE control state in its ABI default, record
- * the auxv (__lwk_init), run newlib's constructors, call main and exit()
- * with its result so atexit handlers run and stdio is flushed.
+ * We put the FPU/SSE control state in its ABI default, decode the stack,
+ * check that a PCT started us (not Linux), record the auxv (__lwk_init),
+ * run newlib's constructors, call main and exit() with its result so
+ * atexit handlers run and stdio is flushed.
  */
     .text
     .globl  _start
@@ -34,6 +35,7 @@ _start:
 1:  cmpq    $0, (%rcx)              /* auxv follows envp's NULL */
     leaq    8(%rcx), %rcx
     jne     1b
+    call    on_a_node               /* (auxv in rcx); else ends here */
     movq    %rdi, %r12              /* keep argc, argv, envp for main */
     movq    %rsi, %r13
     movq    %rdx, %r14
@@ -53,6 +55,44 @@ _start:
     ud2                             /* exit() does not return */
     .cfi_endproc
     .size   _start, . - _start
+
+/*
+ * A PCT (and the kernel, for the PCT) always passes AT_LWK_* auxv entries
+ * (0x1000-0x10ff, lwk/uapi/abi.h); Linux never does.  Without one the
+ * program was started on Linux by mistake ("./prog", not "yod ./prog"),
+ * where our system calls mean something else (our exit is Linux's read,
+ * which would fail forever): say so with Linux's own write and exit_group
+ * and stop with 126, the shell's "cannot execute".  Leaves rdi, rsi, rdx,
+ * rcx as they were.
+ */
+    .type   on_a_node, @function
+on_a_node:
+    movq    %rcx, %rax
+1:  movq    (%rax), %r8
+    testq   %r8, %r8                /* AT_NULL: no LWK entry */
+    jz      2f
+    andq    $-0x100, %r8
+    cmpq    $0x1000, %r8            /* AT_LWK_* */
+    je      3f
+    addq    $16, %rax
+    jmp     1b
+3:  ret
+2:  movl    $1, %eax                /* Linux: write(2, msg, len) */
+    movl    $2, %edi
+    leaq    not_a_node(%rip), %rsi
+    movl    $not_a_node_len, %edx
+    syscall
+    movl    $231, %eax              /* Linux: exit_group(126) */
+    movl    $126, %edi
+    syscall
+    ud2
+    .size   on_a_node, . - on_a_node
+
+    .section .rodata
+not_a_node:
+    .ascii  "this is a compute-node program: run it with yod (or tools/lwkrun)\n"
+    .set    not_a_node_len, . - not_a_node
+    .text
 
 /*
  * newlib is configured with HAVE_INIT_FINI: __libc_init_array calls _init

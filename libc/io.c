@@ -5,9 +5,9 @@
  * libc_internal.h) and turns its -errno result into errno.  The table here,
  * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
  * console, stdin has nothing behind it, and every path call fails with
- * ENOSYS.  Under yod (LWK_YOD in the environment) yodio.c points lwk_io at
- * lwk_io_yod (yodfile.c), which forwards file calls to yod; nothing below
- * changes.
+ * ENOSYS (the first one saying why on stderr).  Under yod (LWK_YOD in the
+ * environment) yodio.c points lwk_io at lwk_io_yod (yodfile.c), which
+ * forwards file calls to yod; nothing below changes.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -25,14 +25,6 @@
 static int is_std(int fd)
 {
     return fd >= 0 && fd <= 2;
-}
-
-static long con_open(const char *path, int flags, int mode)
-{
-    (void)path;
-    (void)flags;
-    (void)mode;
-    return -ENOSYS;
 }
 
 static long con_close(int fd)
@@ -66,6 +58,32 @@ static long con_write(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
+/* Nothing serves files here (no yod): the first path call says so once on
+   stderr, then each fails with ENOSYS as it would anyway. */
+static long no_files(const char *call, const char *path)
+{
+    static int said;
+    char line[256];
+    int n;
+
+    if (said++)
+        return -ENOSYS;
+    n = snprintf(line, sizeof(line), "lwk: %s(%s%.120s%s): files are served "
+                 "by yod; run the program with yod to use files\n", call,
+                 path ? "\"" : "", path ? path : "", path ? "\"" : "");
+    if (n > 0)
+        con_write(2, line, (size_t)n < sizeof(line) ? (size_t)n
+                                                    : sizeof(line) - 1);
+    return -ENOSYS;
+}
+
+static long con_open(const char *path, int flags, int mode)
+{
+    (void)flags;
+    (void)mode;
+    return no_files("open", path);
+}
+
 static long con_lseek(int fd, long off, int whence)
 {
     (void)off;
@@ -83,40 +101,43 @@ static long con_fstat(int fd, struct stat *st)
 
 static long con_stat(const char *path, struct stat *st)
 {
-    (void)path;
     (void)st;
-    return -ENOSYS;
-}
-
-static long con_path(const char *path)
-{
-    (void)path;
-    return -ENOSYS;
+    return no_files("stat", path);
 }
 
 static long con_lstat(const char *path, struct stat *st)
 {
     (void)st;
-    return con_path(path);
+    return no_files("lstat", path);
 }
 
 static long con_rename(const char *oldpath, const char *newpath)
 {
     (void)newpath;
-    return con_path(oldpath);
+    return no_files("rename", oldpath);
 }
 
 static long con_getcwd(char *buf, size_t len)
 {
     (void)buf;
     (void)len;
-    return -ENOSYS;
+    return no_files("getcwd", NULL);
 }
 
 static long con_access(const char *path, int mode)
 {
     (void)mode;
-    return con_path(path);
+    return no_files("access", path);
+}
+
+static long con_rmdir(const char *path)
+{
+    return no_files("rmdir", path);
+}
+
+static long con_chdir(const char *path)
+{
+    return no_files("chdir", path);
 }
 
 static long con_ftruncate(int fd, long len)
@@ -137,22 +158,19 @@ static long con_isatty(int fd)
 
 static long con_unlink(const char *path)
 {
-    (void)path;
-    return -ENOSYS;
+    return no_files("unlink", path);
 }
 
 static long con_link(const char *oldpath, const char *newpath)
 {
-    (void)oldpath;
     (void)newpath;
-    return -ENOSYS;
+    return no_files("link", oldpath);
 }
 
 static long con_mkdir(const char *path, int mode)
 {
-    (void)path;
     (void)mode;
-    return -ENOSYS;
+    return no_files("mkdir", path);
 }
 
 static long con_fcntl(int fd, int cmd, long arg)
@@ -176,9 +194,9 @@ const struct lwk_io_ops lwk_io_console = {
     .link = con_link,
     .rename = con_rename,
     .mkdir = con_mkdir,
-    .rmdir = con_path,
+    .rmdir = con_rmdir,
     .getcwd = con_getcwd,
-    .chdir = con_path,
+    .chdir = con_chdir,
     .access = con_access,
     .ftruncate = con_ftruncate,
     .fsync = con_fsync,

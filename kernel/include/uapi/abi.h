@@ -21,7 +21,10 @@
 #define LWK_APP_BASE        0x400000UL
 #define LWK_PAGE_SIZE       0x200000UL
 
-/* auxv types; values above the Linux range so nothing confuses them. */
+/* auxv types; values above the Linux range so nothing confuses them.  The
+   kernel (for the PCT) and the PCT (for programs) always pass
+   AT_LWK_STACK_SIZE: a program whose auxv has no AT_LWK_* entry was
+   started by Linux, not by a PCT (crt0 says so and exits). */
 #define AT_NULL             0
 #define AT_PHDR             3
 #define AT_PHENT            4
