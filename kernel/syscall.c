@@ -130,6 +130,9 @@ static long sys_node_info(struct trapframe *tf)
     return copy_to_user(current, A0(tf), &ni, sizeof(ni));
 }
 
+_Static_assert(sizeof(((struct lwk_module *)0)->name) == BOOTINFO_MODNAME_LEN,
+               "a module's name is copied whole from the boot information");
+
 static long sys_module_map(struct trapframe *tf)
 {
     uint64_t i = A0(tf);

@@ -59,7 +59,7 @@ void *pct_image_buffer(struct job *j, uint64_t size)
 
 /* "pct: NAME: cannot run: ..." on the log, and the reason in j->why for
    yod, which shows it to the user. */
-static void cannot_run(struct job *j, const char *fmt, ...)
+void pct_cannot_run(struct job *j, const char *fmt, ...)
 {
     va_list ap;
 
@@ -75,12 +75,12 @@ static long create(struct job *j, const struct lwk_proc_desc *d,
     long pid = lwk_sys_proc_create((long)d, (long)m);
 
     if (pid < 0)
-        cannot_run(j, "needs %lu KiB (text %lu, data %lu, stack %lu) but "
-                   "the largest free region is %lu KiB; ask for a smaller "
-                   "stack or make the program's data smaller",
-                   (d->text_size + d->data_size + d->stack_size) >> 10,
-                   d->text_size >> 10, d->data_size >> 10,
-                   d->stack_size >> 10, largest_free() >> 10);
+        pct_cannot_run(j, "needs %lu KiB (text %lu, data %lu, stack %lu) "
+                       "but the largest free region is %lu KiB; ask for a "
+                       "smaller stack or make the program's data smaller",
+                       (d->text_size + d->data_size + d->stack_size) >> 10,
+                       d->text_size >> 10, d->data_size >> 10,
+                       d->stack_size >> 10, largest_free() >> 10);
     return pid;
 }
 
@@ -97,9 +97,9 @@ static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
         return 0;
     got = lwk_sys_proc_heap(pid, va, heap);
     if (got < 0)
-        cannot_run(j, "needs a heap of %lu KiB but the largest free "
-                   "region is %lu KiB; ask for a smaller heap",
-                   heap >> 10, largest_free() >> 10);
+        pct_cannot_run(j, "needs a heap of %lu KiB but the largest free "
+                       "region is %lu KiB; ask for a smaller heap",
+                       heap >> 10, largest_free() >> 10);
     return got;
 }
 
@@ -118,7 +118,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
                       LWK_STACK_TOP, j->argc, (const char *const *)j->argv,
                       (const char *const *)j->envp, auxv);
     if (!sp || lwk_sys_proc_start(pid, j->elf.entry, sp) < 0) {
-        cannot_run(j, "arguments do not fit on its stack");
+        pct_cannot_run(j, "arguments do not fit on its stack");
         return -1;
     }
     return 0;
@@ -135,7 +135,7 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
                   &j->elf, &why) < 0 ||
         elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0) {
-        cannot_run(j, "%s", why);
+        pct_cannot_run(j, "%s", why);
         return -1;
     }
     if ((pid = create(j, &d, &m)) < 0)

@@ -1,8 +1,8 @@
 /*
  * The PCT's main loop.  The programs to run are the boot modules after
- * the PCT itself, each "path arg..."; with none, the PCT serves yod
- * (serve.c, yod/yod_proto.h).  Kernel
- * command-line settings the PCT reads:
+ * the PCT itself, each "path arg..." (modline.c); with none, the PCT
+ * serves yod (serve.c, yod/yod_proto.h).  Kernel command-line settings
+ * the PCT reads:
  *   pct.heap=SIZE     heap per program (default: all the memory left;
  *                     16M with pct.together)
  *   pct.stack=SIZE    stack per program (default 1M)
@@ -75,30 +75,20 @@ static int is_pct_module(const char *name)
            (n == 7 && !strncmp(base, "pct.elf", 7));
 }
 
-/* Split a module name "path arg ..." into the job's argv; the words
-   "prio=N" and "env=K=V" are for the PCT (priority, environment). */
-static void parse_module(struct job *j, char *words)
+/* A module line that fills the boot information's room may have been
+   cut (the kernel logs it): refused rather than run with lost words. */
+static void read_module_line(struct job *j, const char *line, size_t room)
 {
-    char *save, *w;
+    char *copy = strdup(line);
 
-    for (w = strtok_r(words, " ", &save); w && j->argc < PCT_MAX_ARGS;
-         w = strtok_r(NULL, " ", &save)) {
-        if (!strncmp(w, "prio=", 5)) {
-            j->prio = atoi(w + 5);
-            continue;
-        }
-        if (!strncmp(w, "env=", 4)) {
-            j->envp[j->envc++] = w + 4;
-            continue;
-        }
-        j->argv[j->argc++] = w;
+    if (!copy) {
+        pct_cannot_run(j, "no memory for its module line");
+        return;
     }
-    j->argv[j->argc] = NULL;
-    j->envp[j->envc] = NULL;
-    j->name = j->argc ? j->argv[0] : "?";
-    for (const char *p = j->name; *p; p++)
-        if (*p == '/')
-            j->name = p + 1;
+    if (pct_parse_module(j, copy) == 0 && strlen(line) >= room - 1)
+        pct_cannot_run(j, "its module line fills all %zu bytes the boot "
+                       "information holds and may have been cut; give "
+                       "fewer or shorter arguments", room - 1);
 }
 
 /* The programs are the modules after the PCT's own, which the kernel has
@@ -120,7 +110,7 @@ static void find_programs(void)
         j->module = i;
         j->image = (const void *)m.pct_va;
         j->image_size = m.size;
-        parse_module(j, strdup(m.name));
+        read_module_line(j, m.name, sizeof(m.name));
     }
 }
 
@@ -181,7 +171,7 @@ int main(void)
     }
     for (int i = 0; i < njobs; i++) {
         struct job *j = &jobs[i];
-        if (pct_load(j, heap, stack, node.nid) < 0) {
+        if (j->why[0] || pct_load(j, heap, stack, node.nid) < 0) {
             pct_release_image(j);       /* it will not be tried again */
             pct_drop_symbols(j);
             j->done = 1;

@@ -43,6 +43,9 @@ struct job {
 /* load.c: create the process for `j` and make it ready to run; `heap`
    may be PCT_HEAP_ALL.  The boot module is given back either way. */
 int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid);
+/* "pct: NAME: cannot run: WHY" on the log, WHY kept in j->why. */
+void pct_cannot_run(struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void pct_release_image(struct job *j);
 /* A buffer of `size` bytes for an image yod sends (j->image), or NULL. */
 void *pct_image_buffer(struct job *j, uint64_t size);
@@ -60,6 +63,10 @@ void pct_describe(const struct job *j, char *buf, size_t len);
 /* The status a process ended with: exit's or abort's, or for a fault
    128 + the signal Linux would have sent (a page fault 139). */
 int pct_status(const struct lwk_run_result *r);
+/* modline.c: a boot module's command line "PATH WORD ..." (percent-
+   encoded words) into j's argv, envp and priority; modifies `line`,
+   which j then points into.  0, or -1 after pct_cannot_run. */
+int pct_parse_module(struct job *j, char *line);
 /* serve.c: with no boot-module program, serve yod's requests forever. */
 void pct_serve(const struct lwk_node_info *node, uint64_t heap,
                uint64_t stack, uint64_t quantum);

@@ -2,8 +2,8 @@
 # lwkcc.  kernel/elf.c is shared: the kernel loads the PCT with it, the PCT
 # loads applications with it.
 
-PCT_SRCS := pct/pct.c pct/load.c pct/report.c pct/symbols.c pct/serve.c \
-            kernel/elf.c
+PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
+            pct/serve.c kernel/elf.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
 $(PCT_ELF): $(PCT_SRCS) pct/pct.h yod/yod_proto.h kernel/include/elf.h kernel/include/uapi/abi.h \

@@ -2,7 +2,7 @@
 # and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
-              test_lib
+              test_lib test_modline
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -12,8 +12,10 @@ UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
 UNIT_SRCS_test_elf      := kernel/elf.c
 UNIT_SRCS_test_virtq    := kernel/virtq.c
+UNIT_SRCS_test_modline  := pct/modline.c
 
-UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot
+UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot \
+               -iquote pct
 
 .SECONDEXPANSION:
 $(BUILD)/unit/%: tests/unit/%.c $$(UNIT_SRCS_%)

@@ -11,7 +11,7 @@
 #define BOOTINFO_MAX_MEM        64
 #define BOOTINFO_MAX_MODS       16
 #define BOOTINFO_CMDLINE_LEN    512
-#define BOOTINFO_MODNAME_LEN    64
+#define BOOTINFO_MODNAME_LEN    1024    /* = struct lwk_module's name */
 
 struct bootinfo_mem {
     uint64_t base, len;         /* usable RAM only */

@@ -117,9 +117,11 @@ struct lwk_node_info {
     char cmdline[512];
 };
 
+/* A boot module; name is its command line ("path args...", up to 1023
+   bytes: tools/lwkrun passes a program's arguments there). */
 struct lwk_module {
     uint64_t pct_va, size;
-    char name[64];
+    char name[1024];
 };
 
 #endif
