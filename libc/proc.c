@@ -35,12 +35,17 @@ void lwk_abort(int status, const char *why)
 }
 
 /* abort() and a failed assert() end the job with SIGABRT's status as a
-   shell shows it (134).  Like glibc, abort() flushes nothing: the heap or
-   the streams may be what is broken. */
+   shell shows it (134).  A SIGABRT handler runs first, as POSIX says (if
+   it returns, the job still ends).  Like glibc, abort() flushes nothing:
+   the heap or the streams may be what is broken. */
 void abort(void)
 {
     static const char why[] = "abort() called";
+    struct sigaction old;
 
+    if (sigaction(SIGABRT, NULL, &old) == 0 && old.sa_handler != SIG_DFL &&
+        old.sa_handler != SIG_IGN)
+        raise(SIGABRT);
     for (;;)
         lwk_sys_abort(128 + SIGABRT, (long)why, sizeof(why) - 1);
 }

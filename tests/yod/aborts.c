@@ -10,7 +10,8 @@
  *   aborts nx R           rank R crecv()s rank 0's 100-byte message into
  *                         a 10-byte buffer (an NX fatal error); the
  *                         others wait in gsync()
- *   aborts abort R        rank R calls abort(); the others spin
+ *   aborts abort R        rank R calls abort() (its SIGABRT handler
+ *                         prints "SIGABRT handler ran"); the others spin
  *   aborts assert R       rank R fails an assert(); the others spin
  *   aborts job R CODE     rank R calls ptl_job_abort(CODE, ...)
  *   aborts exit R CODE    rank R exits CODE after printing a line; the
@@ -21,9 +22,11 @@
  * rank R ends the job the test knows every rank was running.
  */
 #include <assert.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lwk/lwk.h>
 #include <mpi.h>
@@ -36,6 +39,14 @@ static void waiting(void)
 {
     printf("rank %ld waiting\n", rank);
     fflush(stdout);
+}
+
+static void on_abort(int sig)
+{
+    static const char line[] = "SIGABRT handler ran\n";
+
+    (void)sig;
+    write(1, line, sizeof(line) - 1);
 }
 
 static void spin(void)
@@ -98,8 +109,10 @@ int main(int argc, char **argv)
     }
     if (rank != r)
         spin();
-    if (!strcmp(how, "abort"))
+    if (!strcmp(how, "abort")) {
+        signal(SIGABRT, on_abort);      /* POSIX: runs, then the end */
         abort();
+    }
     if (!strcmp(how, "assert"))
         assert(rank != r);
     if (!strcmp(how, "job") && argc == 4)
