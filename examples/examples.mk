@@ -19,7 +19,7 @@ test-build: $(EXAMPLES_BINS)
 
 # pi: an ordinary MPI program (make demo builds and runs it the way a user
 # would, with tools/mpicc --lwk); built here too so it keeps compiling.
-$(EXAMPLES_B)/pi: examples/pi.c mpi-lwk
+$(EXAMPLES_B)/pi: examples/pi.c $(MPI_LWK) $(LIBC_ALL) tools/mpicc
 	$(call say,MPICC,$@)
 	@mkdir -p $(@D)
 	$(Q)tools/mpicc --lwk -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
