@@ -91,11 +91,29 @@ demo: deps all
 
 # Every *.mk adds its suites to TEST_SUITES: executables that print one
 # "PASS name" or "FAIL name" line per test (see tools/runtests).
+# make test T=PATTERNS runs only the suites or tests they name (the
+# patterns reach runtests alone: several suites use $T for themselves).
+unexport T
 test: deps
 	@$(MAKE) --no-print-directory all test-build
-	@tools/runtests $(TEST_SUITES)
+	@tools/runtests $(if $(T),--only '$(T)') $(TEST_SUITES)
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps run run-iso debug demo test clean kernel iso test-build
+help:
+	@echo 'make [all]          build the kernel, PCT, ISO, libraries and tools (build/)'
+	@echo 'make deps           install the Debian packages the build and tests need'
+	@echo 'make test           build and run every suite (tools/runtests)'
+	@echo 'make test T=PAT     only the suites or tests PAT names, e.g. T=suite-yod,'
+	@echo '                    T=yod (the same), T=mpi.p2p (its tests), T="nx.*-4":'
+	@echo '                    suite names with or without "suite-"; test names are'
+	@echo '                    dotted, matched whole or up to a dot, wildcards allowed;'
+	@echo '                    commas or spaces between patterns (tools/runtests)'
+	@echo 'make demo           a 4-node cluster, programs run with yod, then down'
+	@echo 'make install        PREFIX=/usr/local (DESTDIR=...): bin/ lib/ include/'
+	@echo '                    share/lwk/ (tools/install); make uninstall removes it'
+	@echo 'make run | debug    boot one node under QEMU (debug: wait for gdb)'
+	@echo 'make clean          remove build/'
+
+.PHONY: all deps run run-iso debug demo test clean kernel iso test-build help
