@@ -470,7 +470,8 @@ void proc_exit(struct trapframe *tf, int status)
     stop_running(tf, LWK_STOP_EXIT);
 }
 
-void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len)
+void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len,
+                int peer)
 {
     char *dst = current->result.why;
     const char *src;
@@ -486,6 +487,7 @@ void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len)
         ksnprintf(dst, LWK_WHY_LEN, "(its reason was not readable)");
     }
     current->result.status = status;
+    current->result.peer = peer;
     stop_running(tf, LWK_STOP_ABORT);
 }
 

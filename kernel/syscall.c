@@ -22,6 +22,7 @@
 #define A0(tf)  ((tf)->rdi)
 #define A1(tf)  ((tf)->rsi)
 #define A2(tf)  ((tf)->rdx)
+#define A3(tf)  ((tf)->r10)
 
 enum { SC_ANY, SC_PCT };
 
@@ -36,7 +37,7 @@ static long sys_exit(struct trapframe *tf)
 
 static long sys_abort(struct trapframe *tf)
 {
-    proc_abort(tf, (int)A0(tf), A1(tf), A2(tf));
+    proc_abort(tf, (int)A0(tf), A1(tf), A2(tf), (int)A3(tf));
     return 0;
 }
 

@@ -27,11 +27,16 @@ void _exit(int status)
 /* Ending the whole job, not only this rank: the kernel's abort call ends
    the process as exit does, and the PCT tells yod, which kills the other
    ranks and exits with `status`, printing `why`. */
-void lwk_abort(int status, const char *why)
+void lwk_abort_peer(int status, long peer, const char *why)
 {
     fflush(NULL);               /* what the program printed goes first */
     for (;;)
-        lwk_sys_abort(status, (long)why, (long)strlen(why));
+        lwk_sys_abort(status, (long)why, (long)strlen(why), peer);
+}
+
+void lwk_abort(int status, const char *why)
+{
+    lwk_abort_peer(status, -1, why);
 }
 
 /* abort() and a failed assert() end the job with SIGABRT's status as a
@@ -47,7 +52,7 @@ void abort(void)
         old.sa_handler != SIG_IGN)
         raise(SIGABRT);
     for (;;)
-        lwk_sys_abort(128 + SIGABRT, (long)why, sizeof(why) - 1);
+        lwk_sys_abort(128 + SIGABRT, (long)why, sizeof(why) - 1, -1);
 }
 
 /* newlib's assert() calls this: the assertion is the reason yod prints
@@ -61,7 +66,7 @@ void __assert_func(const char *file, int line, const char *func,
 
     for (;;)
         lwk_sys_abort(128 + SIGABRT, (long)why,
-                      n < (int)sizeof(why) ? n : (int)sizeof(why) - 1);
+                      n < (int)sizeof(why) ? n : (int)sizeof(why) - 1, -1);
 }
 
 pid_t getpid(void)

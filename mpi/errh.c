@@ -52,6 +52,17 @@ void mpi_fatal(const char *fmt, ...)
     ptl_job_abort(1, why);
 }
 
+void mpi_fatal_peer(int peer, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    ptl_job_abort_peer(1, peer, why);
+}
+
 int mpi_err(MPI_Comm comm, int code, const char *where)
 {
     MPI_Errhandler eh;

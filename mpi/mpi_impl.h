@@ -129,6 +129,10 @@ struct mpi_errh_s {
 /* Report code on comm (may not return); returns code for the caller. */
 int mpi_err(MPI_Comm comm, int code, const char *where);
 __attribute__((noreturn)) void mpi_fatal(const char *fmt, ...);
+/* The same, because world rank `peer` is gone (a message to or from it
+   failed): the launcher can tell the job's cause from this consequence. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void mpi_fatal_peer(int peer, const char *fmt, ...);
 
 /* ---- requests and point to point (request.c, p2p.c, proto.c) ---- */
 enum req_kind { RQ_SEND, RQ_RECV };

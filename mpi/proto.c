@@ -301,8 +301,9 @@ static void on_ack(MPI_Request r, const ptl_event_t *ev)
     }
     fc_acked(r->world);
     if (ev->ni_fail_type != PTL_NI_OK)
-        mpi_fatal("message to rank %d failed (Portals ni_fail %d): is that "
-                  "rank alive?", r->world, (int)ev->ni_fail_type);
+        mpi_fatal_peer(r->world, "message to rank %d failed (Portals "
+                       "ni_fail %d): is that rank alive?", r->world,
+                       (int)ev->ni_fail_type);
     r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
     if (r->prio && (r->hdr & HF_SYNC) && !(r->bits & MB_LONG)) {
         list_del(&sync_wait, r);
@@ -535,8 +536,9 @@ static void on_event(const ptl_event_t *ev)
     case PTL_EVENT_GET: r->me_linked = false; return;   /* FIN follows */
     case PTL_EVENT_REPLY:
         if (ev->ni_fail_type != PTL_NI_OK)
-            mpi_fatal("fetching a long message failed (ni_fail %d)",
-                      (int)ev->ni_fail_type);
+            mpi_fatal_peer(r->world, "fetching a long message from rank "
+                           "%d failed (ni_fail %d)", r->world,
+                           (int)ev->ni_fail_type);
         fc_got();
         ctrl_send(r->world, CTRL(C_FIN, r->key));
         step_done(r);

@@ -71,8 +71,10 @@ static long finish(struct nx_req *r)
         nx.last = r->info;
         fill_info(r->infox, &r->info);
     }
-    if (err)
+    if (err) {
         nx_error(err, "%s", r->errmsg);
+        nx.err_peer = r->err_peer;
+    }
     nx_req_free(r);
     return err ? -1 : 0;
 }

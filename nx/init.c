@@ -31,6 +31,7 @@ int nx_error(int err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(nx.errmsg, sizeof(nx.errmsg), fmt, ap);
     va_end(ap);
+    nx.err_peer = 0;
     errno = err;
     return -1;
 }
@@ -43,7 +44,9 @@ void nx_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    ptl_job_abort(1, msg);
+    /* A node that is gone is named, so the launcher tells its end (the
+       job's cause) from this consequence of it. */
+    ptl_job_abort_peer(1, nx.err_peer - 1, msg);
 }
 
 static long env_long(const char *name, long dflt, long min)

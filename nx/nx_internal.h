@@ -75,6 +75,7 @@ struct nx_req {
     int done;
     int err;                    /* errno value once done, 0 if fine */
     char errmsg[160];
+    int err_peer;               /* 1 + the node whose absence failed it */
     /* send */
     const void *sbuf;
     long count;
@@ -170,6 +171,7 @@ struct nx_state {
     struct nx_info probe_info;
     unsigned coll_seq;
     char errmsg[200];
+    int err_peer;               /* of the last error, as nx_req's */
     struct { long recoveries, nacks, blocks_added; } stats;
 };
 

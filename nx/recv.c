@@ -244,6 +244,7 @@ void nx_on_reply(struct nx_req *r, const ptl_event_t *ev)
     nx.inflight--;
     if (ev->ni_fail_type != PTL_NI_OK && !r->err) {
         r->err = EIO;
+        r->err_peer = r->get_src + 1;
         snprintf(r->errmsg, sizeof(r->errmsg), "fetching a long message "
                  "from node %d failed (Portals failure %d)", r->get_src,
                  ev->ni_fail_type);

@@ -45,9 +45,11 @@ static void leg_finish(struct nx_leg *leg, int err, const char *why)
     if (!r->detached)
         return;
     /* Nobody waits for a copied message: its failure ends the job. */
-    if (r->err)
+    if (r->err) {
+        nx.err_peer = r->err_peer;
         nx_fatal("NX: node %d: a message could not be delivered: %s",
                  nx.me, r->errmsg);
+    }
     free(r->bounce);
     nx_req_free(r);
 }
@@ -220,6 +222,8 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
         nx_flow_nacked(leg);
     } else if (ev->ni_fail_type != PTL_NI_OK) {
         char why[96];
+        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && !leg->req->err)
+            leg->req->err_peer = dst + 1;
         snprintf(why, sizeof(why), ev->ni_fail_type == PTL_NI_UNDELIVERABLE
                  ? "node %d unreachable" : "node %d refused the message "
                  "(Portals failure %d)", dst, ev->ni_fail_type);

@@ -331,8 +331,11 @@ static void ended(int killed)
         m.addr = j->last.fault_addr;
         m.rip = j->last.fault_rip;
     }
-    if (!killed && j->last.reason == LWK_STOP_ABORT)
+    m.peer = -1;
+    if (!killed && j->last.reason == LWK_STOP_ABORT) {
         snprintf(m.text, sizeof(m.text), "%s", j->last.why);
+        m.peer = j->last.peer;
+    }
     if (killed)
         snprintf(m.text, sizeof(m.text), "killed by yod");
     pct_drop_symbols(j);

@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +42,6 @@ char *image;
 size_t image_len;
 ptl_handle_ni_t yod_ni;
 
-/* How the job is ending, if it is ended early. */
-static struct {
-    int kill_now;               /* a fault, an abort or a lost node */
-    int timed_out;
-    int abort_status;           /* the first abort's status; -1: none */
-    int out_status;             /* output lost: ST_OUTPUT, or 141 (EPIPE) */
-} end = { .abort_status = -1 };
 
 static struct {
     ptl_handle_eq_t eq, ini_eq;
@@ -216,7 +208,7 @@ static struct node *node_of(unsigned nid)
 
 /* ---- the job's output and its end -------------------------------------- */
 
-static int ranks_left(void)
+int ranks_left(void)
 {
     int left = 0;
 
@@ -225,20 +217,6 @@ static int ranks_left(void)
     return left;
 }
 
-/* The job must end now: say why, once ("yod: WHY; killing the job", or
-   just "yod: WHY" when no rank is left to kill). */
-static void end_job(const char *fmt, ...)
-{
-    va_list ap;
-
-    if (end.kill_now++)
-        return;
-    fputs("yod: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs(ranks_left() ? "; killing the job\n" : "\n", stderr);
-}
 
 /* Writing the job's output failed.  A closed pipe (yod | head) means no
    one reads it: end the job quietly, with SIGPIPE's status as a shell
@@ -288,11 +266,13 @@ static void output(const ptl_event_t *ev)
     }
 }
 
-/* A node of the job is gone: say so once, and end the job. */
+/* A node of the job is gone: say so at once, and end the job. */
 static void lost(struct node *n, const char *what)
 {
     n->down = n->exited = 1;
-    end_job("node %u (rank %d) %s", n->nid, n->rank, what);
+    fprintf(stderr, "yod: node %u (rank %d) %s%s\n", n->nid, n->rank, what,
+            ranks_left() && !end.kill_now ? "; killing the job" : "");
+    end.kill_now = 1;
 }
 
 /* The lease: a PING to every node yod holds each YOD_PING_MS; a node
@@ -323,7 +303,7 @@ static void heartbeat(void)
 }
 
 /* A rank ended: an abort, a fault (unless -keep) or, with
-   -kill-on-error, a nonzero exit ends the others too. */
+   -kill-on-error, a nonzero exit ends the others too (end.c). */
 static void rank_ended(struct node *n, const struct yod_msg *m)
 {
     flush_line(n, 0);           /* a last line without a newline */
@@ -331,18 +311,8 @@ static void rank_ended(struct node *n, const struct yod_msg *m)
     n->exit = *m;
     n->exited = 1;
     fileio_rank_ended(n->rank);
-    if (m->reason == LWK_STOP_ABORT) {
-        if (end.abort_status < 0)
-            end.abort_status = m->status & 0xff ? m->status & 0xff : 1;
-        end_job("rank %d (nid %u) aborted: %.*s", n->rank, n->nid,
-                (int)sizeof(m->text), m->text);
-    } else if (m->reason == LWK_STOP_FAULT && !o.keep) {
-        end_job("rank %d (nid %u) faulted (yod -keep lets the others run "
-                "on)", n->rank, n->nid);
-    } else if (m->reason == LWK_STOP_EXIT && m->status && o.kill_on_error) {
-        end_job("rank %d (nid %u) exited with status %d (-kill-on-error)",
-                n->rank, n->nid, m->status);
-    }
+    if (end_of_rank(n))
+        end.kill_now = 1;
 }
 
 static void control(const ptl_event_t *ev)
@@ -469,8 +439,8 @@ static void on_signal(int sig)
 }
 
 /* Output until every rank has ended.  KILL the rest on a signal, at the
-   time limit (-t), or when end_job said the job must end (an abort, a
-   fault without -keep, a lost node, a closed output pipe). */
+   time limit (-t), or when the job must end (a rank's end that ends it:
+   end.c; a lost node, a closed output pipe). */
 static void run(void)
 {
     double deadline = o.timeout ? now_ms() + o.timeout * 1e3 : 0;
@@ -502,42 +472,6 @@ static void run(void)
     /* Over: free_all() comes next, and a node it has freed answers a ping
        still on its way with "no job", which is no fault of the node. */
     P.watch = 0;
-}
-
-/* Each rank that did not end well, in a line; the job's status. */
-static int report(void)
-{
-    int status = 0, lost = 0;
-
-    for (int r = 0; r < o.size; r++) {
-        struct node *n = job[r];
-        const struct yod_msg *m = &n->exit;
-        if (n->down) {
-            lost = 1;           /* lost() said why */
-            continue;
-        }
-        if (m->reason == LWK_STOP_EXIT && m->status) {
-            if (!o.kill_on_error)   /* else end_job said it */
-                fprintf(stderr, "yod: rank %d (nid %u) exited with status "
-                        "%d\n", r, n->nid, m->status);
-        } else if (m->reason == LWK_STOP_FAULT) {
-            fprintf(stderr, "yod: rank %d (nid %u) %s\n", r, n->nid,
-                    m->text[0] ? m->text : "ended without a status");
-        } else {
-            continue;           /* 0, an abort (said), killed by yod */
-        }
-        if ((m->status & 0xff ? m->status & 0xff : 1) > status)
-            status = m->status & 0xff ? m->status & 0xff : 1;
-    }
-    if (stop_signal)
-        return 128 + stop_signal;       /* as a shell reports it */
-    if (end.timed_out)
-        return ST_TIME;
-    if (end.abort_status >= 0)
-        return end.abort_status;
-    if (lost)
-        return ST_CANNOT_RUN;
-    return status ? status : end.out_status;
 }
 
 /* PtlNIFini lets our last frames be acknowledged (a node's kernel answers

@@ -2,8 +2,9 @@
 /*
  * yod.h: what the parts of yod share.  options.c reads the command line
  * (yod's own and mpiexec's), launch.c claims the nodes and loads the
- * program (directly or through the fan-out tree), yod.c runs the job:
- * Portals, the nodes' messages, output, the end of the job and its status.
+ * program (directly or through the fan-out tree), yod.c runs the job
+ * (Portals, the nodes' messages, output), end.c says how it ended and
+ * with which status.
  */
 #ifndef YOD_YOD_H
 #define YOD_YOD_H
@@ -28,6 +29,7 @@ struct node {
     int rank;                   /* -1: not in the job */
     struct yod_msg got;         /* its last answer (got.type 0: none) */
     int exited;
+    int ended_at;               /* its EXIT was the n-th heard; 0: none */
     int down;                   /* stopped answering, or lost the job */
     double heard;               /* ms: its last message */
     struct yod_msg exit;
@@ -65,7 +67,19 @@ void nodes_list_span(unsigned *lo, unsigned *hi);
 __attribute__((noreturn)) void bad(const char *opt, const char *val,
                                    const char *want);
 
+/* end.c: how the job ended, what yod says, its status. */
+struct job_end {
+    int kill_now;               /* KILL what still runs */
+    int timed_out;              /* -t */
+    int out_status;             /* output lost: ST_OUTPUT, or 141 (EPIPE) */
+    int heard;                  /* rank ends heard so far */
+};
+extern struct job_end end;
+int end_of_rank(struct node *n);        /* 1 if n's end ends the job */
+int report(void);                       /* lines, and the job's status */
+
 /* yod.c: Portals, and handling what the nodes say. */
+int ranks_left(void);
 void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
             ptl_match_bits_t bits, size_t min_free);
 void pump(int ms);

@@ -3,8 +3,8 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-YOD_SRCS := yod/yod.c yod/options.c yod/launch.c yod/fileio.c yod/cluster.c \
-            kernel/elf.c
+YOD_SRCS := yod/yod.c yod/options.c yod/launch.c yod/end.c yod/fileio.c \
+            yod/cluster.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/cluster.h yod/yod_proto.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a

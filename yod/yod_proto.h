@@ -21,7 +21,8 @@
  *   FREE job            give the node back (kills what still runs)
  * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT: reason
  * LWK_STOP_EXIT with the exit status; LWK_STOP_ABORT (the program ended
- * its job: MPI_Abort, abort(), assert) with its status and why in text;
+ * its job: MPI_Abort, abort(), assert) with its status, why in text and
+ * in peer the rank whose end made it give up (-1: it gave up by itself);
  * LWK_STOP_FAULT with status 128 + the signal Linux would send (a page
  * fault 139), addr, rip, text "killed: what <symbol+off>"; 0 killed by a
  * KILL or FREE.
@@ -148,7 +149,8 @@ struct yod_msg {
     uint32_t argc, envc;        /* LOAD */
     int32_t status;             /* EXIT: exit, abort or fault status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT/_ABORT/_FAULT, 0 killed */
-    uint32_t pad;
+    int32_t peer;               /* EXIT after ABORT: the rank whose end made
+                                   it give up (a message to it failed), -1 */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

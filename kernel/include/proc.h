@@ -73,9 +73,11 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
 long proc_destroy(uint64_t pid);
 long proc_heap(uint64_t pid, uint64_t va, uint64_t size);
 void proc_exit(struct trapframe *tf, int status);
-/* exit, saying the job must end: the PCT reports LWK_STOP_ABORT and the
-   reason (at most LWK_WHY_LEN - 1 bytes of why, if they are readable). */
-void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len);
+/* exit, saying the job must end: the PCT reports LWK_STOP_ABORT, the
+   reason (at most LWK_WHY_LEN - 1 bytes of why, if they are readable) and
+   the peer rank whose end caused it (-1: none). */
+void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len,
+                int peer);
 void proc_yield(struct trapframe *tf);
 void proc_syscall_exit(struct trapframe *tf);
 

@@ -76,6 +76,11 @@ void ptl_job_fini(void);
  * nodes yod kills every rank and prints why; on Linux the rank prints
  * "rank R: why" and exits, and tools/ptlrun kills the other ranks. */
 __attribute__((noreturn)) void ptl_job_abort(int code, const char *why);
+/* The same, because rank `peer` is gone (a message to it failed): on the
+ * nodes yod then reports that rank's end as the job's cause, if it ended
+ * abnormally (it aborted or faulted first), rather than this consequence. */
+__attribute__((noreturn)) void ptl_job_abort_peer(int code, int peer,
+                                                  const char *why);
 
 #ifdef __cplusplus
 }

@@ -304,12 +304,13 @@ void ptl_job_fini(void)
 /* On a node the kernel's abort ends the job: yod kills every rank and
  * prints the reason once.  On Linux the launcher (tools/ptlrun) ends the
  * job when a rank exits nonzero, so the rank says why itself. */
-void ptl_job_abort(int code, const char *why)
+void ptl_job_abort_peer(int code, int peer, const char *why)
 {
     code = code & 0xff ? code & 0xff : 1;   /* what an exit status holds */
 #ifdef __lwk__
-    lwk_abort(code, why);
+    lwk_abort_peer(code, peer, why);
 #else
+    (void)peer;
     if (J.refs > 0)
         fprintf(stderr, "rank %d: %s\n", J.job.rank, why);
     else
@@ -317,4 +318,9 @@ void ptl_job_abort(int code, const char *why)
     fflush(stdout);
     exit(code);
 #endif
+}
+
+void ptl_job_abort(int code, const char *why)
+{
+    ptl_job_abort_peer(code, -1, why);
 }

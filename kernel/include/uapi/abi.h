@@ -92,6 +92,8 @@ struct lwk_run_result {
     uint64_t fault_rip, fault_rsp;
     uint64_t ran_ns;                /* CPU time of this run */
     char why[LWK_WHY_LEN];          /* LWK_STOP_ABORT: the reason given */
+    int32_t peer;                   /* LWK_STOP_ABORT: the rank whose end
+                                       made this one give up; -1 none */
 };
 
 /* What clock_ns computes, for a process to do it itself from rdtsc:

@@ -35,5 +35,10 @@ size_t lwk_heap_left(void);
    with `status`, printing `why` as the reason).  Output is flushed first.
    MPI_Abort, NX's fatal errors and ptl_job_abort come here. */
 __attribute__((noreturn)) void lwk_abort(int status, const char *why);
+/* The same, when this process gives up because rank `peer` is gone (a
+   message to it failed): yod names that rank's end as the job's cause if
+   it ended abnormally itself, not this consequence of it. */
+__attribute__((noreturn)) void lwk_abort_peer(int status, long peer,
+                                              const char *why);
 
 #endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_yod_end: yod/end.c, which rank's end ended the job, what yod says
+ * and its status, whatever order the nodes' reports arrived in.  A rank
+ * that gave up because its peer was gone (EXIT peer >= 0) must not be
+ * named when that peer's own end ended the job.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "uapi/abi.h"
+#include "yod.h"
+
+/* What end.c uses of the rest of yod. */
+struct opts o;
+struct node *job[MAX_NODES];
+volatile int stop_signal;
+static struct node n[8];
+static char said[4096];
+
+static void setup_job(int size)
+{
+    memset(n, 0, sizeof(n));
+    memset(&end, 0, sizeof(end));
+    memset(&o, 0, sizeof(o));
+    o.size = size;
+    for (int r = 0; r < size; r++) {
+        n[r].rank = r;
+        n[r].nid = 10 + r;
+        job[r] = &n[r];
+    }
+}
+
+/* Rank r's end is heard now. */
+static void heard(int r, uint32_t reason, int status, int peer,
+                  const char *text)
+{
+    n[r].exit = (struct yod_msg){ .type = YOD_EXIT, .reason = reason,
+                                  .status = status, .peer = peer };
+    snprintf(n[r].exit.text, sizeof(n[r].exit.text), "%s", text);
+    n[r].exited = 1;
+    end_of_rank(&n[r]);
+}
+
+static void killed(int r)
+{
+    heard(r, 0, 0, -1, "killed by yod");
+}
+
+/* report(), with what it printed in `said`. */
+static int run_report(void)
+{
+    FILE *f = tmpfile(), *saved = stderr;
+    size_t len;
+    int status;
+
+    assert_non_null(f);
+    stderr = f;
+    status = report();
+    stderr = saved;
+    rewind(f);
+    len = fread(said, 1, sizeof(said) - 1, f);
+    said[len] = 0;
+    fclose(f);
+    return status;
+}
+
+/* MPI_Abort on rank 1; rank 3's message to it failed and its abort is
+   heard first. */
+static void abort_named_not_its_consequence(void **state)
+{
+    (void)state;
+    setup_job(4);
+    heard(3, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    heard(1, LWK_STOP_ABORT, 17, -1, "MPI_Abort with error code 17");
+    killed(0);
+    killed(2);
+    assert_int_equal(run_report(), 17);
+    assert_string_equal(said, "yod: rank 1 (nid 11) aborted: MPI_Abort "
+                        "with error code 17; job killed\n");
+}
+
+/* The same in the other order. */
+static void abort_heard_first(void **state)
+{
+    (void)state;
+    setup_job(4);
+    heard(1, LWK_STOP_ABORT, 17, -1, "MPI_Abort with error code 17");
+    heard(3, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    killed(0);
+    killed(2);
+    assert_int_equal(run_report(), 17);
+    assert_string_equal(said, "yod: rank 1 (nid 11) aborted: MPI_Abort "
+                        "with error code 17; job killed\n");
+}
+
+/* The peer just exited (0): the rank that could not reach it is the
+   cause. */
+static void peer_that_exited_is_no_cause(void **state)
+{
+    (void)state;
+    setup_job(3);
+    heard(1, LWK_STOP_EXIT, 0, -1, "");
+    heard(2, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    killed(0);
+    assert_int_equal(run_report(), 1);
+    assert_string_equal(said, "yod: rank 2 (nid 12) aborted: message to "
+                        "rank 1 failed; job killed\n");
+}
+
+/* A fault is the cause; the others' aborts are its consequences. */
+static void fault_then_consequences(void **state)
+{
+    (void)state;
+    setup_job(3);
+    heard(2, LWK_STOP_ABORT, 1, 0, "message to rank 0 failed");
+    heard(0, LWK_STOP_FAULT, 139, -1, "killed: page fault at 0x10");
+    killed(1);
+    assert_int_equal(run_report(), 139);
+    assert_string_equal(said, "yod: rank 0 (nid 10) faulted (yod -keep "
+                        "lets the others run on); job killed\n"
+                        "yod: rank 0 (nid 10) killed: page fault at 0x10\n");
+}
+
+/* A chain: 3 gave up on 2, 2 on 1, 1 aborted by itself. */
+static void chain_of_consequences(void **state)
+{
+    (void)state;
+    setup_job(4);
+    heard(3, LWK_STOP_ABORT, 1, 2, "message to rank 2 failed");
+    heard(2, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    heard(1, LWK_STOP_ABORT, 9, -1, "on purpose");
+    killed(0);
+    assert_int_equal(run_report(), 9);
+    assert_string_equal(said, "yod: rank 1 (nid 11) aborted: on purpose; "
+                        "job killed\n");
+}
+
+/* -kill-on-error: the nonzero exit is the cause, status the highest. */
+static void kill_on_error_exit(void **state)
+{
+    (void)state;
+    setup_job(3);
+    o.kill_on_error = 1;
+    heard(2, LWK_STOP_EXIT, 5, -1, "");
+    killed(0);
+    killed(1);
+    assert_int_equal(run_report(), 5);
+    assert_string_equal(said, "yod: rank 2 (nid 12) exited with status 5 "
+                        "(-kill-on-error); job killed\n");
+}
+
+/* Independent ranks: no cause; a line per nonzero exit, the highest. */
+static void mixed_exits_highest(void **state)
+{
+    (void)state;
+    setup_job(3);
+    heard(0, LWK_STOP_EXIT, 0, -1, "");
+    heard(2, LWK_STOP_EXIT, 20, -1, "");
+    heard(1, LWK_STOP_EXIT, 10, -1, "");
+    assert_int_equal(run_report(), 20);
+    assert_string_equal(said, "yod: rank 1 (nid 11) exited with status 10\n"
+                        "yod: rank 2 (nid 12) exited with status 20\n");
+}
+
+/* The last rank aborts after the others ended well: nothing was killed. */
+static void abort_with_nothing_left(void **state)
+{
+    (void)state;
+    setup_job(2);
+    heard(0, LWK_STOP_EXIT, 0, -1, "");
+    heard(1, LWK_STOP_ABORT, 134, -1, "abort() called");
+    assert_int_equal(run_report(), 134);
+    assert_string_equal(said, "yod: rank 1 (nid 11) aborted: abort() "
+                        "called\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(abort_named_not_its_consequence),
+        cmocka_unit_test(abort_heard_first),
+        cmocka_unit_test(peer_that_exited_is_no_cause),
+        cmocka_unit_test(fault_then_consequences),
+        cmocka_unit_test(chain_of_consequences),
+        cmocka_unit_test(kill_on_error_exit),
+        cmocka_unit_test(mixed_exits_highest),
+        cmocka_unit_test(abort_with_nothing_left),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
