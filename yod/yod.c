@@ -217,7 +217,6 @@ int ranks_left(void)
     return left;
 }
 
-
 /* Writing the job's output failed.  A closed pipe (yod | head) means no
    one reads it: end the job quietly, with SIGPIPE's status as a shell
    shows it.  Anything else (a full disk) is said once, and the status
