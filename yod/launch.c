@@ -136,8 +136,8 @@ static int try_claim(char *busy, size_t size)
                            "%snode %u busy with job %u", nbusy ? ", " : "",
                            n->nid, n->got.job2)
                 : snprintf(busy + len, size - len,
-                           "%snode %u does not answer", nbusy ? ", " : "",
-                           n->nid);
+                           "%snode %u does not answer: %s",
+                           nbusy ? ", " : "", n->nid, n->tried);
         nbusy++;
     }
     if (got < o.size)
@@ -188,15 +188,15 @@ void every_rank(uint32_t type, const char *what)
     for (int r = 0; r < o.size; r++)
         if (request(job[r], type, r) < 0) {
             free_all();
-            die("rank %d (nid %u) does not answer (%s)", r, job[r]->nid,
-                what);
+            die("rank %d (nid %u) does not answer (%s): %s", r,
+                job[r]->nid, what, job[r]->tried);
         }
     for (int r = 0; r < o.size; r++) {
         uint32_t a = answer(job[r]);
         if (a != YOD_OK) {
             free_all();
             die("rank %d (nid %u): cannot %s: %s", r, job[r]->nid, what,
-                a == YOD_ERR ? job[r]->got.text : "no answer");
+                a == YOD_ERR ? job[r]->got.text : job[r]->tried);
         }
     }
 }
@@ -221,7 +221,9 @@ static void leave_out(struct node *n)
         snprintf(n->left_out, sizeof(n->left_out), "busy with job %u",
                  n->got.job2);
     else
-        snprintf(n->left_out, sizeof(n->left_out), "does not answer");
+        snprintf(n->left_out, sizeof(n->left_out), "does not answer: %s",
+                 n->tried[0] ? n->tried : "the load tree did not reach it "
+                 "(its parent's PCT got no answer, or none came in 60 s)");
 }
 
 /* The first o.size nodes not left out become ranks 0..; 0 if too few. */

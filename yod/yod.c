@@ -373,13 +373,26 @@ void pump(int ms)
     }
 }
 
-/* One request to a node's PCT; 0 once the PCT has it. */
+static const char *const names[] = {
+    [YOD_ALLOC] = "ALLOC", [YOD_LOAD] = "LOAD", [YOD_START] = "START",
+    [YOD_KILL] = "KILL", [YOD_FREE] = "FREE", [YOD_FLOAD] = "FLOAD",
+};
+
+static const char *name_of(uint32_t type)
+{
+    return type < sizeof(names) / sizeof(names[0]) && names[type]
+           ? names[type] : "request";
+}
+
+/* One request to a node's PCT; 0 once the PCT has it, else -1 with what
+   happened in n->tried (for "does not answer (...)"). */
 int request(struct node *n, uint32_t type, int rank)
 {
     static uintptr_t seq;       /* tells this Put's ACK from late ones */
     ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
     ptl_event_t ev;
     unsigned which;
+    int rc;
 
     P.out = (struct yod_msg){ .type = type, .job = jobid, .rank = rank,
                               .size = o.size };
@@ -395,17 +408,32 @@ int request(struct node *n, uint32_t type, int rank)
         P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
     n->got.type = 0;
-    if (PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0, 0,
-               (void *)++seq, 0) != PTL_OK)
+    n->tried[0] = 0;
+    if ((rc = PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0,
+                     0, (void *)++seq, 0)) != PTL_OK) {
+        snprintf(n->tried, sizeof(n->tried), "yod could not send %s: "
+                 "PtlPut %d", name_of(type), rc);
         return -1;
+    }
     /* A request that timed out to a dead node is failed by the library
        much later: its ACK event must not answer this one. */
     for (double end = now_ms() + ANSWER_MS; now_ms() < end;) {
         if (PtlEQPoll(&P.ini_eq, 1, 50, &ev, &which) == PTL_OK &&
-            ev.type == PTL_EVENT_ACK && ev.user_ptr == (void *)seq)
-            return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
+            ev.type == PTL_EVENT_ACK && ev.user_ptr == (void *)seq) {
+            if (ev.ni_fail_type == PTL_NI_OK)
+                return 0;
+            snprintf(n->tried, sizeof(n->tried), "%s to its PCT (pid %d) "
+                     "failed: Portals failure %d (%s)", name_of(type),
+                     YOD_PCT_PID, ev.ni_fail_type, ev.ni_fail_type ==
+                     PTL_NI_UNDELIVERABLE ? "resent until given up, or no "
+                     "process there any more" : "refused");
+            return -1;
+        }
         pump(0);
     }
+    snprintf(n->tried, sizeof(n->tried), "%s to its PCT (pid %d) not "
+             "acknowledged in %d s", name_of(type), YOD_PCT_PID,
+             ANSWER_MS / 1000);
     return -1;
 }
 
@@ -414,6 +442,9 @@ uint32_t answer(struct node *n)
 {
     for (double end = now_ms() + ANSWER_MS; !n->got.type && now_ms() < end;)
         pump(50);
+    if (!n->got.type)
+        snprintf(n->tried, sizeof(n->tried), "its PCT took %s but sent no "
+                 "answer in %d s", name_of(P.out.type), ANSWER_MS / 1000);
     return n->got.type;
 }
 

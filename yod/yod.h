@@ -36,7 +36,8 @@ struct node {
     char line[2][YOD_IO_CHUNK]; /* stdout, stderr: the unfinished line */
     size_t len[2];
     int fan_got;                /* fan-out: 1 has the image, 2 refused */
-    char left_out[80];          /* fan-out: busy or silent: not used again */
+    char left_out[160];         /* fan-out: busy or silent: not used again */
+    char tried[120];            /* what the last request that failed got */
 };
 
 struct opts {
