@@ -105,6 +105,21 @@ static int parse_mb2_mmap(struct bootinfo *bi, const struct mb2_tag_mmap *t)
     return 0;
 }
 
+/* A copy of the RSDP follows the tag header (MB2 §3.6.13/14).  The new
+   tag (ACPI 2.0+) wins over the old one whatever their order. */
+static void add_rsdp(struct bootinfo *bi, const struct mb2_tag *tag)
+{
+    uint32_t n = tag->size - sizeof(*tag);
+
+    if (tag->type == MB2_TAG_ACPI_OLD && bi->rsdp_len > 20)
+        return;
+    if (n > BOOTINFO_RSDP_LEN)
+        n = BOOTINFO_RSDP_LEN;
+    for (uint32_t i = 0; i < n; i++)
+        bi->rsdp[i] = ((const uint8_t *)(tag + 1))[i];
+    bi->rsdp_len = n;
+}
+
 static int parse_mb2_tag(struct bootinfo *bi, const struct mb2_tag *tag,
                          int *have_mmap)
 {
@@ -120,6 +135,10 @@ static int parse_mb2_tag(struct bootinfo *bi, const struct mb2_tag *tag,
         add_mod(bi, m->mod_start, m->mod_end, m->string);
         return 0;
     }
+    case MB2_TAG_ACPI_OLD:
+    case MB2_TAG_ACPI_NEW:
+        add_rsdp(bi, tag);
+        return 0;
     case MB2_TAG_MMAP:
         *have_mmap = 1;
         if (tag->size < sizeof(struct mb2_tag_mmap))

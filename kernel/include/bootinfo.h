@@ -12,6 +12,7 @@
 #define BOOTINFO_MAX_MODS       16
 #define BOOTINFO_CMDLINE_LEN    512
 #define BOOTINFO_MODNAME_LEN    1024    /* = struct lwk_module's name */
+#define BOOTINFO_RSDP_LEN       36      /* an ACPI 2.0+ RSDP */
 
 struct bootinfo_mem {
     uint64_t base, len;         /* usable RAM only */
@@ -30,6 +31,10 @@ struct bootinfo {
     struct bootinfo_mod mods[BOOTINFO_MAX_MODS];
     char cmdline[BOOTINFO_CMDLINE_LEN];
     uint64_t info_start, info_end;  /* where the loader's info block lies */
+    /* The ACPI RSDP a multiboot2 loader copied (tag 15, "new", preferred
+       over tag 14, "old"); rsdp_len 0 if none: search the BIOS areas. */
+    uint8_t rsdp[BOOTINFO_RSDP_LEN];
+    uint32_t rsdp_len;
     int truncated;              /* some entries did not fit: see above */
 };
 

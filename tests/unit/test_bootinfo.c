@@ -126,6 +126,35 @@ static void mb2_too_many_ranges_truncates(void **s)
     assert_int_equal(bi.truncated, 1);
 }
 
+/* The ACPI tags carry a copy of the RSDP: the new (2.0+, 36 bytes) one
+   is kept whichever comes first; the old one alone is kept too. */
+static void mb2_acpi_tags(void **s)
+{
+    (void)s;
+    mb2_begin();
+    mb2_mmap(3, map3);
+    memcpy((char *)tag(MB2_TAG_ACPI_NEW, 8 + 36) + 8, "RSD PTR new", 11);
+    memcpy((char *)tag(MB2_TAG_ACPI_OLD, 8 + 20) + 8, "RSD PTR old", 11);
+    mb2_end();
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.rsdp_len, 36);
+    assert_memory_equal(bi.rsdp, "RSD PTR new", 11);
+
+    mb2_begin();
+    mb2_mmap(3, map3);
+    memcpy((char *)tag(MB2_TAG_ACPI_OLD, 8 + 20) + 8, "RSD PTR old", 11);
+    mb2_end();
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.rsdp_len, 20);
+    assert_memory_equal(bi.rsdp, "RSD PTR old", 11);
+
+    mb2_begin();                                /* none: search the BIOS */
+    mb2_mmap(3, map3);
+    mb2_end();
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.rsdp_len, 0);
+}
+
 static void mb1_full(void **s)
 {
     struct mb1_info *mi = (void *)phys;
@@ -194,6 +223,7 @@ int main(void)
         cmocka_unit_test(mb2_full),
         cmocka_unit_test(mb2_malformed_is_refused),
         cmocka_unit_test(mb2_too_many_ranges_truncates),
+        cmocka_unit_test(mb2_acpi_tags),
         cmocka_unit_test(mb1_full),
         cmocka_unit_test(mb1_legacy_memory_fields),
         cmocka_unit_test(mb1_bad_mmap_entry_is_refused),
