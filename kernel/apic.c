@@ -11,7 +11,6 @@
 #include "trap.h"
 #include "x86.h"
 
-#define MSR_APIC_BASE       0x1B
 #define APIC_BASE_ENABLE    (1 << 11)
 #define SVR_ENABLE          (1 << 8)
 
@@ -42,13 +41,32 @@ static void pic_disable(void)
     outb(0x21, 0xFF); outb(0xA1, 0xFF);
 }
 
+uint32_t apic_id(void)
+{
+    return apic_read(APIC_ID) >> 24;
+}
+
+void apic_send_ipi(uint32_t dest, uint32_t icr)
+{
+    apic_write(APIC_ICR_HI, dest << 24);
+    apic_write(APIC_ICR_LO, icr);
+    while (apic_read(APIC_ICR_LO) & ICR_PENDING)
+        cpu_relax();
+}
+
+/* Every CPU sees its own LAPIC at the same address. */
+void apic_init_cpu(void)
+{
+    wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE);
+    apic_write(APIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
+}
+
 void apic_init(void)
 {
-    uint64_t base = rdmsr(MSR_APIC_BASE);
+    uint64_t base = rdmsr(MSR_APIC_BASE) & ~0xFFFUL;
 
     pic_disable();
-    wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
-    apic = phys_to_virt(base & ~0xFFFUL);
-    apic_write(APIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
-    pr_info("local APIC at %#lx enabled\n", base & ~0xFFFUL);
+    apic = phys_to_virt(base);
+    apic_init_cpu();
+    pr_info("local APIC at %#lx enabled\n", base);
 }

@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "console.h"
 #include "printf.h"
+#include "spinlock.h"
 #include "x86.h"
 
 #define COM1            0x3F8
@@ -25,6 +26,9 @@
 /* Program output goes to COM2 when there is one, so it stays apart from
    the kernel log (tools/lwkrun shows one and keeps the other). */
 static uint16_t user_port = COM1;
+/* Lines from different CPUs do not mix: one writer at a time per UART
+   (one lock for both: they are written the same way, rarely at once). */
+static spinlock_t console_lock;
 
 static void uart_init(uint16_t port)
 {
@@ -76,12 +80,16 @@ static void uart_write(uint16_t port, const char *s, size_t n)
 
 void console_write(const char *s, size_t n)
 {
+    spin_lock(&console_lock);
     uart_write(COM1, s, n);
+    spin_unlock(&console_lock);
 }
 
 void console_write_user(const char *s, size_t n)
 {
+    spin_lock(&console_lock);
     uart_write(user_port, s, n);
+    spin_unlock(&console_lock);
 }
 
 int kprintf(const char *fmt, ...)

@@ -5,7 +5,8 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
-               kernel/elf.c kernel/proc.c kernel/syscall.c \
+               kernel/elf.c kernel/aspace.c kernel/proc.c kernel/syscall.c \
+               kernel/acpi.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
                kernel/netdev.c kernel/portals.c kernel/ptlcall.c
 
@@ -21,7 +22,7 @@ KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
 
 # In-kernel tests are part of every kernel image; test= selects them.
 KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
-               tests/kernel/test_net.c
+               tests/kernel/test_net.c tests/kernel/test_smp.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))

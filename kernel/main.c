@@ -6,7 +6,9 @@
 #define LOG_PREFIX "qkernel"
 #include "kernel.h"
 #include "bootinfo.h"
+#include "acpi.h"
 #include "cmdline.h"
+#include "cpu.h"
 #include "console.h"
 #include "ktest.h"
 #include "lib.h"
@@ -24,6 +26,7 @@
 
 struct bootinfo bootinfo;
 struct cmdline kernel_cmdline;
+struct acpi acpi_tables;
 uint64_t node_id;
 
 /* The loader's info block lies below 4 GiB, identity-mapped by boot/entry.S
@@ -51,6 +54,40 @@ static void parse_boot(uint32_t magic, uint32_t info)
                 "too long); some settings may be missing\n");
 }
 
+/* ACPI tables lie in firmware memory inside the PHYSMAP. */
+static const void *acpi_map(uint64_t phys, uint64_t len)
+{
+    if (phys + len < phys || phys + len > paging_physmap_top())
+        return NULL;
+    return phys_to_virt(phys);
+}
+
+static void find_acpi(void)
+{
+    const char *why;
+
+    if (acpi_init(&acpi_tables, bootinfo.rsdp_len ? bootinfo.rsdp : NULL,
+                  bootinfo.rsdp_len, acpi_map, &why) < 0) {
+        pr_warn("no ACPI tables (%s)\n", why);
+        return;
+    }
+    pr_info("ACPI %s tables from %s, OEM %s: %d read, %d refused (bad "
+            "checksum)\n", acpi_tables.revision >= 2 ? "2.0+" : "1.0",
+            bootinfo.rsdp_len ? "the boot loader" : "the BIOS area",
+            acpi_tables.oem_id, acpi_tables.ntables, acpi_tables.nbad);
+}
+
+/* cpus=N on the command line: start at most N CPUs (default all). */
+static void start_cpus(void)
+{
+    uint64_t max;
+
+    if (cmdline_get_u64(&kernel_cmdline, "cpus", MAX_CPUS, &max) < 0 || !max)
+        panic("cpus=%s is not a CPU count; give cpus=N with N >= 1",
+              cmdline_get(&kernel_cmdline, "cpus"));
+    smp_init(max);
+}
+
 static void ready(void)
 {
     struct mem_stats st;
@@ -58,8 +95,9 @@ static void ready(void)
 
     mem_get_stats(&st);
     pr_info("ready nid=%lu boot_us=%lu ram_kib=%lu kernel_kib=%lu "
-            "free_kib=%lu os_free_kib=%lu\n", node_id, us, st.total >> 10,
-            st.kernel >> 10, st.free >> 10, st.os_free >> 10);
+            "free_kib=%lu os_free_kib=%lu cpus=%d\n", node_id, us,
+            st.total >> 10, st.kernel >> 10, st.free >> 10, st.os_free >> 10,
+            ncpus);
 }
 
 static void start_pct(void);
@@ -69,6 +107,7 @@ void kmain(uint32_t magic, uint32_t info)
     const char *test;
 
     console_init();             /* serial first: everything after can log */
+    cpu_init_boot();            /* this CPU's area, through GS */
     parse_boot(magic, info);    /* copy what the loader left us */
     trap_init();                /* GDT, TSS, IDT: faults are reported now */
     mem_init(&bootinfo);        /* region pool from the memory map */
@@ -76,6 +115,8 @@ void kmain(uint32_t magic, uint32_t info)
     apic_init();                /* local APIC on, 8259 PICs masked */
     timer_init();               /* TSC and LAPIC timer calibrated */
     rtc_init();                 /* wall-clock base for CLOCK_REALTIME */
+    find_acpi();                /* RSDP, root table, checksummed tables */
+    start_cpus();               /* MADT's CPUs up, idle in their halt loop */
     pci_init();                 /* enumerate the PCI buses */
     virtio_net_probe();         /* NICs up, registered with netdev */
     portals_init();             /* Portals on the NIC, nid from nid= */

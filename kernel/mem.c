@@ -309,6 +309,19 @@ uint64_t kpage_alloc(void)
     return p;
 }
 
+uint64_t kpage_alloc_low(void)
+{
+    struct small_pool *sp = small_find(0);
+
+    for (uint64_t pa = PAGE_4K; sp && pa < MiB(1); pa += PAGE_4K)
+        if (region_alloc_at(&sp->pool, pa, PAGE_4K) == 0) {
+            kpages++;
+            memset(mem_early_virt(pa), 0, PAGE_4K);
+            return pa;
+        }
+    return 0;
+}
+
 void kpage_free(uint64_t phys)
 {
     if (mem_region_free(phys, PAGE_4K) < 0)

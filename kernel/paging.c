@@ -8,39 +8,72 @@
 #include "mem.h"
 #include "memlayout.h"
 #include "paging.h"
+#include "panic.h"
 #include "x86.h"
 
 uint64_t kernel_cr3;
-static uint64_t pages_used;
 
-static uint64_t *table(uint64_t phys)
+/* ---- the page-table walker (kernel and process tables alike) -------------- */
+
+static unsigned pt_index(uint64_t va, int level)
 {
-    return mem_early_virt(phys);
+    return (va >> (12 + 9 * level)) & 511;
 }
 
-/* Entry `idx` of `tbl` as a table, creating it when empty. */
-static uint64_t *next_table(uint64_t *tbl, int idx)
+uint64_t *pt_entry(uint64_t cr3, uint64_t va, int level, uint64_t table_flags)
 {
-    if (!(tbl[idx] & PTE_P)) {
-        tbl[idx] = mem_early_page() | PTE_P | PTE_W;
-        pages_used++;
+    uint64_t *t = mem_early_virt(cr3 & PTE_ADDR);
+
+    for (int l = PT_PML4; l > level; l--) {
+        uint64_t *e = &t[pt_index(va, l)], page;
+        if (*e & PTE_PS)
+            return NULL;        /* a large page is there, not a table */
+        if (!(*e & PTE_P)) {
+            if (!table_flags || !(page = kpage_alloc()))
+                return NULL;
+            *e = page | table_flags | PTE_P;
+        }
+        t = mem_early_virt(*e & PTE_ADDR);
     }
-    return table(tbl[idx] & PTE_ADDR);
+    return &t[pt_index(va, level)];
 }
 
-static void map_2m(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags)
+uint64_t *pt_leaf(uint64_t cr3, uint64_t va, int *level)
 {
-    uint64_t *pdpt = next_table(pml4, (va >> 39) & 511);
-    uint64_t *pd = next_table(pdpt, (va >> 30) & 511);
+    uint64_t *t = mem_early_virt(cr3 & PTE_ADDR);
 
-    pd[(va >> 21) & 511] = pa | flags | PTE_P | PTE_PS;
+    for (int l = PT_PML4; l >= 0; l--) {
+        uint64_t *e = &t[pt_index(va, l)];
+        if (!(*e & PTE_P))
+            return NULL;
+        if (l == PT_PT || (l < PT_PML4 && (*e & PTE_PS))) {
+            *level = l;
+            return e;
+        }
+        t = mem_early_virt(*e & PTE_ADDR);
+    }
+    return NULL;
 }
 
-static void map_physmap(uint64_t *pml4)
-{
-    uint64_t top = ALIGN_UP(MAX(mem_top(), GiB(4)), GiB(1));
+/* ---- the kernel's tables -------------------------------------------------- */
 
-    for (uint64_t pa = 0; pa < top; pa += PAGE_2M) {
+static void map_2m(uint64_t pml4, uint64_t va, uint64_t pa, uint64_t flags)
+{
+    uint64_t *e = pt_entry(pml4, va, PT_PD, PTE_W);
+
+    if (!e)
+        panic("out of memory for kernel page tables");
+    *e = pa | flags | PTE_P | PTE_PS;
+}
+
+uint64_t paging_physmap_top(void)
+{
+    return ALIGN_UP(MAX(mem_top(), GiB(4)), GiB(1));
+}
+
+static void map_physmap(uint64_t pml4)
+{
+    for (uint64_t pa = 0; pa < paging_physmap_top(); pa += PAGE_2M) {
         uint64_t flags = PTE_W | PTE_G;
         /* Not RAM below 4 GiB: MMIO (LAPIC, IOAPIC, PCI BARs): uncached. */
         if (pa < GiB(4) && !mem_is_ram(pa, PAGE_2M))
@@ -51,17 +84,19 @@ static void map_physmap(uint64_t *pml4)
 
 void paging_init(void)
 {
-    uint64_t pml4_phys = mem_early_page();
-    uint64_t *pml4 = table(pml4_phys);
+    uint64_t pml4 = mem_early_page();
+    struct mem_stats before, after;
 
-    pages_used = 1;
+    mem_get_stats(&before);
     for (uint64_t pa = 0; pa < GiB(1); pa += PAGE_2M)
         map_2m(pml4, KERNEL_VMA + pa, pa, PTE_W | PTE_G);
     map_physmap(pml4);
-    kernel_cr3 = pml4_phys;
+    kernel_cr3 = pml4;
     write_cr3(kernel_cr3);
+    mem_get_stats(&after);
     pr_info("PHYSMAP 0-%lu GiB with 2 MB pages, %lu page-table pages\n",
-            ALIGN_UP(MAX(mem_top(), GiB(4)), GiB(1)) >> 30, pages_used);
+            paging_physmap_top() >> 30,
+            1 + (after.kernel - before.kernel) / PAGE_4K);
 }
 
 /* Device memory above the PHYSMAP's reach (a 64-bit BAR the firmware put
@@ -69,31 +104,23 @@ void paging_init(void)
    are already present (RAM, the hole below 4 GiB) are left as they are. */
 int paging_map_mmio(uint64_t pa, uint64_t len)
 {
-    uint64_t *pml4 = table(kernel_cr3);
-
     if (!len || pa + len < pa || pa + len > PAGING_PHYS_LIMIT)
         return -EINVAL;
     for (uint64_t a = ALIGN_DOWN(pa, PAGE_2M); a < pa + len; a += PAGE_2M)
         if (paging_virt_to_phys(kernel_cr3, PHYSMAP_BASE + a) == (uint64_t)-1)
-            map_2m(pml4, PHYSMAP_BASE + a, a, PTE_W | PTE_G | PTE_PCD | PTE_PWT);
-    write_cr3(read_cr3());      /* drop any cached upper-level entries */
+            map_2m(kernel_cr3, PHYSMAP_BASE + a, a,
+                   PTE_W | PTE_G | PTE_PCD | PTE_PWT);
+    tlb_flush_local();          /* drop any cached upper-level entries */
     return 0;
 }
 
 uint64_t paging_virt_to_phys(uint64_t cr3, uint64_t va)
 {
-    uint64_t *t = phys_to_virt(cr3 & PTE_ADDR);
-    int shift = 39;
+    int level;
+    uint64_t *e = pt_leaf(cr3, va, &level), size;
 
-    for (int level = 0; level < 4; level++, shift -= 9) {
-        uint64_t e = t[(va >> shift) & 511];
-        if (!(e & PTE_P))
-            return (uint64_t)-1;
-        if (level == 3 || (level > 0 && (e & PTE_PS))) {
-            uint64_t size = 1ULL << shift;
-            return (e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
-        }
-        t = phys_to_virt(e & PTE_ADDR);
-    }
-    return (uint64_t)-1;
+    if (!e)
+        return (uint64_t)-1;
+    size = 1ULL << (12 + 9 * level);
+    return (*e & PTE_ADDR & ~(size - 1)) | (va & (size - 1));
 }

@@ -22,7 +22,6 @@
 #define MSIX_CTRL_MASKALL   (1 << 14)
 #define MSIX_ENTRY_SIZE     16
 #define MSI_ADDR_BASE       0xFEE00000u     /* x86: LAPIC, physical dest */
-#define APIC_ID             0x020
 
 static struct pci_dev devs[PCI_MAX_DEVS];
 static int ndevs;
@@ -216,11 +215,6 @@ void *pci_bar_map(const struct pci_dev *d, int bar, uint64_t off, uint64_t len)
     if (b->base + b->size > GiB(4) && paging_map_mmio(b->base, b->size) < 0)
         return NULL;
     return phys_to_virt(b->base + off);
-}
-
-static uint32_t apic_id(void)
-{
-    return apic_read(APIC_ID) >> 24;
 }
 
 int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector)

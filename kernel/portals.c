@@ -15,12 +15,14 @@
  *
  * The kernel is not preemptible and runs with interrupts off except when
  * it idles, so the core needs no lock: it is entered from system calls,
- * from the NIC interrupt and from the network timer, never twice at once.
+ * from the NIC interrupt and from the network timer, never twice at once,
+ * and only on the engine's CPU (kptl_check_cpu).
  */
 #define LOG_PREFIX "portals"
 #include "kernel.h"
 #include "cmdline.h"
 #include "console.h"
+#include "cpu.h"
 #include "lib.h"
 #include "mem.h"
 #include "memlayout.h"
@@ -80,12 +82,12 @@ static uint8_t fpu_area[512] __attribute__((aligned(16)));
 
 static void fpu_save(void)
 {
-    __asm__ volatile("fxsave %0" : "=m"(fpu_area));
+    fxsave(fpu_area);
 }
 
 static void fpu_restore(void)
 {
-    __asm__ volatile("fxrstor %0" : : "m"(fpu_area));
+    fxrstor(fpu_area);
 }
 
 size_t ptl_atomic_dtsize(ptl_datatype_t dt)
@@ -115,6 +117,13 @@ void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
     fpu_save();
     ptl_atomic_apply_sse(op, dt, dst, src, operand, len);
     fpu_restore();
+}
+
+void kptl_check_cpu(void)
+{
+    if (unlikely(this_cpu()->id != KPTL_ENGINE_CPU))
+        panic("Portals entered on CPU %d; only CPU %d runs the engine",
+              this_cpu()->id, KPTL_ENGINE_CPU);
 }
 
 /* ---- finding a process's lib ---------------------------------------------- */
@@ -175,6 +184,7 @@ static void net_timer(void)
 {
     uint64_t now = clock_ns();
 
+    kptl_check_cpu();
     for (int i = 0; i < nlive; i++)
         if (ptl_lib_deadline(live[i]->lib) <= now) {
             ptl_lib_progress(live[i]->lib);
@@ -520,6 +530,7 @@ static void rx(void *ctx, const void *frame, size_t len)
     struct kptl *kp;
 
     (void)ctx;
+    kptl_check_cpu();
     if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0) {
         rx_unclaimed++;
         return;
@@ -663,7 +674,7 @@ static void log_stats(struct kptl *kp)
                 "%lu, timer programmings %lu\n", nic->st.tx_frames,
                 nic->st.rx_frames, nic->st.irqs, nic->st.tx_kicks,
                 nic->st.rx_kicks,
-                timer_stats.irqs, timer_stats.arms);
+                this_cpu()->timer_stats.irqs, this_cpu()->timer_stats.arms);
 }
 
 /* The process is gone: no more frames for it, and none of its memory may

@@ -6,6 +6,7 @@
 #define LOG_PREFIX "proc"
 #include "kernel.h"
 #include "console.h"
+#include "cpu.h"
 #include "elf.h"
 #include "lib.h"
 #include "mem.h"
@@ -25,8 +26,6 @@
 #define PCT_HEAP        KiB(256)
 #define PCT_STACK       KiB(64)
 #define SLOT_SPAN       (4 * REGION_SPAN)
-#define MSR_EFER        0xC0000080
-#define EFER_NXE        (1 << 11)
 
 static struct proc procs[NPROC];
 struct proc *current;
@@ -35,118 +34,11 @@ static struct proc *running;            /* the app proc_run started */
 static uint64_t pct_result_uva;         /* where its result goes */
 static bool quantum_over;
 static int next_pid = 1;
-static uint64_t nx_bit;
+uint64_t proc_nx_bit;
 
-static uint8_t kstack[16384] __attribute__((aligned(16)));
-uint64_t syscall_kstack_top;            /* read by syscall_entry */
-
-/* ---- address spaces ---------------------------------------------------- */
-
-static uint64_t *table(uint64_t phys)
-{
-    return phys_to_virt(phys & PTE_ADDR);
-}
-
-static uint64_t *next_table(uint64_t *t, int idx)
-{
-    if (t[idx] & PTE_PS)        /* a 2 MB page is there, not a table */
-        return NULL;
-    if (!(t[idx] & PTE_P)) {
-        uint64_t page = kpage_alloc();
-        if (!page)
-            return NULL;
-        t[idx] = page | PTE_P | PTE_W | PTE_U;
-    }
-    return table(t[idx]);
-}
-
-/* 2 MB pages wherever the virtual and physical addresses are both 2 MB
-   aligned and 2 MB remain; 4 KiB pages elsewhere (a region in a partial
-   chunk, the tail of one that ends in it). */
-static int map_range(uint64_t cr3, uint64_t va, uint64_t pa, uint64_t size,
-                     uint64_t flags)
-{
-    for (uint64_t off = 0; off < size;) {
-        uint64_t v = va + off, *pdpt, *pd, *pt;
-        if (!(pdpt = next_table(table(cr3), (v >> 39) & 511)) ||
-            !(pd = next_table(pdpt, (v >> 30) & 511)))
-            return -ENOMEM;
-        if (IS_ALIGNED(v | (pa + off), PAGE_2M) && size - off >= PAGE_2M) {
-            pd[(v >> 21) & 511] = (pa + off) | flags | PTE_P | PTE_PS;
-            off += PAGE_2M;
-            continue;
-        }
-        if (!(pt = next_table(pd, (v >> 21) & 511)))
-            return -ENOMEM;
-        pt[(v >> 12) & 511] = (pa + off) | flags | PTE_P;
-        off += PAGE_4K;
-    }
-    return 0;
-}
-
-static bool table_empty(const uint64_t *t)
-{
-    for (int i = 0; i < 512; i++)
-        if (t[i])
-            return false;
-    return true;
-}
-
-/* Page tables of 4 KiB pages go back to the kernel once empty. */
-static void unmap_range(uint64_t cr3, uint64_t va, uint64_t size)
-{
-    for (uint64_t v = va, next; v < va + size; v = next) {
-        uint64_t *t = table(cr3), e, *pde;
-        next = MIN(ALIGN_DOWN(v, PAGE_2M) + PAGE_2M, va + size);
-        if (!((e = t[(v >> 39) & 511]) & PTE_P) ||
-            !((e = table(e)[(v >> 30) & 511]) & PTE_P))
-            continue;
-        pde = &table(e)[(v >> 21) & 511];
-        if (!(*pde & PTE_P) || (*pde & PTE_PS)) {
-            *pde = 0;
-            continue;
-        }
-        for (uint64_t u = v; u < next; u += PAGE_4K)
-            table(*pde)[(u >> 12) & 511] = 0;
-        if (table_empty(table(*pde))) {
-            kpage_free(*pde & PTE_ADDR);
-            *pde = 0;
-        }
-    }
-}
-
-static uint64_t aspace_new(void)
-{
-    uint64_t cr3 = kpage_alloc();
-
-    if (cr3)    /* the kernel half is shared by every address space */
-        memcpy(table(cr3) + 256, table(kernel_cr3) + 256, 256 * 8);
-    return cr3;
-}
-
-static void aspace_free(uint64_t cr3)
-{
-    uint64_t *pml4 = table(cr3);
-
-    for (int i = 0; i < 256; i++) {
-        if (!(pml4[i] & PTE_P))
-            continue;
-        uint64_t *pdpt = table(pml4[i]);
-        for (int j = 0; j < 512; j++) {
-            if (!(pdpt[j] & PTE_P))
-                continue;
-            uint64_t *pd = table(pdpt[j]);
-            for (int k = 0; k < 512; k++)
-                if ((pd[k] & PTE_P) && !(pd[k] & PTE_PS))
-                    kpage_free(pd[k] & PTE_ADDR);
-            kpage_free(pdpt[j] & PTE_ADDR);
-        }
-        kpage_free(pml4[i] & PTE_ADDR);
-    }
-    kpage_free(cr3);
-}
-
-/* ---- user memory ------------------------------------------------------- */
+/* The boot CPU's kernel stack for traps and system calls from user mode
+   (the other CPUs' are allocated by smp.c). */
+static uint8_t kstack[KSTACK_SIZE] __attribute__((aligned(16)));
 
 /* The PCT's window on the processes it made (add_region maps each region
    there): [uva, uva+len) inside one live region, else NULL.  The PCT may
@@ -156,7 +48,7 @@ static void aspace_free(uint64_t cr3)
    heap is far too small.  It is privileged over those processes anyway:
    it writes their memory when it loads them.  For any other process the
    window is not one of its regions, so user_ptr refuses it. */
-static void *window_ptr(uint64_t uva, uint64_t len)
+void *proc_window_ptr(uint64_t uva, uint64_t len)
 {
     uint64_t off = uva - LWK_PCT_WINDOW, slot = off / SLOT_SPAN;
     uint64_t in = off % REGION_SPAN;
@@ -171,54 +63,6 @@ static void *window_ptr(uint64_t uva, uint64_t len)
         in > r->size - len)
         return NULL;
     return phys_to_virt(r->pa + in);
-}
-
-static bool in_region(const struct region_map *r, uint64_t uva, uint64_t len)
-{
-    return r->size && uva >= r->va && len <= r->size &&
-           uva - r->va <= r->size - len;
-}
-
-/* The region of the previous call is tried first: a Portals call checks
-   several pointers into the same region, and the receive path one per
-   fragment, so the walk over all regions is mostly skipped. */
-void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
-{
-    struct region_map *r = &p->reg[p->reg_hint];
-
-    if (!in_region(r, uva, len)) {
-        int i = 0;
-
-        while (i < LWK_NREGIONS && !in_region(&p->reg[i], uva, len))
-            i++;
-        if (i == LWK_NREGIONS)
-            return p == pct ? window_ptr(uva, len) : NULL;
-        p->reg_hint = i;
-        r = &p->reg[i];
-    }
-    if (write && !(r->pte_flags & PTE_W))
-        return NULL;
-    return phys_to_virt(r->pa + (uva - r->va));
-}
-
-int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len)
-{
-    const void *src = user_ptr(p, uva, len, false);
-
-    if (!src)
-        return -EFAULT;
-    memcpy(dst, src, len);
-    return 0;
-}
-
-int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len)
-{
-    void *dst = user_ptr(p, uva, len, true);
-
-    if (!dst)
-        return -EFAULT;
-    memcpy(dst, src, len);
-    return 0;
 }
 
 /* ---- process table ----------------------------------------------------- */
@@ -239,14 +83,12 @@ static void release(struct proc *p)
         if (!r->size)
             continue;
         if (p->pct_window)
-            unmap_range(pct->cr3, p->pct_window + i * REGION_SPAN, r->size);
+            aspace_unmap(pct->cr3, p->pct_window + i * REGION_SPAN, r->size);
         if (mem_region_free(r->pa, r->size) < 0)
             panic("region of pid %d was not allocated", p->pid);
     }
     if (p->cr3)
         aspace_free(p->cr3);
-    if (pct && p != pct)
-        write_cr3(read_cr3());  /* drop the PCT's stale window entries */
     *p = (struct proc){ .state = P_FREE };
 }
 
@@ -288,11 +130,11 @@ static int add_region(struct proc *p, int i, uint64_t va, uint64_t size,
     r->size = size;
     r->pte_flags = flags;
     memset(phys_to_virt(r->pa), 0, size);  /* no data leaks between jobs */
-    if ((rc = map_range(p->cr3, va, r->pa, size, flags | PTE_U)) < 0)
+    if ((rc = aspace_map(p->cr3, va, r->pa, size, flags | PTE_U)) < 0)
         return rc;
     if (p->pct_window)
-        rc = map_range(pct->cr3, p->pct_window + i * REGION_SPAN, r->pa,
-                       size, PTE_W | PTE_U | nx_bit);
+        rc = aspace_map(pct->cr3, p->pct_window + i * REGION_SPAN, r->pa,
+                       size, PTE_W | PTE_U | proc_nx_bit);
     return rc;
 }
 
@@ -312,9 +154,9 @@ static struct proc *create(const struct lwk_proc_desc *d, bool is_pct)
     if (!p->cr3 ||
         add_region(p, LWK_REG_TEXT, d->text_va, d->text_size, 0) < 0 ||
         add_region(p, LWK_REG_DATA, d->data_va, d->data_size,
-                   PTE_W | nx_bit) < 0 ||
+                   PTE_W | proc_nx_bit) < 0 ||
         add_region(p, LWK_REG_STACK, LWK_STACK_TOP - d->stack_size,
-                   d->stack_size, PTE_W | nx_bit) < 0) {
+                   d->stack_size, PTE_W | proc_nx_bit) < 0) {
         release(p);
         return NULL;
     }
@@ -361,7 +203,7 @@ long proc_heap(uint64_t pid, uint64_t va, uint64_t size)
         va < data->va + data->size || va >= LWK_STACK_TOP ||
         ALIGN_UP(va + size, PAGE_2M) + PAGE_2M > p->reg[LWK_REG_STACK].va)
         return -EINVAL;
-    if ((rc = add_region(p, LWK_REG_HEAP, va, size, PTE_W | nx_bit)) < 0)
+    if ((rc = add_region(p, LWK_REG_HEAP, va, size, PTE_W | proc_nx_bit)) < 0)
         return rc;
     return (long)heap->size;
 }
@@ -406,12 +248,12 @@ long proc_destroy(uint64_t pid)
    switched with them. */
 static void switch_to(struct trapframe *tf, struct proc *next)
 {
-    __asm__ volatile("fxsave %0" : "=m"(current->fpu));
-    __asm__ volatile("fxrstor %0" : : "m"(next->fpu));
+    fxsave(current->fpu);
+    fxrstor(next->fpu);
     current->frame = *tf;
     *tf = next->frame;
     current = next;
-    write_cr3(next->cr3);
+    aspace_switch(next->cr3);
 }
 
 static void on_quantum(void)
@@ -545,63 +387,27 @@ void proc_syscall_exit(struct trapframe *tf)
     }
 }
 
-#define MODULE_WINDOW   0x00000F0000000000UL    /* boot modules in the PCT */
-
-/* Module `i`'s pages appear at the same offset in a 2 MB page as in
-   memory, so its whole chunks map with 2 MB pages and only its own pages
-   are visible at the edges. */
-static uint64_t module_va(uint64_t i, uint64_t lo)
-{
-    return MODULE_WINDOW + i * GiB(4) + lo % PAGE_2M;
-}
-
-uint64_t module_map_into(struct proc *p, uint64_t i, uint64_t start,
-                         uint64_t end)
-{
-    uint64_t lo = ALIGN_DOWN(start, PAGE_4K), hi = ALIGN_UP(end, PAGE_4K);
-
-    if (end <= start || hi - lo > GiB(4) - PAGE_2M ||
-        map_range(p->cr3, module_va(i, lo), lo, hi - lo, PTE_U | nx_bit) < 0)
-        return 0;
-    write_cr3(read_cr3());
-    return module_va(i, lo) + (start - lo);
-}
-
-void module_unmap_from(struct proc *p, uint64_t i, uint64_t start,
-                       uint64_t end)
-{
-    uint64_t lo = ALIGN_DOWN(start, PAGE_4K), hi = ALIGN_UP(end, PAGE_4K);
-
-    if (end <= start || hi - lo > GiB(4) - PAGE_2M)
-        return;
-    unmap_range(p->cr3, module_va(i, lo), hi - lo);
-    write_cr3(read_cr3());
-}
-
 /* ---- boot ---------------------------------------------------------------- */
 
-/* Enable x87/SSE for ring 3 and keep a clean state for new processes. */
+/* A clean x87/SSE state for new processes: all exceptions masked, round
+   to nearest (x86.h's fpu_enable lets ring 3 use them, on every CPU). */
 static void fpu_init(void)
 {
-    uint64_t cr0, cr4;
-    uint32_t mxcsr = 0x1F80;    /* all exceptions masked, round to nearest */
+    uint32_t mxcsr = 0x1F80;
 
-    __asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
-    cr0 = (cr0 & ~(1UL << 2)) | (1UL << 1);     /* EM off, MP on */
-    __asm__ volatile("mov %0, %%cr0" : : "r"(cr0));
-    __asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
-    cr4 |= (1UL << 9) | (1UL << 10);            /* OSFXSR, OSXMMEXCPT */
-    __asm__ volatile("mov %0, %%cr4" : : "r"(cr4));
-    __asm__ volatile("fninit; ldmxcsr %1; fxsave %0"
-                     : "=m"(fpu_initial) : "m"(mxcsr));
+    fpu_enable();
+    __asm__ volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
+    fxsave(fpu_initial);
 }
 
 void proc_init(void)
 {
-    syscall_kstack_top = (uint64_t)&kstack[sizeof(kstack)];
-    gdt_set_kernel_stack(syscall_kstack_top);
+    struct cpu *c = this_cpu();
+
+    c->kstack_top = (uint64_t)&kstack[sizeof(kstack)];
+    gdt_set_kernel_stack(c->kstack_top);
     if (rdmsr(MSR_EFER) & EFER_NXE)
-        nx_bit = PTE_NX;
+        proc_nx_bit = PTE_NX;
     fpu_init();
 }
 
@@ -635,8 +441,8 @@ __noreturn void proc_start_pct(const void *image, uint64_t len)
             "%#lx, stack %lu KiB at %#lx\n", pct->pid, text->size >> 10,
             text->pa, data->size >> 10, data->pa, stack->size >> 10,
             stack->pa);
-    write_cr3(pct->cr3);
-    struct trapframe *tf = (void *)(syscall_kstack_top - sizeof(*tf));
+    aspace_switch(pct->cr3);
+    struct trapframe *tf = (void *)(this_cpu()->kstack_top - sizeof(*tf));
     *tf = pct->frame;
     trap_return_to(tf);
 }

@@ -439,6 +439,7 @@ long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
     struct call c = { .p = p };
     int rc;
 
+    kptl_check_cpu();
     if (op >= ARRAY_SIZE(calls) || !calls[op].fn)
         return -ENOSYS;
     if (copy_from_user(p, c.a, uargs, calls[op].nargs * sizeof(uint64_t)) < 0)
@@ -458,6 +459,7 @@ long ptl_wait_syscall(struct proc *p, uint64_t deadline, uint64_t seen)
 {
     struct kptl *kp = kptl_of(p);
 
+    kptl_check_cpu();
     if (!kp)
         return -EINVAL;
     kptl_idle(kp, seen, deadline);

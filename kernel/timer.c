@@ -5,6 +5,7 @@
 #define LOG_PREFIX "timer"
 #include "kernel.h"
 #include "console.h"
+#include "cpu.h"
 #include "timer.h"
 #include "trap.h"
 #include "x86.h"
@@ -20,12 +21,9 @@ uint64_t tsc_hz;
 uint64_t ns_mult;               /* ns = ticks * ns_mult >> 32 */
 static uint64_t lapic_hz;
 
-/* The few kernel timers (one per user of time: the quantum, the network).
-   The LAPIC is armed for the earliest; a fixed table, no allocation. */
-static struct {
-    uint64_t deadline;          /* clock_ns time; 0 = not armed */
-    void (*fn)(void);
-} timers[TIMER_NSLOTS];
+/* The few kernel timers (one per user of time: the quantum, the network)
+   are per CPU, in struct cpu: each LAPIC is armed for the earliest of its
+   CPU's; a fixed table, no allocation. */
 
 uint64_t tsc_to_ns(uint64_t ticks)
 {
@@ -237,17 +235,15 @@ static void calibrate_lapic(void)
    every frame, so the LAPIC is reprogrammed only when it must fire
    earlier than it will; firing early costs one interrupt that finds
    nothing due and arms for the next deadline. */
-static uint64_t lapic_at;
-struct timer_stats timer_stats;
-
 static void lapic_arm(void)
 {
+    struct cpu *c = this_cpu();
     uint64_t first = UINT64_MAX, now = clock_ns(), ns, count;
 
     for (int i = 0; i < TIMER_NSLOTS; i++)
-        if (timers[i].deadline && timers[i].deadline < first)
-            first = timers[i].deadline;
-    if (first == UINT64_MAX || (lapic_at && lapic_at <= first))
+        if (c->timers[i].deadline && c->timers[i].deadline < first)
+            first = c->timers[i].deadline;
+    if (first == UINT64_MAX || (c->lapic_at && c->lapic_at <= first))
         return;
     ns = first > now ? first - now : 0;
     if (ns > 100000000000ULL)
@@ -258,23 +254,24 @@ static void lapic_arm(void)
     if (count > 0xFFFFFFFFu)
         count = 0xFFFFFFFFu;    /* fires early: the handler re-checks */
     apic_write(APIC_TIMER_INIT, (uint32_t)count);
-    timer_stats.arms++;
-    lapic_at = now + count * 1000000000ULL / lapic_hz;
+    c->timer_stats.arms++;
+    c->lapic_at = now + count * 1000000000ULL / lapic_hz;
 }
 
 static void timer_irq(struct trapframe *tf)
 {
+    struct cpu *c = this_cpu();
     uint64_t now = clock_ns();
 
     (void)tf;
-    lapic_at = 0;               /* one-shot: it has fired */
-    timer_stats.irqs++;
+    c->lapic_at = 0;            /* one-shot: it has fired */
+    c->timer_stats.irqs++;
     apic_eoi();
     for (int i = 0; i < TIMER_NSLOTS; i++) {
-        void (*fn)(void) = timers[i].fn;
+        void (*fn)(void) = c->timers[i].fn;
 
-        if (timers[i].deadline && timers[i].deadline <= now) {
-            timers[i].deadline = 0;
+        if (c->timers[i].deadline && c->timers[i].deadline <= now) {
+            c->timers[i].deadline = 0;
             if (fn)
                 fn();
         }
@@ -287,9 +284,11 @@ static void timer_irq(struct trapframe *tf)
    cancelled or later deadline lets it fire early and re-arm). */
 void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void))
 {
-    timers[slot].deadline = deadline;
-    timers[slot].fn = fn;
-    if (deadline && (!lapic_at || deadline < lapic_at))
+    struct cpu *c = this_cpu();
+
+    c->timers[slot].deadline = deadline;
+    c->timers[slot].fn = fn;
+    if (deadline && (!c->lapic_at || deadline < c->lapic_at))
         lapic_arm();
 }
 
@@ -298,12 +297,20 @@ void timer_oneshot(uint64_t ns, void (*fn)(void))
     timer_set(TIMER_ONESHOT, ns ? clock_ns() + ns : 0, fn);
 }
 
+/* Every LAPIC timer runs at the same rate (the bus or core crystal):
+   the boot CPU's measurement serves all. */
+void timer_init_cpu(void)
+{
+    apic_write(APIC_TIMER_DIV, LAPIC_DIV16);
+    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
+}
+
 void timer_init(void)
 {
     calibrate_tsc();
     calibrate_lapic();
     trap_set_handler(VEC_TIMER, timer_irq);
-    apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
+    timer_init_cpu();
     pr_info("TSC %lu.%03lu MHz, LAPIC timer %lu kHz (calibrated against "
             "the PIT; %u and %u measurements disturbed by pauses)\n",
             tsc_hz / 1000000, tsc_hz / 1000 % 1000, lapic_hz / 1000,

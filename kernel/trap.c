@@ -5,6 +5,7 @@
 #define LOG_PREFIX "trap"
 #include "kernel.h"
 #include "console.h"
+#include "cpu.h"
 #include "panic.h"
 #include "proc.h"
 #include "trap.h"
@@ -50,19 +51,33 @@ static void set_gate(int v, uint64_t addr, int ist)
     };
 }
 
-void trap_init(void)
+static void idt_load(void)
 {
     struct { uint16_t limit; uint64_t base; } __packed ptr = {
         sizeof(idt) - 1, (uint64_t)idt
     };
 
-    gdt_init();
+    __asm__ volatile("lidt %0" : : "m"(ptr));
+}
+
+/* The boot CPU's IST stacks; the others' come with their kernel stack. */
+static uint8_t boot_ist[2 * IST_SIZE] __attribute__((aligned(16)));
+
+void trap_init(void)
+{
+    gdt_init(this_cpu(), boot_ist);
     for (int v = 0; v < 256; v++)
         set_gate(v, trap_vectors[v], 0);
     set_gate(8, trap_vectors[8], 1);    /* double fault: IST1 */
     set_gate(2, trap_vectors[2], 2);    /* NMI: IST2 */
     set_gate(18, trap_vectors[18], 2);  /* machine check: IST2 */
-    __asm__ volatile("lidt %0" : : "m"(ptr));
+    idt_load();
+}
+
+void trap_init_cpu(struct cpu *c, uint8_t *ist)
+{
+    gdt_init(c, ist);
+    idt_load();
 }
 
 void trap_set_handler(int vector, trap_handler_t h)

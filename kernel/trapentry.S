@@ -4,6 +4,8 @@
  * saves the registers as a struct trapframe (include/trap.h) and calls
  * trap_dispatch(tf).
  */
+#include "cpu.h"
+
     .text
 
 /* The CPU pushes an error code for 8, 10-14, 17, 21, 29, 30 (SDM Vol 3
@@ -50,7 +52,16 @@ trap_stub_\n:
     pushq %r15
     .endm
 
+/* GS: the kernel's GS base points at this CPU's struct cpu, the user's is
+   whatever the process has; swapgs exchanges them on every entry from and
+   exit to ring 3 (the saved CS says which), so the kernel always runs with
+   its own.  (A user cannot load a kernel GS: it has neither the MSRs nor
+   wrgsbase.) */
 trap_common:
+    testb $3, 24(%rsp)          /* CS above rip, error code, vector */
+    jz 1f
+    swapgs
+1:
     PUSH_REGS
     cld
     mov %rsp, %rdi
@@ -73,6 +84,10 @@ trap_return:
     popq %rbx
     popq %rax
     add $16, %rsp               /* vector and error code */
+    testb $3, 8(%rsp)           /* CS: back to ring 3? */
+    jz 2f
+    swapgs
+2:
     iretq
 
 /* trap_return_to(tf): enter user mode with the frame at tf (which must
@@ -86,14 +101,16 @@ trap_return_to:
  * System-call entry (`syscall`: rip in rcx, rflags in r11, still on the
  * user stack, IF cleared by SFMASK).  Build the same trapframe a trap
  * would, so switching processes is the same swap for both.  Vector 256
- * marks a system call.  One CPU, so the user rsp can be parked in memory.
+ * marks a system call.  The user rsp is parked in this CPU's struct cpu
+ * while the kernel stack is found there.
  */
     .global syscall_entry
 syscall_entry:
-    mov %rsp, syscall_user_rsp(%rip)
-    mov syscall_kstack_top(%rip), %rsp
+    swapgs
+    mov %rsp, %gs:CPU_USER_RSP
+    mov %gs:CPU_KSTACK_TOP, %rsp
     pushq $0x23                 /* ss: SEL_UDATA | 3 */
-    pushq syscall_user_rsp(%rip)
+    pushq %gs:CPU_USER_RSP
     pushq %r11                  /* rflags */
     pushq $0x2B                 /* cs: SEL_UCODE | 3 */
     pushq %rcx                  /* rip */
@@ -104,10 +121,6 @@ syscall_entry:
     mov %rsp, %rdi
     call syscall_dispatch
     jmp trap_return
-
-    .bss
-    .align 8
-syscall_user_rsp: .quad 0
 
     .section .rodata
     .macro VEC n

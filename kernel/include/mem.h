@@ -54,6 +54,9 @@ uint64_t mem_largest_free(void);
    address, 0 when memory is exhausted. */
 uint64_t kpage_alloc(void);
 void kpage_free(uint64_t phys);
+/* A zeroed kernel page below 1 MiB (code a CPU runs in real mode), 0 if
+   none is free.  Freed with kpage_free. */
+uint64_t kpage_alloc_low(void);
 /* kpage_alloc that panics when exhausted (boot page tables). */
 uint64_t mem_early_page(void);
 /* Kernel pointer to a kernel page, before and after paging_init. */

@@ -36,6 +36,14 @@ struct kptl {
     uint64_t nwaits, nhalts;            /* waits, and those that halted */
 };
 
+/* Who may enter the engine: its entry points (the two system calls, the
+   NIC's receive path, the network timer) run on the engine's CPU only,
+   which serializes them per NIC without a lock.  That CPU is CPU 0: the
+   NIC's interrupt is routed to it and processes run only there (see
+   docs/SMP.md); a call from elsewhere is a kernel bug and stops the node. */
+#define KPTL_ENGINE_CPU     0
+void kptl_check_cpu(void);
+
 void portals_init(void);
 struct kptl *kptl_of(struct proc *p);
 unsigned kptl_iface(const struct kptl *kp);

@@ -10,6 +10,7 @@
 #define PROC_H
 
 #include "kernel.h"
+#include "aspace.h"
 #include "trap.h"
 #include "uapi/abi.h"
 
@@ -44,22 +45,11 @@ void proc_init(void);
 /* Start the PCT from the boot module `image`; never returns. */
 __noreturn void proc_start_pct(const void *image, uint64_t len);
 
-/* Validated access to a process's memory: one range check against its
-   regions.  Return 0 or -EFAULT; nothing is touched on failure. */
-int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len);
-int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len);
-/* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL.
-   For the PCT, a region of a process it made, named through its window
-   (LWK_PCT_WINDOW), counts too. */
-void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
+/* The PCT's window on the processes it made: [uva, uva+len) inside one
+   live region of one of them, else NULL (aspace.c's user_ptr asks). */
+void *proc_window_ptr(uint64_t uva, uint64_t len);
+extern uint64_t proc_nx_bit;    /* PTE_NX when the CPU has it, else 0 */
 
-/* Map boot module `i` ([start, end) physical) read-only into the PCT;
-   returns the address of `start` there, 0 on failure. */
-uint64_t module_map_into(struct proc *p, uint64_t i, uint64_t start,
-                         uint64_t end);
-/* Remove that mapping (the module's memory is being given back). */
-void module_unmap_from(struct proc *p, uint64_t i, uint64_t start,
-                       uint64_t end);
 void syscall_init(void);
 
 /* Trap from user mode (tf->cs has RPL 3). */

@@ -39,23 +39,44 @@ uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded);
 enum timer_slot {
     TIMER_ONESHOT, TIMER_QUANTUM, TIMER_NET, TIMER_WAKE, TIMER_NSLOTS
 };
+/* Each CPU has its own LAPIC timer and slots (struct cpu): timer_set and
+   timer_oneshot act on the calling CPU's. */
+struct timer {
+    uint64_t deadline;          /* clock_ns time; 0 = not armed */
+    void (*fn)(void);
+};
 void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void));
 /* The TIMER_ONESHOT slot, `ns` from now (tests); ns == 0 disarms. */
 void timer_oneshot(uint64_t ns, void (*fn)(void));
-/* What the LAPIC timer did since boot (node stats): each programming is
-   an emulated device write, each interrupt a host timer and a wakeup. */
+/* What a CPU's LAPIC timer did since boot (node stats, in struct cpu):
+   each programming is an emulated device write, each interrupt a host
+   timer and a wakeup. */
 struct timer_stats {
     uint64_t irqs, arms;
 };
-extern struct timer_stats timer_stats;
+/* The other CPUs: their LAPIC timer, at the rate the boot CPU measured. */
+void timer_init_cpu(void);
 
 /* Local APIC (apic.c). */
-void apic_init(void);
+void apic_init(void);           /* boot CPU: PICs off, then apic_init_cpu */
+void apic_init_cpu(void);       /* this CPU's LAPIC on */
+uint32_t apic_id(void);
+/* Send an IPI: `icr` is the low ICR word (vector, delivery mode, level);
+   waits until the LAPIC has sent it. */
+void apic_send_ipi(uint32_t apic_id, uint32_t icr);
 void apic_eoi(void);
 void apic_write(uint32_t reg, uint32_t v);
 uint32_t apic_read(uint32_t reg);
 
+#define APIC_ID         0x020
 #define APIC_SVR        0x0F0
+#define APIC_ICR_LO     0x300
+#define APIC_ICR_HI     0x310
+#define ICR_FIXED       0x00000
+#define ICR_INIT        0x00500
+#define ICR_STARTUP     0x00600
+#define ICR_ASSERT      0x04000
+#define ICR_PENDING     0x01000
 #define APIC_EOI        0x0B0
 #define APIC_LVT_TIMER  0x320
 #define APIC_TIMER_INIT 0x380

@@ -20,6 +20,7 @@
 #define VEC_NET0        0x30    /* one MSI-X vector per NIC (virtio_net.c) */
 #define VEC_NET_COUNT   4
 #define VEC_TIMER       0x40
+#define VEC_CALL        0xF0    /* smp_call: run the mailbox's function */
 #define VEC_SPURIOUS    0xFF
 
 /* Saved by trapentry.S; the last five are pushed by the CPU. */
@@ -32,9 +33,14 @@ struct trapframe {
 
 typedef void (*trap_handler_t)(struct trapframe *tf);
 
-void gdt_init(void);
+struct cpu;
+/* This CPU's GDT and TSS (in `c`), with IST stacks at `ist` (2 x IST_SIZE). */
+void gdt_init(struct cpu *c, uint8_t *ist);
 void gdt_set_kernel_stack(uint64_t rsp0);
+/* Boot CPU: its GDT/TSS, then the IDT every CPU shares. */
 void trap_init(void);
+/* Another CPU: its GDT/TSS and the shared IDT. */
+void trap_init_cpu(struct cpu *c, uint8_t *ist);
 /* Route `vector` to `h` (NULL restores the default: report and stop). */
 void trap_set_handler(int vector, trap_handler_t h);
 /* Run the handler of an interrupt vector (>= 32). */

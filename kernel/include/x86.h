@@ -85,6 +85,73 @@ static inline void write_cr3(uint64_t v)
     __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
 }
 
+static inline void invlpg(uint64_t va)
+{
+    __asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+/* Drop every non-global TLB entry of this CPU. */
+static inline void tlb_flush_local(void)
+{
+    write_cr3(read_cr3());
+}
+
+static inline uint64_t read_cr0(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+    return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+
+static inline uint64_t read_cr4(void)
+{
+    uint64_t v;
+    __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+    return v;
+}
+
+static inline void write_cr4(uint64_t v)
+{
+    __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
+#define CR0_MP          (1UL << 1)
+#define CR0_EM          (1UL << 2)
+#define CR4_OSFXSR      (1UL << 9)
+#define CR4_OSXMMEXCPT  (1UL << 10)
+
+#define MSR_APIC_BASE       0x1B
+#define MSR_EFER            0xC0000080
+#define MSR_FS_BASE         0xC0000100
+#define MSR_GS_BASE         0xC0000101
+#define MSR_KERNEL_GS_BASE  0xC0000102
+#define EFER_SCE            (1 << 0)
+#define EFER_LME            (1 << 8)
+#define EFER_NXE            (1 << 11)
+
+/* x87/SSE state (512-byte, 16-aligned FXSAVE image). */
+static inline void fxsave(void *area)
+{
+    __asm__ volatile("fxsave (%0)" : : "r"(area) : "memory");
+}
+
+static inline void fxrstor(const void *area)
+{
+    __asm__ volatile("fxrstor (%0)" : : "r"(area) : "memory");
+}
+
+/* Let ring 3 use x87/SSE on this CPU (each CPU has its own CR0/CR4). */
+static inline void fpu_enable(void)
+{
+    write_cr0((read_cr0() & ~CR0_EM) | CR0_MP);
+    write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
+}
+
 static inline uint64_t read_rbp(void)
 {
     uint64_t v;
