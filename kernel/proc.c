@@ -28,10 +28,11 @@
 #define SLOT_SPAN       (4 * REGION_SPAN)
 
 static struct proc procs[NPROC];
-struct proc *current;
 struct proc *pct;
-static struct proc *running;            /* the app proc_run started */
-static uint64_t pct_result_uva;         /* where its result goes */
+/* CPU 0's: the app proc_run started there, where its result goes, and
+   whether its quantum is over. */
+static struct proc *running;
+static uint64_t pct_result_uva;
 static bool quantum_over;
 static int next_pid = 1;
 uint64_t proc_nx_bit;
@@ -77,6 +78,7 @@ static struct proc *proc_find(uint64_t pid)
 
 static void release(struct proc *p)
 {
+    thread_release(p);          /* its threads off their CPUs first */
     kptl_release(p);
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
@@ -208,11 +210,11 @@ long proc_heap(uint64_t pid, uint64_t va, uint64_t size)
     return (long)heap->size;
 }
 
-static uint8_t fpu_initial[512] __attribute__((aligned(16)));
+uint8_t proc_fpu_initial[512] __attribute__((aligned(16)));
 
 static void set_entry(struct proc *p, uint64_t entry, uint64_t rsp)
 {
-    memcpy(p->fpu, fpu_initial, sizeof(p->fpu));
+    memcpy(p->fpu, proc_fpu_initial, sizeof(p->fpu));
     p->frame = (struct trapframe){
         .rip = entry, .rsp = rsp, .cs = SEL_UCODE | 3, .ss = SEL_UDATA | 3,
         .rflags = 0x202,        /* IF: a process always takes interrupts */
@@ -232,6 +234,15 @@ long proc_start(uint64_t pid, uint64_t entry, uint64_t rsp)
     return 0;
 }
 
+long proc_cpus(uint64_t pid, uint64_t mask)
+{
+    struct proc *p = proc_find(pid);
+
+    if (!p || p == pct || p->state == P_DEAD)
+        return -ESRCH;
+    return thread_cpus_grant(p, mask);
+}
+
 long proc_destroy(uint64_t pid)
 {
     struct proc *p = proc_find(pid);
@@ -242,14 +253,15 @@ long proc_destroy(uint64_t pid)
     return 0;
 }
 
-/* ---- switching ----------------------------------------------------------- */
+/* ---- switching (CPU 0: the PCT and the main threads) ----------------- */
 
 /* Processes use SSE/x87 (the kernel never does), so their FPU state is
-   switched with them. */
+   switched with them, and their %fs base (thread-local storage). */
 static void switch_to(struct trapframe *tf, struct proc *next)
 {
     fxsave(current->fpu);
     fxrstor(next->fpu);
+    wrmsr(MSR_FS_BASE, next->fs_base);
     current->frame = *tf;
     *tf = next->frame;
     current = next;
@@ -261,6 +273,32 @@ static void on_quantum(void)
     quantum_over = true;
 }
 
+static bool ended(uint32_t reason)
+{
+    return reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT ||
+           reason == LWK_STOP_ABORT;
+}
+
+/* p is over: its threads stop, its traffic ends, the PCT gets `res`. */
+static void finish(struct proc *p, struct lwk_run_result *res)
+{
+    threads_stop(p);
+    kptl_release(p);
+    p->state = P_DEAD;
+    p->result = *res;
+}
+
+/* A thread ended p (exit or fault) while its main thread was not
+   running: the PCT hears it at once, p does not run again. */
+static long run_ended(struct proc *p, uint64_t ures)
+{
+    struct lwk_run_result res = p->end;
+
+    res.reason = p->end_reason;
+    finish(p, &res);
+    return copy_to_user(pct, ures, &p->result, sizeof(p->result));
+}
+
 long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures)
 {
@@ -270,6 +308,8 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
         return -ESRCH;
     if (!user_ptr(pct, ures, sizeof(struct lwk_run_result), true))
         return -EFAULT;
+    if (__atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE))
+        return run_ended(p, ures);
     tf->rax = 0;                /* what proc_run returns when we come back */
     pct_result_uva = ures;
     running = p;
@@ -283,58 +323,78 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
     return 0;
 }
 
-/* The running app stopped for `reason`: tell the PCT and switch to it. */
+/* The running app stopped for `reason`: tell the PCT and switch to it.
+   An end (exit, fault) was claimed first: p->end says how. */
 static void stop_running(struct trapframe *tf, uint32_t reason)
 {
     struct proc *p = running;
-    bool ended = reason == LWK_STOP_EXIT || reason == LWK_STOP_FAULT ||
-                 reason == LWK_STOP_ABORT;
+    struct lwk_run_result res = ended(reason) ? p->end
+                                              : (struct lwk_run_result){ 0 };
 
     timer_set(TIMER_QUANTUM, 0, NULL);
-    if (ended)
-        kptl_release(p);        /* its traffic ends with it */
-    p->result.reason = reason;
-    p->result.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
-    p->cpu_ns += p->result.ran_ns;
-    p->state = ended ? P_DEAD : P_READY;
+    res.reason = reason;
+    res.ran_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
+    p->cpu_ns += res.ran_ns;
+    if (ended(reason))
+        finish(p, &res);
+    else {
+        p->state = P_READY;
+        p->result = res;
+    }
     running = NULL;
     switch_to(tf, pct);
     copy_to_user(pct, pct_result_uva, &p->result, sizeof(p->result));
 }
 
+/* The main thread ends its process, unless a thread did first. */
+static void end_running(struct trapframe *tf, uint32_t reason,
+                        const struct lwk_run_result *how)
+{
+    struct proc *p = running;
+
+    if (proc_claim_end(p)) {
+        p->end = *how;
+        proc_publish_end(p, reason);
+    }
+    stop_running(tf, __atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE));
+}
+
 void proc_exit(struct trapframe *tf, int status)
 {
+    struct lwk_run_result how = { .status = status };
+
+    if (in_thread())                    /* exit() from any thread */
+        thread_end_process(LWK_STOP_EXIT, &how);
     if (current == pct) {
         pr_info("PCT exited with status %d; node stopped\n", status);
         machine_stop(status == 0);
     }
-    running->result.status = status;
-    stop_running(tf, LWK_STOP_EXIT);
+    end_running(tf, LWK_STOP_EXIT, &how);
 }
 
+/* exit, saying the job must end (and why): from any thread. */
 void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len,
                 int peer)
 {
-    char *dst = current->result.why;
+    struct lwk_run_result how = { .status = status, .peer = peer };
     const char *src;
 
     if (current == pct)         /* the PCT has no job to abort */
         proc_exit(tf, status);
     len = MIN(len, LWK_WHY_LEN - 1);
     src = len ? user_ptr(current, why, len, false) : "";
-    if (src) {
-        memcpy(dst, src, len);
-        dst[len] = 0;
-    } else {
-        ksnprintf(dst, LWK_WHY_LEN, "(its reason was not readable)");
-    }
-    current->result.status = status;
-    current->result.peer = peer;
-    stop_running(tf, LWK_STOP_ABORT);
+    if (src)
+        memcpy(how.why, src, len);      /* how is zeroed: NUL-terminated */
+    else
+        ksnprintf(how.why, LWK_WHY_LEN, "(its reason was not readable)");
+    if (in_thread())
+        thread_end_process(LWK_STOP_ABORT, &how);
+    end_running(tf, LWK_STOP_ABORT, &how);
 }
-
 void proc_yield(struct trapframe *tf)
 {
+    if (in_thread())
+        return;                 /* its CPU is its own: nothing to yield to */
     if (current != pct) {
         tf->rax = 0;            /* quit_quantum returns 0 when resumed */
         stop_running(tf, LWK_STOP_YIELD);
@@ -347,22 +407,39 @@ void proc_yield(struct trapframe *tf)
 
 static void user_fault(struct trapframe *tf)
 {
-    struct lwk_run_result *r = &current->result;
+    struct lwk_run_result how = {
+        .fault_vector = tf->vector, .fault_error = tf->error,
+        .fault_addr = tf->vector == VEC_PF ? read_cr2() : 0,
+        .fault_rip = tf->rip, .fault_rsp = tf->rsp, .fault_cpu = 0,
+    };
 
+    if (in_thread())
+        thread_fault(tf);
     if (current == pct) {
         trap_dump(tf);
         pr_info("the PCT died (%s); node stopped\n", trap_name(tf->vector));
         machine_stop(false);
     }
-    r->fault_vector = tf->vector;
-    r->fault_error = tf->error;
-    r->fault_addr = tf->vector == VEC_PF ? read_cr2() : 0;
-    r->fault_rip = tf->rip;
-    r->fault_rsp = tf->rsp;
     pr_info("pid %d killed: %s at rip %#lx (address %#lx, error %#lx)\n",
-            current->pid, trap_name(tf->vector), tf->rip, r->fault_addr,
+            current->pid, trap_name(tf->vector), tf->rip, how.fault_addr,
             tf->error);
-    stop_running(tf, LWK_STOP_FAULT);
+    end_running(tf, LWK_STOP_FAULT, &how);
+}
+
+/* On CPU 0, with the main thread interrupted or leaving a system call:
+   its quantum may be over, or a thread may have ended its process. */
+static void check_running(struct trapframe *tf)
+{
+    uint32_t end;
+
+    if (!running || current != running)
+        return;
+    if ((end = __atomic_load_n(&running->end_reason, __ATOMIC_ACQUIRE))) {
+        stop_running(tf, end);
+    } else if (quantum_over) {
+        quantum_over = false;
+        stop_running(tf, LWK_STOP_QUANTUM);
+    }
 }
 
 void proc_user_trap(struct trapframe *tf)
@@ -372,19 +449,22 @@ void proc_user_trap(struct trapframe *tf)
         return;
     }
     trap_handle_irq(tf);
-    if (quantum_over && current == running && running)
-        stop_running(tf, LWK_STOP_QUANTUM);
+    if (in_thread()) {
+        thread_check_stopped();
+        return;
+    }
+    check_running(tf);
     quantum_over = false;
 }
 
 /* A quantum that ended while the process was in a system call (waiting
-   for the network) takes effect on the way out. */
+   for the network) takes effect on the way out; so does an end. */
 void proc_syscall_exit(struct trapframe *tf)
 {
-    if (quantum_over && running && current == running) {
-        quantum_over = false;
-        stop_running(tf, LWK_STOP_QUANTUM);
-    }
+    if (in_thread())
+        thread_check_stopped();
+    else
+        check_running(tf);
 }
 
 /* ---- boot ---------------------------------------------------------------- */
@@ -397,7 +477,7 @@ static void fpu_init(void)
 
     fpu_enable();
     __asm__ volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
-    fxsave(fpu_initial);
+    fxsave(proc_fpu_initial);
 }
 
 void proc_init(void)
@@ -409,6 +489,7 @@ void proc_init(void)
     if (rdmsr(MSR_EFER) & EFER_NXE)
         proc_nx_bit = PTE_NX;
     fpu_init();
+    thread_init();
 }
 
 __noreturn void proc_start_pct(const void *image, uint64_t len)

@@ -148,13 +148,26 @@ void tlb_shootdown(uint64_t cr3, uint64_t va, uint64_t len)
 
 /* ---- the application processors ------------------------------------------ */
 
-static __noreturn void idle(void)
+__noreturn void smp_idle(void)
 {
+    struct cpu *c = this_cpu();
+
     for (;;) {
         smp_poll_calls();
+        if (__atomic_load_n(&c->proc, __ATOMIC_ACQUIRE))
+            thread_enter(c);        /* given a thread: never returns */
         irq_enable_and_halt();      /* an IPI or the LAPIC timer wakes us */
         irq_disable();
     }
+}
+
+__noreturn void smp_idle_here(void)
+{
+    __asm__ volatile("mov %0, %%rsp\n\t"
+                     "xor %%ebp, %%ebp\n\t"
+                     "call smp_idle"
+                     : : "r"(this_cpu()->kstack_top - IDLE_STACK_GAP));
+    __builtin_unreachable();
 }
 
 __noreturn void smp_ap_main(struct cpu *c)
@@ -168,7 +181,7 @@ __noreturn void smp_ap_main(struct cpu *c)
     apic_init_cpu();
     timer_init_cpu();
     __atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
-    idle();
+    smp_idle();
 }
 
 static bool wait_online(struct cpu *c, uint64_t us)
@@ -191,7 +204,7 @@ static bool start_ap(struct cpu *c, uint64_t tramp, struct tramp_params *tp)
         return false;
     }
     c->kstack_top = (uint64_t)phys_to_virt(pa) + AP_STACKS;
-    tp->stack = c->kstack_top;
+    tp->stack = c->kstack_top - IDLE_STACK_GAP;
     tp->cpu = (uint64_t)c;
     for (int i = 0; i < 2 && !c->online; i++) {
         apic_send_ipi(c->apic_id, ICR_STARTUP | ICR_ASSERT | (tramp >> 12));

@@ -24,10 +24,38 @@
 #define A2(tf)  ((tf)->rdx)
 #define A3(tf)  ((tf)->r10)
 
-enum { SC_ANY, SC_PCT };
+enum { SC_ANY, SC_PCT, SC_MAIN };
 
 extern struct bootinfo bootinfo;
 extern uint64_t node_id;
+
+static long sys_thread_start(struct trapframe *tf)
+{
+    return thread_start(current, A0(tf), A1(tf), A2(tf), tf->r10);
+}
+
+static long sys_thread_exit(struct trapframe *tf)
+{
+    if (!in_thread())
+        return -EINVAL;         /* the main thread ends with exit */
+    thread_exit(A0(tf));
+}
+
+/* No wrfsbase for ring 3 (CR4.FSGSBASE off): the kernel sets %fs. */
+static long sys_set_tls(struct trapframe *tf)
+{
+    if (A0(tf) >= LWK_STACK_TOP)
+        return -EINVAL;
+    if (!in_thread())
+        current->fs_base = A0(tf);
+    wrmsr(MSR_FS_BASE, A0(tf));
+    return 0;
+}
+
+static long sys_proc_cpus(struct trapframe *tf)
+{
+    return proc_cpus(A0(tf), A1(tf));
+}
 
 static long sys_exit(struct trapframe *tf)
 {
@@ -127,6 +155,7 @@ static long sys_node_info(struct trapframe *tf)
     ni.ram_kernel = st.kernel;
     ni.ram_free = st.free;
     ni.largest_free = mem_largest_free();
+    ni.ncpus = (uint64_t)ncpus;
     memcpy(ni.cmdline, bootinfo.cmdline, sizeof(ni.cmdline));
     return copy_to_user(current, A0(tf), &ni, sizeof(ni));
 }
@@ -214,12 +243,18 @@ void syscall_dispatch(struct trapframe *tf)
         pr_info("pid %d: %s is for the PCT only; refused\n", caller->pid,
                 table[nr].name);
         ret = -EPERM;
+    } else if (table[nr].class == SC_MAIN && in_thread()) {
+        pr_info("pid %d: %s is for the main thread only (asked on CPU %d); "
+                "refused\n", caller->pid, table[nr].name, this_cpu()->id);
+        ret = -EPERM;
     } else {
         ret = table[nr].fn(tf);
     }
     if (current == caller) {    /* a switch set the next process's rax */
         tf->rax = (uint64_t)ret;
         proc_syscall_exit(tf);
+    } else if (in_thread()) {
+        thread_check_stopped(); /* its process ended meanwhile */
     }
 }
 

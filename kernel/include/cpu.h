@@ -10,6 +10,9 @@
 #define MAX_CPUS        64
 #define KSTACK_SIZE     16384   /* trap and system-call stack, per CPU */
 #define IST_SIZE        8192    /* double fault; NMI and machine check */
+/* An AP's idle loop runs this far below its stack top: the trapframe a
+   thread enters user mode with is built at the top (thread_enter). */
+#define IDLE_STACK_GAP  256
 
 /* Offsets trapentry.S uses (checked in smp.c). */
 #define CPU_KSTACK_TOP  8
@@ -40,6 +43,14 @@ struct cpu_call {
     uint64_t req, done;
 };
 
+struct proc;
+
+/* A thread handed to a CPU (thread.c). */
+struct thread_start {
+    struct proc *p;
+    uint64_t entry, stack, arg, tls;
+};
+
 struct cpu {
     struct cpu *self;           /* %gs:0 */
     uint64_t kstack_top;        /* %gs:8: stack for entries from ring 3 */
@@ -48,6 +59,10 @@ struct cpu {
     uint32_t apic_id;
     bool online;                /* set by the CPU itself, once */
     uint64_t cr3;               /* loaded address space (aspace_switch) */
+    struct proc *proc;          /* what runs here (`current`): CPU 0 the
+                                   PCT or a main thread, others a thread
+                                   or nothing (idle) */
+    struct thread_start thread; /* the thread it was given (take_thread) */
     struct cpu_call call;       /* written by callers under call.lock */
     uint64_t ipis;              /* call IPIs taken */
     uint64_t ktest_hits;        /* scratch for the SMP KTESTs */
@@ -74,6 +89,11 @@ void cpu_init_boot(void);
 /* Find the CPUs (ACPI MADT) and start the others; they halt in their idle
    loop, taking calls.  `max` caps the count (cpus= on the command line). */
 void smp_init(uint64_t max);
+/* The idle loop: halt, take calls, enter a thread when given one. */
+__noreturn void smp_idle(void);
+/* Leave whatever this CPU was doing in the kernel (its stack is reset)
+   for the idle loop. */
+__noreturn void smp_idle_here(void);
 /* Run fn(arg) on CPU `id` and wait until it returns (at once if `id` is
    this CPU).  Interrupts stay off on the target while fn runs. */
 void smp_call(int id, void (*fn)(void *), void *arg);

@@ -39,7 +39,8 @@ struct kptl {
 /* Who may enter the engine: its entry points (the two system calls, the
    NIC's receive path, the network timer) run on the engine's CPU only,
    which serializes them per NIC without a lock.  That CPU is CPU 0: the
-   NIC's interrupt is routed to it and processes run only there (see
+   NIC's interrupt is routed to it and main threads run only there (a
+   thread's Portals call is refused: class MAIN in syscalls.def; see
    docs/SMP.md); a call from elsewhere is a kernel bug and stops the node. */
 #define KPTL_ENGINE_CPU     0
 void kptl_check_cpu(void);

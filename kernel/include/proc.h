@@ -11,6 +11,7 @@
 
 #include "kernel.h"
 #include "aspace.h"
+#include "cpu.h"
 #include "trap.h"
 #include "uapi/abi.h"
 
@@ -36,10 +37,19 @@ struct proc {
     uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image */
     uint64_t run_start_tsc;
     uint64_t cpu_ns;            /* CPU time of its finished runs */
+    uint64_t fs_base;           /* the main thread's (set_tls) */
+    /* Threads mode (thread.c). */
+    uint64_t cpus;              /* CPUs the PCT gave it (proc_cpus) */
+    uint64_t thread_cpus;       /* CPUs running one of its threads now */
+    uint32_t end_claimed;       /* someone is ending it (proc_claim_end) */
+    uint32_t end_reason;        /* then: LWK_STOP_EXIT, _FAULT or _ABORT */
+    struct lwk_run_result end;  /* and how: status, the fault and CPU, why */
 };
 
-extern struct proc *current;
+/* The process this CPU runs (per CPU: see struct cpu). */
+#define current (this_cpu()->proc)
 extern struct proc *pct;
+extern uint8_t proc_fpu_initial[512];   /* a clean x87/SSE state */
 
 void proc_init(void);
 /* Start the PCT from the boot module `image`; never returns. */
@@ -61,6 +71,7 @@ long proc_start(uint64_t pid, uint64_t entry, uint64_t rsp);
 long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures);
 long proc_destroy(uint64_t pid);
+long proc_cpus(uint64_t pid, uint64_t mask);
 long proc_heap(uint64_t pid, uint64_t va, uint64_t size);
 void proc_exit(struct trapframe *tf, int status);
 /* exit, saying the job must end: the PCT reports LWK_STOP_ABORT, the
@@ -70,6 +81,27 @@ void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len,
                 int peer);
 void proc_yield(struct trapframe *tf);
 void proc_syscall_exit(struct trapframe *tf);
+
+/* Threads (thread.c).  CPU 0 runs the PCT and main threads; every other
+   CPU runs at most one thread.  in_thread: this CPU runs a thread. */
+bool in_thread(void);
+void thread_init(void);
+long thread_cpus_grant(struct proc *p, uint64_t mask);
+long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
+                  uint64_t arg, uint64_t tls);
+__noreturn void thread_exit(uint64_t done_uva);
+__noreturn void thread_enter(struct cpu *c);
+void thread_check_stopped(void);
+/* Stop every thread of p and take its CPUs back (its end, or destroy). */
+void threads_stop(struct proc *p);
+void thread_release(struct proc *p);
+/* A thread ends its whole process (exit or abort from any thread, a
+   fault): `how` holds the status or reason, the fault is filled in. */
+__noreturn void thread_end_process(uint32_t reason,
+                                   const struct lwk_run_result *how);
+__noreturn void thread_fault(struct trapframe *tf);
+bool proc_claim_end(struct proc *p);
+void proc_publish_end(struct proc *p, uint32_t reason);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);

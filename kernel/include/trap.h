@@ -21,6 +21,7 @@
 #define VEC_NET_COUNT   4
 #define VEC_TIMER       0x40
 #define VEC_CALL        0xF0    /* smp_call: run the mailbox's function */
+#define VEC_KICK        0xF1    /* a thread ended its process: CPU 0, look */
 #define VEC_SPURIOUS    0xFF
 
 /* Saved by trapentry.S; the last five are pushed by the CPU. */

@@ -94,6 +94,7 @@ struct lwk_run_result {
     char why[LWK_WHY_LEN];          /* LWK_STOP_ABORT: the reason given */
     int32_t peer;                   /* LWK_STOP_ABORT: the rank whose end
                                        made this one give up; -1 none */
+    uint32_t fault_cpu;             /* the CPU the exception happened on */
 };
 
 /* What clock_ns computes, for a process to do it itself from rdtsc:
@@ -117,6 +118,7 @@ struct lwk_node_info {
     uint64_t ram_total, ram_kernel, ram_free;   /* bytes; free for programs */
     uint64_t largest_free;          /* biggest region a program can have */
     char cmdline[512];
+    uint64_t ncpus;                 /* CPUs online: 0 .. ncpus-1 */
 };
 
 /* A boot module; name is its command line ("path args...", up to 1023
