@@ -10,6 +10,7 @@
  *
  * We put the FPU/SSE control state in its ABI default, decode the stack,
  * check that a PCT started us (not Linux), record the auxv (__lwk_init),
+ * set up the main thread's thread-local storage,
  * run newlib's constructors, call main and exit() with its result so
  * atexit handlers run and stdio is flushed.
  */
@@ -42,6 +43,7 @@ _start:
     call    __lwk_init              /* (argc, argv, envp, auxv) */
 
     call    __lwk_time_init
+    call    __lwk_threads_init      /* the main thread's TLS (%fs) */
     leaq    __libc_fini_array(%rip), %rdi
     call    atexit                  /* destructors run at exit() */
     call    __libc_init_array       /* constructors */

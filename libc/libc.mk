@@ -18,10 +18,11 @@ LWKCC      := $(BUILD)/bin/lwkcc
 
 include libc/newlib.mk
 
-# ---- headers programs see as <lwk/...> and <sys/...> ----------------------
+# ---- headers programs see as <lwk/...>, <sys/...> and <pthread.h> ------
 LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h \
                   $(LIBC_INC)/sys/utsname.h $(LIBC_INC)/sys/resource.h \
-                  $(LIBC_INC)/sys/signal.h
+                  $(LIBC_INC)/sys/signal.h $(LIBC_INC)/lwk/cop.h \
+                  $(LIBC_INC)/pthread.h
 LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
                   $(LIBC_INC)/lwk/uapi/ptlcalls.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
@@ -50,7 +51,8 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
                   libc/signal.c libc/uname.c libc/io.c libc/yodio.c \
-                  libc/yodfile.c libc/misc.c libc/setjmp.S
+                  libc/yodfile.c libc/misc.c libc/setjmp.S \
+                  libc/tls.c libc/pthread.c libc/pthread_sync.c libc/cop.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS)))
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \

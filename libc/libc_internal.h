@@ -20,6 +20,33 @@ void lwk_heap_setup(unsigned long base, unsigned long size);
 /* time.c: remember the start time for times()/clock(); called by crt0. */
 void __lwk_time_init(void);
 
+/* A thread (index = pthread_t; 0 is the main thread) and its thread
+   control block, where %fs points (tls.c, pthread.c). */
+#define LWK_KEYS_MAX    64      /* PTHREAD_KEYS_MAX */
+struct lwk_thread {
+    int used, detached, cpu;
+    unsigned done;              /* set by the kernel once it has ended */
+    void *(*fn)(void *);
+    void *arg, *ret;
+    void *mem;                  /* stack, TLS block and TCB */
+    struct lwk_tcb *tcb;
+    const void **keys;          /* LWK_KEYS_MAX values, from the first set */
+};
+struct lwk_tcb {
+    struct lwk_tcb *self;       /* %fs:0, as the x86-64 TLS ABI wants */
+    struct lwk_thread *thread;
+};
+extern struct lwk_thread lwk_threads[];
+struct lwk_thread *lwk_thread_self(void);
+/* tls.c.  crt0: the main thread's TLS, once the heap is up. */
+void __lwk_threads_init(void);
+/* Bytes a thread's TLS block and TCB need; lay them out in
+   [mem, mem + lwk_tls_bytes()) for thread t. */
+size_t lwk_tls_bytes(void);
+struct lwk_tcb *lwk_tls_make(void *mem, struct lwk_thread *t);
+/* pthread_sync.c: run the key destructors of a thread that ends. */
+void lwk_keys_destroy(struct lwk_thread *t);
+
 /*
  * A raw system-call result is a value or -errno (-4095..-1).  Turn it into
  * the libc convention: the value, or -1 with errno set.
