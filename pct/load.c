@@ -132,6 +132,12 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     const char *why;
     long pid, got;
 
+    if (j->mode_word)
+        j->mode = pct_mode_parse(j->mode_word);
+    if (j->mode < 0) {
+        pct_cannot_run(j, "unknown CPU mode; give mode=one or mode=threads");
+        return -1;
+    }
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
                   &j->elf, &why) < 0 ||
         elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0) {
@@ -152,6 +158,7 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
         return -1;
     }
     j->pid = (int)pid;
+    pct_cpus_assign(j);
     j->stack_lo = LWK_STACK_TOP - m.size[LWK_REG_STACK];
     j->mem = m.size[LWK_REG_TEXT] + m.size[LWK_REG_DATA] +
              m.size[LWK_REG_STACK] + (uint64_t)got;

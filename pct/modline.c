@@ -2,8 +2,8 @@
  * A program's boot module command line: "PATH WORD ...", words apart by
  * spaces (QEMU: -initrd "pct.elf,prog a b"; tools/lwkrun writes them).
  * PATH is the file the loader read, as it is.  Each WORD is "prio=N" (the
- * program's priority, pct.together), "env=" and an environment entry, or
- * an argument.  Entries and arguments are percent-encoded so that any
+ * program's priority, pct.together), "mode=M" (how it uses the node's
+ * CPUs: pct/cpus.c), "env=" and an environment entry, or an argument.  Entries and arguments are percent-encoded so that any
  * byte can pass (spaces, commas, quotes, '%', '=', UTF-8): "%XX" with two
  * hex digits is the byte XX, the word "%00" is the empty string, and any
  * other byte stands for itself, so hand-written words without '%' need
@@ -84,6 +84,9 @@ int pct_parse_module(struct job *j, char *line)
             j->name = slash ? slash + 1 : w;
         } else if (!strncmp(w, "prio=", 5)) {
             j->prio = atoi(w + 5);
+            continue;
+        } else if (!strncmp(w, "mode=", 5)) {
+            j->mode_word = w + 5;
             continue;
         }
         if (add_word(j, w) < 0)

@@ -11,6 +11,8 @@
  *                     priority (a module word "prio=N"; higher first,
  *                     round robin among equals); default: one after another
  *   pct.halt          stop the node when every program has ended
+ * A module word "mode=M" picks how the program uses the node's CPUs
+ * (cpus.c: one, threads).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -17,6 +17,9 @@
 
 struct pct_sym;
 
+/* How a job uses the node's CPUs (cpus.c). */
+enum { PCT_MODE_ONE, PCT_MODE_THREADS };
+
 struct job {
     int pid;                    /* 0: not loaded */
     int prio;                   /* higher runs first */
@@ -24,6 +27,8 @@ struct job {
     int module;                 /* boot module index; -1: from yod */
     int scratch_pid;            /* from yod: the process holding the image */
     int rank, size;             /* in the job (0 of 1 for boot modules) */
+    int mode;                   /* PCT_MODE_*; -1: an unknown mode= word */
+    const char *mode_word;      /* a boot module's mode=WORD, or NULL */
     const void *image;          /* its image; NULL once given back */
     uint64_t image_size;
     struct pct_sym *syms;       /* function names, kept for fault reports */
@@ -57,6 +62,11 @@ static inline int pct_ended(const struct lwk_run_result *r)
            r->reason == LWK_STOP_ABORT;
 }
 
+/* cpus.c: the CPU policy.  A mode's name to PCT_MODE_* (-1 unknown), and
+   back; give the job's process the CPUs its mode asks for. */
+int pct_mode_parse(const char *s);
+const char *pct_mode_name(int mode);
+void pct_cpus_assign(struct job *j);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
 void pct_describe(const struct job *j, char *buf, size_t len);

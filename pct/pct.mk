@@ -3,7 +3,7 @@
 # loads applications with it.
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
-            pct/serve.c kernel/elf.c
+            pct/serve.c pct/cpus.c kernel/elf.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
 $(PCT_ELF): $(PCT_SRCS) pct/pct.h yod/yod_proto.h kernel/include/elf.h kernel/include/uapi/abi.h \

@@ -34,9 +34,14 @@ void pct_describe(const struct job *j, char *buf, size_t len)
     uint64_t off = 0;
     const char *sym = pct_symbol(j, r->fault_rip, &off);
 
-    snprintf(buf, len, "killed: %s (vector %u) at address %#lx, rip %#lx "
-             "<%s+%#lx>", fault_kind(j), r->fault_vector, r->fault_addr,
-             r->fault_rip, sym ? sym : "?", sym ? off : 0);
+    int n = snprintf(buf, len, "killed: %s (vector %u) at address %#lx, "
+                     "rip %#lx <%s+%#lx>", fault_kind(j), r->fault_vector,
+                     r->fault_addr, r->fault_rip, sym ? sym : "?",
+                     sym ? off : 0);
+
+    /* A thread's fault: the whole process died; say where. */
+    if (r->fault_cpu && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - n, " in a thread on CPU %u", r->fault_cpu);
 }
 
 /* A fault is reported as the signal Linux sends for it, as a shell shows

@@ -284,6 +284,7 @@ static void finish_load(struct job *j, const struct yod_msg *m)
 {
     printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
            (unsigned long)m->image_len);
+    j->mode = m->mode <= YOD_MODE_THREADS ? (int)m->mode : -1;
     if (pct_load(j, m->heap ? m->heap : s.heap,
                  m->stack ? m->stack : s.stack, s.nid) < 0) {
         char why[sizeof(j->why)];

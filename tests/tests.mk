@@ -81,3 +81,13 @@ TEST_SUITES += tests/qemu/suite-cluster
 # The repository refers only to itself and what it names exists: links,
 # paths in docs and Makefiles (tests/docs/check-links; no build needed).
 TEST_SUITES += tests/docs/check-links
+
+# Benchmark (not a test): threads-mode speedup (tests/bench/threads/run).
+$(BUILD)/tests/bench/matmul.elf: tests/bench/threads/matmul.c $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -o $@ $<
+
+bench-threads: $(BUILD)/tests/bench/matmul.elf $(BUILD)/kernel.elf $(PCT_ELF)
+	tests/bench/threads/run 5
+.PHONY: bench-threads

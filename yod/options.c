@@ -42,6 +42,9 @@ static const char yod_usage[] =
     "  -heap SIZE      heap per process, e.g. 16M (default: the node's free\n"
     "                  memory)\n"
     "  -stack SIZE     stack per process, e.g. 256K (default 1M)\n"
+    "  -threads        threads mode: each rank's threads (pthreads, COP) run\n"
+    "                  on its node's other CPUs, one per CPU (default: one\n"
+    "                  CPU per rank, the others halted)\n"
     "  -env NAME=VAL   set NAME in every rank's environment; -env NAME\n"
     "                  passes yod's own value (repeatable; nothing else of\n"
     "                  yod's environment is passed)\n"
@@ -335,6 +338,8 @@ static void yod_args(int argc, char **argv)
             o.keep = 1;
         } else if (!strcmp(a, "-kill-on-error")) {
             o.kill_on_error = 1;
+        } else if (!strcmp(a, "-threads")) {
+            o.mode = YOD_MODE_THREADS;
         } else if (is(a, "-sz", "-n", "-np")) {
             o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
                              MAX_NODES, "give a number of ranks, 1..128");

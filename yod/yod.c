@@ -405,6 +405,7 @@ int request(struct node *n, uint32_t type, int rank)
         P.out.envc = nenv;
         P.out.heap = o.heap;
         P.out.stack = o.stack;
+        P.out.mode = o.mode;
         P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
     n->got.type = 0;

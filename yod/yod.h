@@ -43,6 +43,7 @@ struct node {
 struct opts {
     int size;                   /* ranks; 0 until -sz or -nodes says */
     int label, wait, keep, kill_on_error;
+    uint32_t mode;              /* YOD_MODE_*: how ranks use a node's CPUs */
     double timeout;             /* seconds; 0: none */
     uint64_t heap, stack;       /* 0: the PCT's default */
     const char *nodes;          /* -nodes LIST, or NULL */
