@@ -29,7 +29,7 @@
 #include "x86.h"
 
 #define AP_STACKS       (2 * IST_SIZE + KSTACK_SIZE)
-#define AP_WAIT_US      1000000     /* TCG on a loaded host is slow */
+#define AP_WAIT_US      5000000     /* TCG on a loaded host is slow */
 #define FLUSH_MAX_PAGES 64          /* beyond: flush the whole TLB */
 #define KERNEL_HALF     0xFFFF800000000000ULL
 
