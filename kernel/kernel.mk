@@ -9,7 +9,8 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
                kernel/syscall.c \
                kernel/acpi.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
-               kernel/netdev.c kernel/portals.c kernel/ptlcall.c
+               kernel/netdev.c kernel/portals.c kernel/ptlcall.c \
+               kernel/ptlengine.c
 
 # The Portals core (portals/), compiled as the kernel compiles.  atomic_ops.c
 # alone uses SSE: its entry points get an _sse suffix here and
@@ -28,7 +29,8 @@ KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))
 
-$(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) kernel/portals.c kernel/ptlcall.c): \
+$(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) kernel/portals.c kernel/ptlcall.c \
+                             kernel/ptlengine.c): \
     KCFLAGS += -Iportals/include -Iportals
 $(BUILD)/k/portals/atomic_ops.c.o: KCFLAGS := \
     $(filter-out -mno-sse -mno-sse2 -mno-mmx,$(KCFLAGS)) $(KPTL_SSE) \

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "cmdline.h"
 #include "console.h"
+#include "cpu.h"
 #include "netdev.h"
 #include "panic.h"
 
@@ -119,4 +120,10 @@ void netdev_poll(struct netdev *nd)
 bool netdev_tx_idle(struct netdev *nd)
 {
     return nd->ops->tx_idle(nd);
+}
+
+void netdev_set_cpu(struct netdev *nd, int cpu)
+{
+    nd->cpu = cpu;
+    nd->ops->irq_to(nd, cpus[cpu].apic_id);
 }

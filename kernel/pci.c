@@ -217,7 +217,8 @@ void *pci_bar_map(const struct pci_dev *d, int bar, uint64_t off, uint64_t len)
     return phys_to_virt(b->base + off);
 }
 
-int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector)
+int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector,
+                    uint32_t dest_apic)
 {
     uint32_t tbl;
     volatile uint32_t *e;
@@ -237,7 +238,7 @@ int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector)
     ctrl = pci_read16(d, d->msix_cap + MSIX_CTRL);
     pci_write16(d, d->msix_cap + MSIX_CTRL,
                 ctrl | MSIX_CTRL_ENABLE | MSIX_CTRL_MASKALL);
-    e[0] = MSI_ADDR_BASE | apic_id() << 12;
+    e[0] = MSI_ADDR_BASE | dest_apic << 12;
     e[1] = 0;
     e[2] = vector;              /* fixed delivery, edge triggered */
     e[3] = 0;                   /* vector control: unmasked */

@@ -16,7 +16,7 @@
  * The kernel is not preemptible and runs with interrupts off except when
  * it idles, so the core needs no lock: it is entered from system calls,
  * from the NIC interrupt and from the network timer, never twice at once,
- * and only on the engine's CPU (kptl_check_cpu).
+ * and only on the engine's CPU (ptlengine.c).
  */
 #define LOG_PREFIX "portals"
 #include "kernel.h"
@@ -119,13 +119,6 @@ void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
     fpu_restore();
 }
 
-void kptl_check_cpu(void)
-{
-    if (unlikely(this_cpu()->id != KPTL_ENGINE_CPU))
-        panic("Portals entered on CPU %d; only CPU %d runs the engine",
-              this_cpu()->id, KPTL_ENGINE_CPU);
-}
-
 /* ---- finding a process's lib ---------------------------------------------- */
 
 struct kptl *kptl_of(struct proc *p)
@@ -156,14 +149,28 @@ bool kptl_pid_taken(uint32_t pid, const struct kptl *self)
     return kp && kp != self;
 }
 
+struct kptl *kptl_live_nth(int i)
+{
+    return i < nlive ? live[i] : NULL;
+}
+
 /* ---- timers: retransmission, delayed acks --------------------------------- */
 
 /* Tell a process waiting in its library to look again: the counter is
    published at the start of its shared area (kptl_setup reserved it). */
 static void wake(struct kptl *kp)
 {
+    int w;
+
     kp->wake_seq++;
     __atomic_store_n((uint64_t *)kp->shm, kp->wake_seq, __ATOMIC_RELEASE);
+    /* A process halted in ptl_wait on another CPU than the engine's: the
+       fence pairs with the waiter's between publishing itself and its
+       last look at the counter (kptl_wait_elsewhere). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    w = __atomic_load_n(&kp->waiter_cpu, __ATOMIC_RELAXED);
+    if (w >= 0 && w != this_cpu()->id)
+        apic_send_ipi(cpus[w].apic_id, ICR_FIXED | VEC_KICK);
 }
 
 static void net_timer(void);
@@ -184,7 +191,8 @@ static void net_timer(void)
 {
     uint64_t now = clock_ns();
 
-    kptl_check_cpu();
+    if (!kptl_on_engine())
+        return;                 /* armed before the engine moved away */
     for (int i = 0; i < nlive; i++)
         if (ptl_lib_deadline(live[i]->lib) <= now) {
             ptl_lib_progress(live[i]->lib);
@@ -453,10 +461,20 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
 /* The node is about to wait: ACKs the cores held for a reply to carry
    go now (portals/rel.c hold_ack).  Every wait passes here, so the timer
    is re-armed only when something went (its frames need resending). */
+static void flush_here(void *arg)
+{
+    (void)arg;
+    kptl_flush();
+}
+
 void kptl_flush(void)
 {
     bool sent = false;
 
+    if (!kptl_on_engine()) {
+        smp_call(kptl_engine_cpu, flush_here, NULL);
+        return;
+    }
     for (int i = 0; i < nlive; i++)
         if (ptl_lib_flush(live[i]->lib))
             sent = true;
@@ -530,7 +548,6 @@ static void rx(void *ctx, const void *frame, size_t len)
     struct kptl *kp;
 
     (void)ctx;
-    kptl_check_cpu();
     if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0) {
         rx_unclaimed++;
         return;
@@ -615,11 +632,15 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
         return -ENOMEM;
     }
     *kp = (struct kptl){ .p = p, .mem_pa = pa, .mem_len = len, .shm = shm,
-                         .shm_uva = shm_uva, .shm_len = shm_len };
+                         .shm_uva = shm_uva, .shm_len = shm_len,
+                         .waiter_cpu = -1 };
     /* The loopback queue sits after the core's tables, in the same region. */
     kp->loop = (uint8_t *)phys_to_virt(pa) + len - LOOP_BYTES;
-    kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* the wake counter */
+    kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* struct lwk_ptl_head */
+    _Static_assert(sizeof(struct lwk_ptl_head) <= 64, "ptl head");
     memset(shm, 0, 64);
+    /* The engine polls its command ring when it has a CPU of its own. */
+    ((struct lwk_ptl_head *)shm)->engine = kptl_engine_cpu != 0;
     params.epoch = (uint32_t)clock_ns() | 1;    /* a new incarnation */
     rc = ptl_lib_create(kptl_iface(kp), &params, &host_ops, kp,
                         phys_to_virt(pa), len - LOOP_BYTES, &kp->lib);
@@ -644,7 +665,9 @@ static void log_calls(struct kptl *kp)
         if (kp->ncalls[op] && n < (int)sizeof(line))
             n += ksnprintf(line + n, sizeof(line) - n, " %s %lu,",
                           ptlcall_name(op), kp->ncalls[op]);
-    pr_info("%s waits %lu (halted %lu)\n", line, kp->nwaits, kp->nhalts);
+    pr_info("%s waits %lu (halted %lu); by system call %lu, by the "
+            "command ring %lu\n", line, kp->nwaits, kp->nhalts, kp->ntraps,
+            kp->nring);
 }
 
 /* What the endpoint did, for the node log (tests read it). */
@@ -679,6 +702,11 @@ static void log_stats(struct kptl *kp)
 
 /* The process is gone: no more frames for it, and none of its memory may
    still be in the device's hands when its regions are reused. */
+static void release_here(void *arg)
+{
+    kptl_release(arg);
+}
+
 void kptl_release(struct proc *p)
 {
     struct kptl *kp = kptl_of(p);
@@ -686,6 +714,10 @@ void kptl_release(struct proc *p)
 
     if (!kp)
         return;
+    if (!kptl_on_engine()) {
+        smp_call(kptl_engine_cpu, release_here, p);
+        return;
+    }
     /* What the process owes its peers goes before its endpoint does: the
        link ACK of frames it took (delayed up to ack_delay, to ride in a
        reply) and the Portals ACKs it held for the same reason.  Without

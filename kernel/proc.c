@@ -400,9 +400,7 @@ void proc_yield(struct trapframe *tf)
         stop_running(tf, LWK_STOP_YIELD);
         return;
     }
-    kptl_flush();
-    irq_enable_and_halt();      /* the PCT idles until the next interrupt */
-    irq_disable();
+    kptl_sleep(pct);            /* the PCT idles until the next interrupt */
 }
 
 static void user_fault(struct trapframe *tf)

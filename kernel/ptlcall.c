@@ -434,12 +434,25 @@ const char *ptlcall_name(unsigned op)
     return op < ARRAY_SIZE(calls) && calls[op].name ? calls[op].name : "?";
 }
 
+/* The system call: on the engine's CPU, or forwarded there. */
 long ptl_syscall(struct proc *p, uint64_t op, uint64_t uargs)
+{
+    struct kptl *kp;
+    long rc;
+
+    if (!kptl_on_engine())
+        return kptl_forward_call(p, op, uargs);
+    rc = ptl_call(p, op, uargs);
+    if ((kp = kptl_of(p)))      /* after: Setup counts too */
+        kp->ntraps++;
+    return rc;
+}
+
+long ptl_call(struct proc *p, uint64_t op, uint64_t uargs)
 {
     struct call c = { .p = p };
     int rc;
 
-    kptl_check_cpu();
     if (op >= ARRAY_SIZE(calls) || !calls[op].fn)
         return -ENOSYS;
     if (copy_from_user(p, c.a, uargs, calls[op].nargs * sizeof(uint64_t)) < 0)
@@ -459,9 +472,11 @@ long ptl_wait_syscall(struct proc *p, uint64_t deadline, uint64_t seen)
 {
     struct kptl *kp = kptl_of(p);
 
-    kptl_check_cpu();
     if (!kp)
         return -EINVAL;
-    kptl_idle(kp, seen, deadline);
+    if (kptl_on_engine())
+        kptl_idle(kp, seen, deadline);
+    else
+        kptl_wait_elsewhere(kp, seen, deadline);
     return (long)kp->wake_seq;
 }

@@ -21,6 +21,7 @@
 #include "mem.h"
 #include "memlayout.h"
 #include "paging.h"
+#include "portals.h"
 #include "panic.h"
 #include "printf.h"
 #include "proc.h"
@@ -156,6 +157,8 @@ __noreturn void smp_idle(void)
         smp_poll_calls();
         if (__atomic_load_n(&c->proc, __ATOMIC_ACQUIRE))
             thread_enter(c);        /* given a thread: never returns */
+        if (__atomic_load_n(&c->engine, __ATOMIC_ACQUIRE))
+            kptl_engine_run();      /* until the engine moves away */
         irq_enable_and_halt();      /* an IPI or the LAPIC timer wakes us */
         irq_disable();
     }

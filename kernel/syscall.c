@@ -52,6 +52,11 @@ static long sys_set_tls(struct trapframe *tf)
     return 0;
 }
 
+static long sys_node_engine(struct trapframe *tf)
+{
+    return kptl_engine_set((int)A0(tf));
+}
+
 static long sys_proc_cpus(struct trapframe *tf)
 {
     return proc_cpus(A0(tf), A1(tf));

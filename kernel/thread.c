@@ -21,6 +21,7 @@
 #include "lib.h"
 #include "memlayout.h"
 #include "paging.h"
+#include "portals.h"
 #include "proc.h"
 #include "timer.h"
 #include "trap.h"
@@ -36,12 +37,19 @@ bool in_thread(void)
 
 /* ---- giving CPUs to a process (the PCT's decision) ------------------------ */
 
+bool thread_cpu_given(int cpu)
+{
+    return owner[cpu] != NULL;
+}
+
 long thread_cpus_grant(struct proc *p, uint64_t mask)
 {
     uint64_t online = ncpus == 64 ? ~0ULL : (1ULL << ncpus) - 1;
 
     if (mask & ~(online & ~1ULL))
         return -EINVAL;         /* CPU 0 or a CPU that is not online */
+    if (kptl_engine_cpu && (mask >> kptl_engine_cpu & 1))
+        return -EBUSY;          /* it runs the Portals engine */
     for (int i = 1; i < ncpus; i++)
         if ((mask >> i & 1) && owner[i] && owner[i] != p)
             return -EBUSY;

@@ -16,6 +16,7 @@
 #define LOG_PREFIX "net"
 #include "kernel.h"
 #include "console.h"
+#include "cpu.h"
 #include "lib.h"
 #include "mem.h"
 #include "memlayout.h"
@@ -201,14 +202,30 @@ static bool vnet_tx_idle(struct netdev *nd)
     return n->tx.vq.nfree == n->tx.vq.size;
 }
 
+static void vnet_irq_to(struct netdev *nd, uint32_t apic);
+
 static const struct netdev_ops vnet_ops = {
     .tx = vnet_tx, .poll = vnet_poll, .tx_idle = vnet_tx_idle,
+    .irq_to = vnet_irq_to,
 };
 
+static void vnet_irq_to(struct netdev *nd, uint32_t apic)
+{
+    struct vnet *n = nd->priv;
+
+    pci_msix_enable(n->vd.pci, 0, n->vector, apic);
+}
+
+/* An interrupt that was on its way when the NIC moved to another CPU is
+   left to that CPU, which polls after taking the NIC over. */
 static void vnet_irq(struct trapframe *tf)
 {
     struct vnet *n = &nics[tf->vector - VEC_NET0];
 
+    if (this_cpu()->id != n->nd.cpu) {
+        apic_eoi();
+        return;
+    }
     n->nd.st.irqs++;
     rx_drain(n);
     tx_reclaim(n);
@@ -279,7 +296,7 @@ static const char *setup(struct vnet *n)
        is polled; an interrupt for each would cost more than the send. */
     virtq_set_interrupts(&n->tx.vq, false);
     trap_set_handler(n->vector, vnet_irq);
-    if (pci_msix_enable(n->vd.pci, 0, n->vector) < 0)
+    if (pci_msix_enable(n->vd.pci, 0, n->vector, apic_id()) < 0)
         return "MSI-X could not be enabled";
     return NULL;
 }

@@ -63,6 +63,7 @@ struct cpu {
                                    PCT or a main thread, others a thread
                                    or nothing (idle) */
     struct thread_start thread; /* the thread it was given (take_thread) */
+    bool engine;                /* it runs the Portals engine's loop */
     struct cpu_call call;       /* written by callers under call.lock */
     uint64_t ipis;              /* call IPIs taken */
     uint64_t ktest_hits;        /* scratch for the SMP KTESTs */

@@ -39,6 +39,7 @@ struct netdev_ops {
               const struct netdev_seg *seg, int nseg);
     void (*poll)(struct netdev *nd);
     bool (*tx_idle)(struct netdev *nd);
+    void (*irq_to)(struct netdev *nd, uint32_t apic_id);
 };
 
 struct netdev {
@@ -53,6 +54,7 @@ struct netdev {
     unsigned loss_ppm;          /* receive loss injection (net.loss=) */
     uint64_t rng;
     struct netdev_stats st;
+    int cpu;                    /* the CPU that drives it (0 at boot) */
 };
 
 /* Called by drivers when a device is up. */
@@ -79,5 +81,8 @@ int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,
 void netdev_poll(struct netdev *nd);
 /* True when the device holds no transmit segment any more. */
 bool netdev_tx_idle(struct netdev *nd);
+/* Hand the device to CPU `cpu` (its interrupt goes there; only that CPU
+   touches it from now on: the caller makes sure of it). */
+void netdev_set_cpu(struct netdev *nd, int cpu);
 
 #endif

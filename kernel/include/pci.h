@@ -66,10 +66,12 @@ void pci_enable(const struct pci_dev *d);
 /* Kernel virtual address of memory BAR `bar` at `off`, len bytes
    (mapped uncached), or NULL if the BAR is absent, I/O, or too small. */
 void *pci_bar_map(const struct pci_dev *d, int bar, uint64_t off, uint64_t len);
-/* Program MSI-X table entry `entry` to deliver `vector` to this CPU's
-   local APIC (edge, fixed), unmask it and enable MSI-X.  0, or -ENODEV
-   (no MSI-X), -EINVAL (entry out of range or table unmappable). */
-int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector);
+/* Program MSI-X table entry `entry` to deliver `vector` to the local APIC
+   `dest_apic` (edge, fixed), unmask it and enable MSI-X; again to move
+   the interrupt to another CPU.  0, or -ENODEV (no MSI-X), -EINVAL
+   (entry out of range or table unmappable). */
+int pci_msix_enable(struct pci_dev *d, int entry, uint8_t vector,
+                    uint32_t dest_apic);
 
 /* "bb:dd.f" into buf (8 bytes). */
 const char *pci_name(const struct pci_dev *d, char buf[8]);

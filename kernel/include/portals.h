@@ -34,16 +34,32 @@ struct kptl {
     uint64_t bad_copies;
     uint64_t ncalls[KPTL_NCALLS];       /* Portals calls made, by number */
     uint64_t nwaits, nhalts;            /* waits, and those that halted */
+    uint64_t ntraps, nring;             /* calls by system call, by ring */
+    uint64_t cmd_seen;                  /* the last ring request served */
+    int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
 };
 
-/* Who may enter the engine: its entry points (the two system calls, the
-   NIC's receive path, the network timer) run on the engine's CPU only,
-   which serializes them per NIC without a lock.  That CPU is CPU 0: the
-   NIC's interrupt is routed to it and main threads run only there (a
-   thread's Portals call is refused: class MAIN in syscalls.def; see
-   docs/SMP.md); a call from elsewhere is a kernel bug and stops the node. */
-#define KPTL_ENGINE_CPU     0
-void kptl_check_cpu(void);
+/* The engine's CPU (ptlengine.c).  Every entry into the engine (the two
+   system calls, the NIC's receive path, the network timer, a process's
+   end) runs on that one CPU, which serializes them per NIC without a lock;
+   a caller on another CPU forwards its call there (smp_call).  It is CPU
+   0 (the NIC's interrupt goes there) unless the PCT moves it with
+   node_engine: that CPU then polls the NIC and the processes' command
+   rings (message co-processor), and the NIC's interrupt goes to it. */
+extern int kptl_engine_cpu;
+bool kptl_on_engine(void);
+long kptl_engine_set(int cpu);
+/* An AP's idle loop, while it is the engine (its struct cpu says so). */
+void kptl_engine_run(void);
+/* Forwarders, for callers on another CPU than the engine's. */
+long kptl_forward_call(struct proc *p, uint64_t op, uint64_t uargs);
+void kptl_wait_elsewhere(struct kptl *kp, uint64_t seen, uint64_t deadline);
+/* The PCT idles (quit_quantum): until an interrupt or news from the engine. */
+void kptl_sleep(struct proc *p);
+/* One command of a process's ring, as its system call would run it. */
+long ptl_call(struct proc *p, uint64_t op, uint64_t uargs);
+/* The live endpoints, 0 .. n-1; NULL past the end. */
+struct kptl *kptl_live_nth(int i);
 
 void portals_init(void);
 struct kptl *kptl_of(struct proc *p);

@@ -87,6 +87,7 @@ void proc_syscall_exit(struct trapframe *tf);
 bool in_thread(void);
 void thread_init(void);
 long thread_cpus_grant(struct proc *p, uint64_t mask);
+bool thread_cpu_given(int cpu);     /* a process has it for threads */
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls);
 __noreturn void thread_exit(uint64_t done_uva);

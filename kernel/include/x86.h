@@ -164,6 +164,15 @@ static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void halt(void)        { __asm__ volatile("hlt" ::: "memory"); }
 static inline void cpu_relax(void)   { __asm__ volatile("pause" ::: "memory"); }
 
+/* Let pending interrupts in, between two pieces of work.  The nop is sti's
+   one-instruction shadow: with `pause` there, QEMU's TCG leaves the
+   shadow on (pause leaves the translated block early) and no interrupt
+   ever comes in. */
+static inline void irq_window(void)
+{
+    __asm__ volatile("sti; nop; cli" ::: "memory");
+}
+
 /* Enable interrupts and halt atomically: an interrupt arriving between
    the two still wakes the hlt (sti's one-instruction shadow). */
 static inline void irq_enable_and_halt(void)

@@ -121,6 +121,24 @@ struct lwk_node_info {
     uint64_t ncpus;                 /* CPUs online: 0 .. ncpus-1 */
 };
 
+/* The head of the area a process gives Portals at setup (PtlInit), shared
+   by kernel/portals.c and portals/lwk/ptl_lwk.c.  `wake` is bumped
+   whenever the process may have news.  With `engine` set, a CPU of the
+   node polls `cmd` (message co-processor mode): the library posts each
+   call there (op and the address of its argument words, then req + 1)
+   and spins until `done` equals `req`; `rc` is what the `ptl` system
+   call would have returned.  The kernel checks the arguments exactly as
+   for the system call. */
+struct lwk_ptl_head {
+    uint64_t wake;
+    uint64_t engine;
+    struct {
+        uint64_t req, done;
+        uint64_t op, args;
+        int64_t rc;
+    } cmd;
+};
+
 /* A boot module; name is its command line ("path args...", up to 1023
    bytes: tools/lwkrun passes a program's arguments there). */
 struct lwk_module {
