@@ -7,6 +7,9 @@
  *            "second processor ignored")
  *   threads  every other CPU, one thread each (pthreads, COP); a thread
  *            more than that is refused with EAGAIN
+ *   coproc   CPU 1 runs the node's Portals engine while the job lives
+ *            (message co-processor): it polls the NIC and the command
+ *            rings, and the program's Portals calls cost CPU 0 no trap
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +19,13 @@
 #include "yod_proto.h"
 
 _Static_assert((int)PCT_MODE_ONE == (int)YOD_MODE_ONE &&
-               (int)PCT_MODE_THREADS == (int)YOD_MODE_THREADS, "yod's mode numbers");
+               (int)PCT_MODE_THREADS == (int)YOD_MODE_THREADS &&
+               (int)PCT_MODE_COPROC == (int)YOD_MODE_COPROC,
+               "yod's mode numbers");
 
 static const char *const names[] = {
     [PCT_MODE_ONE] = "one", [PCT_MODE_THREADS] = "threads",
+    [PCT_MODE_COPROC] = "coproc",
 };
 
 int pct_mode_parse(const char *s)
@@ -36,6 +42,29 @@ const char *pct_mode_name(int mode)
                ? names[mode] : "?";
 }
 
+static void engine_on(struct job *j, const struct lwk_node_info *ni)
+{
+    long rc;
+
+    if (ni->ncpus < 2) {
+        printf("pct: %s: co-processor mode on a node with one CPU: CPU 0 "
+               "runs the engine as usual\n", j->name);
+        return;
+    }
+    if ((rc = lwk_sys_node_engine(1)) < 0)
+        printf("pct: %s: co-processor mode, but CPU 1 is busy (%ld): CPU 0 "
+               "runs the engine as usual\n", j->name, rc);
+    else
+        printf("pct: %s: co-processor mode, CPU 1 runs the Portals "
+               "engine\n", j->name);
+}
+
+void pct_cpus_release(struct job *j)
+{
+    if (j->mode == PCT_MODE_COPROC)
+        lwk_sys_node_engine(0);
+}
+
 /* After the process is created, before it runs. */
 void pct_cpus_assign(struct job *j)
 {
@@ -43,9 +72,13 @@ void pct_cpus_assign(struct job *j)
     uint64_t mask;
     long rc;
 
-    if (j->mode != PCT_MODE_THREADS)
+    if (j->mode != PCT_MODE_THREADS && j->mode != PCT_MODE_COPROC)
         return;
     lwk_sys_node_info((long)&ni);
+    if (j->mode == PCT_MODE_COPROC) {
+        engine_on(j, &ni);
+        return;
+    }
     if (ni.ncpus < 2) {
         printf("pct: %s: threads mode on a node with one CPU: its threads "
                "cannot start (EAGAIN)\n", j->name);

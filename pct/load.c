@@ -135,7 +135,8 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     if (j->mode_word)
         j->mode = pct_mode_parse(j->mode_word);
     if (j->mode < 0) {
-        pct_cannot_run(j, "unknown CPU mode; give mode=one or mode=threads");
+        pct_cannot_run(j, "unknown CPU mode; give mode=one, mode=threads "
+                       "or mode=coproc");
         return -1;
     }
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,

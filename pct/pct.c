@@ -12,7 +12,7 @@
  *                     round robin among equals); default: one after another
  *   pct.halt          stop the node when every program has ended
  * A module word "mode=M" picks how the program uses the node's CPUs
- * (cpus.c: one, threads).
+ * (cpus.c: one, threads, coproc).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -132,6 +132,7 @@ static void run_once(struct job *j, uint64_t quantum)
         j->done = 1;
         pct_report(j);
         pct_drop_symbols(j);
+        pct_cpus_release(j);
         lwk_sys_proc_destroy(j->pid);
     }
 }

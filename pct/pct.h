@@ -18,7 +18,7 @@
 struct pct_sym;
 
 /* How a job uses the node's CPUs (cpus.c). */
-enum { PCT_MODE_ONE, PCT_MODE_THREADS };
+enum { PCT_MODE_ONE, PCT_MODE_THREADS, PCT_MODE_COPROC };
 
 struct job {
     int pid;                    /* 0: not loaded */
@@ -67,6 +67,8 @@ static inline int pct_ended(const struct lwk_run_result *r)
 int pct_mode_parse(const char *s);
 const char *pct_mode_name(int mode);
 void pct_cpus_assign(struct job *j);
+/* The job is over: what its mode took goes back (before proc_destroy). */
+void pct_cpus_release(struct job *j);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
 void pct_describe(const struct job *j, char *buf, size_t len);

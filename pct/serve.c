@@ -284,7 +284,7 @@ static void finish_load(struct job *j, const struct yod_msg *m)
 {
     printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
            (unsigned long)m->image_len);
-    j->mode = m->mode <= YOD_MODE_THREADS ? (int)m->mode : -1;
+    j->mode = m->mode <= YOD_MODE_COPROC ? (int)m->mode : -1;
     if (pct_load(j, m->heap ? m->heap : s.heap,
                  m->stack ? m->stack : s.stack, s.nid) < 0) {
         char why[sizeof(j->why)];
@@ -340,6 +340,7 @@ static void ended(int killed)
     if (killed)
         snprintf(m.text, sizeof(m.text), "killed by yod");
     pct_drop_symbols(j);
+    pct_cpus_release(j);
     lwk_sys_proc_destroy(j->pid);
     memset(j, 0, sizeof(*j));
     job.started = 0;
@@ -369,6 +370,7 @@ static void lease_check(void)
            (int)(silent / 1000));
     if (j->pid) {
         pct_drop_symbols(j);
+        pct_cpus_release(j);
         lwk_sys_proc_destroy(j->pid);
         memset(j, 0, sizeof(*j));
         job.started = 0;

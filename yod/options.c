@@ -45,6 +45,9 @@ static const char yod_usage[] =
     "  -threads        threads mode: each rank's threads (pthreads, COP) run\n"
     "                  on its node's other CPUs, one per CPU (default: one\n"
     "                  CPU per rank, the others halted)\n"
+    "  -coproc         message co-processor mode: CPU 1 of each node runs the\n"
+    "                  Portals engine, so a rank's Portals calls and\n"
+    "                  receives cost its CPU no trap or interrupt\n"
     "  -env NAME=VAL   set NAME in every rank's environment; -env NAME\n"
     "                  passes yod's own value (repeatable; nothing else of\n"
     "                  yod's environment is passed)\n"
@@ -340,6 +343,8 @@ static void yod_args(int argc, char **argv)
             o.kill_on_error = 1;
         } else if (!strcmp(a, "-threads")) {
             o.mode = YOD_MODE_THREADS;
+        } else if (!strcmp(a, "-coproc")) {
+            o.mode = YOD_MODE_COPROC;
         } else if (is(a, "-sz", "-n", "-np")) {
             o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
                              MAX_NODES, "give a number of ranks, 1..128");

@@ -138,7 +138,7 @@ enum yod_type {
     YOD_LOST = 24,                      /* fan-out: a child did not answer */
 };
 
-enum yod_mode { YOD_MODE_ONE, YOD_MODE_THREADS };   /* = pct/cpus.c's */
+enum yod_mode { YOD_MODE_ONE, YOD_MODE_THREADS, YOD_MODE_COPROC }; /* pct/cpus.c */
 
 #define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
 #define YOD_LEASE_MS    5000    /* silence after which the other side is gone */
@@ -154,7 +154,7 @@ struct yod_msg {
     int32_t peer;               /* EXIT after ABORT: the rank whose end made
                                    it give up (a message to it failed), -1 */
     uint32_t mode;              /* LOAD, FLOAD: CPUs (pct/cpus.c): 0 one,
-                                   1 threads */
+                                   1 threads, 2 coproc */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

@@ -9,6 +9,12 @@
  * memory this library gave it at PtlInit, so PtlEQGet and PtlCTGet are
  * plain loads, and the waits spin on that memory, sleeping in the kernel
  * (ptl_wait) only until the next network event or their deadline.
+ *
+ * In message co-processor mode (the area's head says `engine`: another
+ * CPU of the node runs the engine) a call is posted in that memory
+ * instead and its result awaited there, and the waits only spin: the
+ * program's CPU takes no trap for the network (lwk/uapi/abi.h,
+ * struct lwk_ptl_head).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +23,7 @@
 #include <time.h>
 
 #include <lwk/syscall.h>
+#include <lwk/uapi/abi.h>
 
 #include "portals4.h"
 #include "ptl_eqring.h"
@@ -38,13 +45,34 @@ static struct {
     int refs;
     void *shm;
     volatile uint64_t *wake;            /* kernel's wake counter */
+    struct lwk_ptl_head *head;          /* the area's head (wake is in it) */
     struct { ptl_handle_eq_t h; struct ptl_eq_ring *ring; } eq[MAX_OBJ];
     struct { ptl_handle_ct_t h; ptl_ct_event_t *val; } ct[MAX_OBJ];
 } st;
 
+/* Post the call in the command ring and spin until the engine's CPU has
+   run it. */
+static long ring_call(int op, const uint64_t *a)
+{
+    struct lwk_ptl_head *h = st.head;
+    uint64_t req = h->cmd.req + 1;
+
+    h->cmd.op = (uint64_t)op;
+    h->cmd.args = (uint64_t)(uintptr_t)a;
+    __atomic_store_n(&h->cmd.req, req, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&h->cmd.done, __ATOMIC_ACQUIRE) != req)
+        __builtin_ia32_pause();
+    return h->cmd.rc;
+}
+
+static int engine_polls(void)
+{
+    return st.head && __atomic_load_n(&st.head->engine, __ATOMIC_RELAXED);
+}
+
 static int call(int op, const uint64_t *a)
 {
-    long rc = lwk_sys_ptl(op, (long)a);
+    long rc = engine_polls() ? ring_call(op, a) : lwk_sys_ptl(op, (long)a);
 
     if (rc >= 0)
         return (int)rc;
@@ -86,7 +114,8 @@ int PtlInit(void)
         st.refs = 0;
         return rc;
     }
-    st.wake = st.shm;
+    st.head = st.shm;
+    st.wake = &st.head->wake;
     return PTL_OK;
 }
 
@@ -112,6 +141,8 @@ int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
     return CALL(NIInit, iface, options, pid, U(desired), U(actual), U(ni));
 }
 
+static void wait_news(uint64_t deadline, uint64_t seen);
+
 /* The kernel does not wait inside the call (it would hold the node's CPU
    while peers drain): it says until when to wait, then we ask again. */
 int PtlNIFini(ptl_handle_ni_t ni)
@@ -120,8 +151,7 @@ int PtlNIFini(ptl_handle_ni_t ni)
     int rc;
 
     while ((rc = CALL(NIFini, ni, U(&until))) == PTL_OK && until != 0)
-        lwk_sys_ptl_wait((long)until,
-                         (long)__atomic_load_n(st.wake, __ATOMIC_ACQUIRE));
+        wait_news(until, __atomic_load_n(st.wake, __ATOMIC_ACQUIRE));
     return rc;
 }
 
@@ -369,6 +399,19 @@ static uint64_t deadline_of(ptl_time_t ms)
                                   : now_ns() + (uint64_t)ms * 1000000u;
 }
 
+/* Until the wake count moves from `seen` or the deadline: asleep in the
+   kernel, or spinning here when another CPU runs the engine for us. */
+static void wait_news(uint64_t deadline, uint64_t seen)
+{
+    if (!engine_polls()) {
+        lwk_sys_ptl_wait((long)deadline, (long)seen);
+        return;
+    }
+    while (__atomic_load_n(st.wake, __ATOMIC_ACQUIRE) == seen &&
+           (deadline == UINT64_MAX || now_ns() < deadline))
+        __builtin_ia32_pause();
+}
+
 int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
               ptl_event_t *ev, unsigned int *which)
 {
@@ -394,7 +437,7 @@ int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
         /* No clock read (a system call) for a wait without a timeout. */
         if (deadline != UINT64_MAX && now_ns() >= deadline)
             return PTL_EQ_EMPTY;
-        lwk_sys_ptl_wait((long)deadline, (long)seen);
+        wait_news(deadline, seen);
     }
 }
 
@@ -483,7 +526,7 @@ int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
         }
         if (now_ns() >= deadline)
             return PTL_CT_NONE_REACHED;
-        lwk_sys_ptl_wait((long)deadline, (long)seen);
+        wait_news(deadline, seen);
     }
 }
 
