@@ -91,3 +91,13 @@ $(BUILD)/tests/bench/matmul.elf: tests/bench/threads/matmul.c $(LIBC_ALL)
 bench-threads: $(BUILD)/tests/bench/matmul.elf $(BUILD)/kernel.elf $(PCT_ELF)
 	tests/bench/threads/run 5
 .PHONY: bench-threads
+
+# Benchmark (not a test): OS noise per mode (tests/bench/noise/run).
+$(BUILD)/tests/bench/noise.elf: tests/bench/noise/noise.c $(LIBC_ALL)
+	@mkdir -p $(@D)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -g -Wall -Werror -o $@ $<
+
+bench-noise: $(BUILD)/tests/bench/noise.elf $(BUILD)/kernel.elf $(PCT_ELF)
+	tests/bench/noise/run 3
+.PHONY: bench-noise
