@@ -5,7 +5,9 @@
 #include "kernel.h"
 #include "console.h"
 #include "printf.h"
+#include "ratelimit.h"
 #include "spinlock.h"
+#include "timer.h"
 #include "x86.h"
 
 #define COM1            0x3F8
@@ -105,4 +107,54 @@ int kprintf(const char *fmt, ...)
     if ((size_t)n >= sizeof(buf))
         console_write("[...]\n", 6);    /* truncation is visible */
     return n;
+}
+
+#define SECOND_NS   1000000000ull
+
+/* Events come from any CPU: events_lock guards the counts (never held
+   while printing, which takes console_lock). */
+static spinlock_t events_lock;
+static struct ratelimit events[PE_KINDS] = {
+    [0 ... PE_KINDS - 1] = RATELIMIT_INIT(SECOND_NS),
+};
+static const char *const event_names[PE_KINDS] = {
+    [PE_UNKNOWN_CALL] = "unknown system calls",
+    [PE_PCT_ONLY] = "refused PCT-only calls",
+    [PE_NO_NIC] = "PtlInit calls without a NIC",
+};
+
+void proc_event(enum proc_event kind, const char *fmt, ...)
+{
+    char buf[200];
+    uint64_t missed;
+    va_list ap;
+    int n, line;
+
+    spin_lock(&events_lock);
+    line = ratelimit_event(&events[kind], clock_ns(), &missed);
+    spin_unlock(&events_lock);
+    if (!line)
+        return;
+    va_start(ap, fmt);
+    n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    n = MIN((size_t)n, sizeof(buf) - 1);
+    if (missed)
+        kprintf("%.*s (%lu more %s since the last line)\n", n, buf,
+                missed, event_names[kind]);
+    else
+        kprintf("%.*s\n", n, buf);
+}
+
+void proc_event_flush(void)
+{
+    for (int k = 0; k < PE_KINDS; k++) {
+        uint64_t missed;
+        spin_lock(&events_lock);
+        missed = ratelimit_flush(&events[k]);
+        spin_unlock(&events_lock);
+        if (missed)
+            kprintf("kernel: %lu more %s, not logged one by one (at most a "
+                    "line a second)\n", missed, event_names[k]);
+    }
 }

@@ -2,7 +2,7 @@
 # for the symbol table (tools/genksyms) that the second link carries.
 
 KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
-               kernel/cmdline.c kernel/region.c kernel/mem.c kernel/paging.c \
+               kernel/cmdline.c kernel/ratelimit.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
                kernel/elf.c kernel/aspace.c kernel/proc.c kernel/thread.c \

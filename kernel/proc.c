@@ -79,6 +79,7 @@ static struct proc *proc_find(uint64_t pid)
 static void release(struct proc *p)
 {
     thread_release(p);          /* its threads off their CPUs first */
+    proc_event_flush();         /* what it did that was not logged */
     kptl_release(p);
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];

@@ -413,7 +413,8 @@ static int c_Setup(struct call *c)
     int err = kptl_setup(c->p, c->a[0], c->a[1], &c->kp);
 
     if (err == -ENODEV)
-        pr_info("pid %d: PtlInit on a node without a NIC\n", c->p->pid);
+        proc_event(PE_NO_NIC, LOG_PREFIX ": pid %d: PtlInit on a node "
+                   "without a NIC", c->p->pid);
     return err;
 }
 

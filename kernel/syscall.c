@@ -2,7 +2,8 @@
  * System calls: the table is generated from uapi/syscalls.def, the one
  * list.  Handlers are thin: check the caller and its arguments, then call
  * the subsystem.  A PCT-only call from an application is refused with
- * -EPERM and logged; an unknown number gets -ENOSYS and is logged.
+ * -EPERM and logged; an unknown number gets -ENOSYS and is logged (at
+ * most a line a second of each, the rest counted: console.h proc_event).
  */
 #define LOG_PREFIX "syscall"
 #include "kernel.h"
@@ -242,11 +243,12 @@ void syscall_dispatch(struct trapframe *tf)
     long ret;
 
     if (nr >= ARRAY_SIZE(table) || !table[nr].fn) {
-        pr_info("pid %d: unknown system call %lu\n", caller->pid, nr);
+        proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: unknown system "
+                   "call %lu", caller->pid, nr);
         ret = -ENOSYS;
     } else if (table[nr].class == SC_PCT && !caller->is_pct) {
-        pr_info("pid %d: %s is for the PCT only; refused\n", caller->pid,
-                table[nr].name);
+        proc_event(PE_PCT_ONLY, LOG_PREFIX ": pid %d: %s is for the PCT "
+                   "only; refused", caller->pid, table[nr].name);
         ret = -EPERM;
     } else if (table[nr].class == SC_MAIN && in_thread()) {
         pr_info("pid %d: %s is for the main thread only (asked on CPU %d); "

@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lwk/syscall.h>
 #include <lwk/uapi/abi.h>
@@ -43,9 +44,14 @@ int main(int argc, char **argv)
     else if (!strcmp(what, "text"))     /* text is read-only */
         *(volatile uint8_t *)(uintptr_t)&main = 0xC3;
     else if (!strcmp(what, "pctcall")) {
-        long rc = lwk_sys_node_info(0);
-        printf("faults: pctcall returned %ld\n", rc);
-        return rc == -1 ? 0 : 1;        /* -EPERM */
+        long n = argc > 2 ? atol(argv[2]) : 1, refused = 0, rc = 0;
+        for (long i = 0; i < n; i++)    /* a refused call n times: logged */
+            refused += (rc = lwk_sys_node_info(0)) == -1;   /* -EPERM */
+        if (n == 1)
+            printf("faults: pctcall returned %ld\n", rc);
+        else
+            printf("faults: pctcall refused %ld of %ld times\n", refused, n);
+        return refused == n ? 0 : 1;
     }
     printf("faults: survived %s\n", what);
     return 3;
