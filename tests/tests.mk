@@ -2,7 +2,8 @@
 # (and of yod's: which rank's end ended a job), and the QEMU suites.  Each suite prints PASS/FAIL lines (tools/runtests).
 
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
-              test_lib test_modline test_yod_end test_acpi test_ratelimit
+              test_lib test_modline test_yod_end test_acpi test_siphash \
+              test_ratelimit
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -15,6 +16,7 @@ UNIT_SRCS_test_virtq    := kernel/virtq.c
 UNIT_SRCS_test_modline  := pct/modline.c
 UNIT_SRCS_test_yod_end  := yod/end.c
 UNIT_SRCS_test_acpi     := kernel/acpi.c
+UNIT_SRCS_test_siphash  := yod/siphash.c
 UNIT_SRCS_test_ratelimit := kernel/ratelimit.c
 
 UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot \
