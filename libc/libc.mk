@@ -54,7 +54,7 @@ LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
                   libc/yodfile.c libc/misc.c libc/setjmp.S \
                   libc/tls.c libc/pthread.c libc/pthread_sync.c libc/cop.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
-                    $(basename $(LIBC_GLUE_SRCS)))
+                    $(basename $(LIBC_GLUE_SRCS))) $(LIBC_OUT)/obj/siphash.o
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
                   -fno-stack-protector -Ilibc -Iyod -MMD -MP
 LIBC_DEPS      := $(LWKCC) $(NEWLIB_STAMP) $(LIBC_HDRS)
@@ -64,8 +64,13 @@ $(LIBC_OUT)/obj/%.o: libc/%.c $(LIBC_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -c $< -o $@
 
-# yodio.c and yodfile.c speak Portals to yod (yod/yod_proto.h).
+# yodio.c and yodfile.c speak Portals to yod (yod/yod_proto.h) and sign
+# what they send with yod's SipHash (yod/siphash.c, the same file).
 $(LIBC_OUT)/obj/yodio.o $(LIBC_OUT)/obj/yodfile.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
+$(LIBC_OUT)/obj/siphash.o: yod/siphash.c $(LIBC_DEPS)
+	$(call say,LWKCC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) $(LIBC_CFLAGS) -c $< -o $@
 
 $(LIBC_OUT)/obj/%.o: libc/%.S $(LIBC_DEPS)
 	$(call say,LWKCC,$<)

@@ -8,13 +8,16 @@
  * Portals opens at first use, on a physical NI of the program's own pid
  * (PTL_PID), so the job's logical NI (ptl_job.h) is not disturbed.  Every
  * Put is acknowledged before the call returns, because the kernel drops a
- * process's traffic when it exits.
+ * process's traffic when it exits.  Everything sent is signed with the
+ * rank's key, which the PCT put in the auxiliary vector (yod_proto.h,
+ * Authentication): yod takes nothing unsigned.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <lwk/lwk.h>
+#include <lwk/uapi/abi.h>
 #include <portals4.h>
 
 #include "libc_internal.h"
@@ -26,6 +29,8 @@ static ptl_handle_ni_t ni;
 static ptl_handle_eq_t eq;
 static ptl_handle_md_t md;
 static uint32_t seq;
+static uint32_t out_seq;                /* output Puts so far */
+static struct sipkey key;               /* the rank's */
 
 /* Everything this side sends or is answered in; the MD covers it all. */
 static struct {
@@ -84,14 +89,17 @@ static int acked(void)
     return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
 }
 
-/* One chunk of output to yod. */
+/* One chunk of output to yod, numbered and signed. */
 static int put_chunk(int fd, const char *buf, size_t len)
 {
-    ptl_hdr_data_t hdr = (ptl_hdr_data_t)lwk_rank() << 8 | (unsigned)fd;
+    ptl_hdr_data_t hdr = (ptl_hdr_data_t)++out_seq << 32 |
+                         ((uint64_t)lwk_rank() & 0xffffff) << 8 |
+                         (unsigned)fd;
 
     memcpy(ch.out, buf, len);
     if (PtlPut(md, offsetof(typeof(ch), out), len, PTL_ACK_REQ, yod,
-               YOD_PT_IO, 0, 0, NULL, hdr) != PTL_OK)
+               YOD_PT_IO, yod_output_mac(&key, hdr, ch.out, len), 0, NULL,
+               hdr) != PTL_OK)
         return -1;
     return acked();
 }
@@ -165,6 +173,8 @@ long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
         return -EIO;
     ch.req.seq = ++seq;
     ch.req.rank = (int32_t)lwk_rank();
+    if (req_len >= YOD_FILE_REQ_HDR)
+        ch.req.mac = yod_file_mac(&key, &ch.req, req_len);
     if (append(&ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
                YOD_MB_ANS | seq, &ans_me) != PTL_OK)
         return -EIO;
@@ -199,5 +209,7 @@ void lwk_yod_io_setup(const char *where)
         return;
     yod.phys.nid = (ptl_nid_t)nid;
     yod.phys.pid = (ptl_pid_t)strtoul(end + 1, NULL, 0);
+    key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
+    key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);
     lwk_io = &lwk_io_yod;
 }

@@ -111,7 +111,9 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         AT_LWK_HEAP_BASE, heap_va, AT_LWK_HEAP_SIZE, heap,
         AT_LWK_STACK_SIZE, m->size[LWK_REG_STACK], AT_LWK_NID, nid,
         AT_LWK_RANK, (uint64_t)j->rank, AT_LWK_SIZE,
-        (uint64_t)(j->size ? j->size : 1), AT_NULL, 0,
+        (uint64_t)(j->size ? j->size : 1),
+        AT_LWK_YOD_KEY0, j->yod_key.k0, AT_LWK_YOD_KEY1, j->yod_key.k1,
+        AT_NULL, 0,
     };
 
     sp = ustack_build((void *)m->pct_va[LWK_REG_STACK], m->size[LWK_REG_STACK],

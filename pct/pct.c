@@ -11,8 +11,12 @@
  *                     priority (a module word "prio=N"; higher first,
  *                     round robin among equals); default: one after another
  *   pct.halt          stop the node when every program has ended
+ *   pct.service=A-B   the service partition's nids: only their stations
+ *                     may claim the node (yod_proto.h; default 1000-1999)
  * A module word "mode=M" picks how the program uses the node's CPUs
  * (cpus.c: one, threads, coproc).
+ * The boot module cluster.key, if there is one, is the cluster's secret
+ * (auth.c), never a program.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,8 +29,7 @@ static struct job jobs[PCT_MAX_JOBS];
 static int njobs;
 static struct lwk_node_info node;
 
-/* Value of a "key=value" word on the kernel command line, or NULL. */
-static const char *opt(const char *key)
+const char *pct_opt(const char *key)
 {
     static char val[128];
     size_t n = strlen(key);
@@ -49,7 +52,7 @@ static const char *opt(const char *key)
 
 static uint64_t size_opt(const char *key, uint64_t dflt)
 {
-    const char *v = opt(key);
+    const char *v = pct_opt(key);
     char *end;
     uint64_t x;
 
@@ -108,6 +111,8 @@ static void find_programs(void)
             lwk_sys_module_release(i);
             continue;
         }
+        if (pct_auth_module(i, &m))
+            continue;           /* the cluster's secret, not a program */
         struct job *j = &jobs[njobs++];
         j->module = i;
         j->image = (const void *)m.pct_va;
@@ -164,9 +169,10 @@ int main(void)
     printf("pct: node %lu up, %lu MiB free for programs\n", node.nid,
            node.ram_free >> 20);
     stack = size_opt("pct.stack", 1 << 20);
-    heap = size_opt("pct.heap", opt("pct.together") ? (16 << 20)
+    heap = size_opt("pct.heap", pct_opt("pct.together") ? (16 << 20)
                                                     : PCT_HEAP_ALL);
     quantum = size_opt("pct.quantum", 10000000);
+    pct_auth_setup();
     find_programs();
     if (!njobs) {
         printf("pct: no program to run\n");
@@ -181,7 +187,7 @@ int main(void)
             all_ok = 0;
             continue;
         }
-        if (!opt("pct.together"))
+        if (!pct_opt("pct.together"))
             while (!j->done)
                 run_once(j, 0);
     }
@@ -192,7 +198,7 @@ int main(void)
         all_ok &= ok(&jobs[i]);
     printf("pct: all programs ended (%s)\n", all_ok ? "all succeeded" :
            "some failed");
-    if (opt("pct.halt"))
+    if (pct_opt("pct.halt"))
         lwk_sys_node_stop(all_ok);
     for (;;)
         lwk_sys_quit_quantum();

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "elf.h"
+#include "siphash.h"
 #include "uapi/abi.h"
 
 #define PCT_MAX_JOBS    16
@@ -40,6 +41,7 @@ struct job {
     char *envp[PCT_MAX_ARGS + 1];
     uint64_t stack_lo;          /* lowest stack address: overflow check */
     uint64_t mem;               /* bytes its regions take (heap included) */
+    struct sipkey yod_key;      /* from yod: the rank's key (auxv) */
     char why[160];              /* pct_load failed: why (also on the log) */
     int done;
     struct lwk_run_result last;
@@ -79,6 +81,14 @@ int pct_status(const struct lwk_run_result *r);
    encoded words) into j's argv, envp and priority; modifies `line`,
    which j then points into.  0, or -1 after pct_cannot_run. */
 int pct_parse_module(struct job *j, char *line);
+/* pct.c: the value of a "key=value" word on the kernel command line
+   ("" for a bare "key"), or NULL. */
+const char *pct_opt(const char *key);
+/* auth.c: the service partition's nids (pct.service), at start; and
+   module i (mapped: m) if it is the cluster's secret, cluster.key: taken
+   and its memory given back (1), else 0. */
+void pct_auth_setup(void);
+int pct_auth_module(int i, const struct lwk_module *m);
 /* serve.c: with no boot-module program, serve yod's requests forever. */
 void pct_serve(const struct lwk_node_info *node, uint64_t heap,
                uint64_t stack, uint64_t quantum);

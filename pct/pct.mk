@@ -3,10 +3,12 @@
 # loads applications with it.
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
-            pct/serve.c pct/cpus.c kernel/elf.c
+            pct/serve.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
+            pct/auth.c kernel/elf.c kernel/ratelimit.c yod/siphash.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
-$(PCT_ELF): $(PCT_SRCS) pct/pct.h yod/yod_proto.h kernel/include/elf.h kernel/include/uapi/abi.h \
+$(PCT_ELF): $(PCT_SRCS) pct/pct.h pct/serve.h yod/yod_proto.h yod/siphash.h \
+            kernel/include/elf.h kernel/include/ratelimit.h kernel/include/uapi/abi.h \
             kernel/include/uapi/syscalls.def $(LIBC_ALL) $(LWKCC)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)

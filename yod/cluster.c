@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "portals4.h"
 #include "cluster.h"
 
 const char *cluster;
@@ -126,4 +128,49 @@ unsigned cluster_service_nid(unsigned first, unsigned last)
              "(%s/yod-*.lock)", first, last, cluster);
     die("%s", path);
     return 0;
+}
+
+/* secret: 32 hex digits and a newline, readable only by the user who
+   booted the cluster (tools/cluster up); yod_proto.h, Authentication. */
+void cluster_secret(uint8_t key[16])
+{
+    char path[4096], text[64];
+    struct stat st;
+    FILE *f;
+    int n = 0;
+
+    snprintf(path, sizeof(path), "%s/secret", cluster);
+    if (!(f = fopen(path, "r"))) {
+        int e = errno;
+        die("cannot read the cluster's secret %s: %s; %s", path, strerror(e),
+            e == EACCES && stat(path, &st) == 0
+            ? "only the user who booted the cluster (or one it let read the "
+              "file) may run jobs on it (docs/SECURITY.md)"
+            : "boot the cluster again with tools/cluster up");
+    }
+    if (fgets(text, sizeof(text), f))
+        for (n = 0; n < 16 && sscanf(text + 2 * n, "%2hhx", &key[n]) == 1;)
+            n++;
+    fclose(f);
+    if (n != 16 || strspn(text, "0123456789abcdefABCDEF") != 32)
+        die("%s is not a cluster's secret (32 hex digits); boot the cluster "
+            "again with tools/cluster up", path);
+}
+
+ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid)
+{
+    ptl_handle_ni_t ni;
+    char s[16];
+
+    snprintf(s, sizeof(s), "%u", nid);
+    setenv("PTL_NID", s, 1);
+    snprintf(s, sizeof(s), "%u", pid);
+    setenv("PTL_PID", s, 1);
+    if (PtlInit() != PTL_OK)
+        die("cannot join the cluster's network (PTL_IFACE=%s)",
+            getenv("PTL_IFACE") ? getenv("PTL_IFACE") : "?");
+    if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                  (ptl_pid_t)pid, NULL, NULL, &ni) != PTL_OK)
+        die("cannot open a Portals NI on nid %u pid %u", nid, pid);
+    return ni;
 }

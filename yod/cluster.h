@@ -11,7 +11,9 @@
 #ifndef YOD_CLUSTER_H
 #define YOD_CLUSTER_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include "portals4.h"
 
 extern const char *cluster;     /* the cluster's directory */
 
@@ -20,6 +22,11 @@ FILE *cluster_file(const char *name);           /* opened for reading */
 /* env: the service nid range, and PTL_* put into our environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);
+/* Join the cluster's network as station (nid, pid): a matching physical
+   NI (PTL_* from `env` set already), or a one-line error. */
+ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid);
+/* The cluster's secret (the file `secret`), or a one-line error. */
+void cluster_secret(uint8_t key[16]);
 
 /* "PROGRAM: message" on stderr, then exit die_status (1; yod's 125). */
 extern int die_status;

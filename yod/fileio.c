@@ -3,8 +3,11 @@
  * fileio.c: yod's file server.  The ranks' libc forwards file calls here
  * (protocol: yod_proto.h, "Files"); yod performs them on Linux as itself
  * (the user: the kernel enforces the user's permissions, nothing more),
- * relative to each rank's own working directory (a directory fd per rank,
- * used with the *at() calls), and keeps each rank's fd table.
+ * relative to each rank's own working directory, or only inside -chroot
+ * DIR (paths.c says where a path leads), and keeps each rank's fd table;
+ * the calls answered at once are filecalls.c's, this file moves data.
+ * It takes a request only from the rank it names, signed with that
+ * rank's key, numbered above the last (auth.c; yod_proto.h).
  *
  * Everything is driven by events from yod's main loop (fileio_event), so
  * output and exit events keep flowing while a large transfer runs: a
@@ -25,17 +28,18 @@
 
 #include "portals4.h"
 #include "fileio.h"
-#include "yod_proto.h"
+#include "filecalls.h"
+#include "yod.h"
 
 #define CHUNK       (1u << 20)  /* bytes per Get or Put of a transfer */
-#define MAX_FDS     64          /* per rank, 0..2 included */
 #define REQ_BUF     (16 * sizeof(struct yod_file_req))
 
 struct rank {
     unsigned nid;
     unsigned pid;               /* its Portals pid, from its requests */
-    int dirfd;                  /* its working directory; -1: it ended */
-    int fd[MAX_FDS];            /* its fd -> ours; -1: not open */
+    struct sipkey key;          /* its key: its requests are signed */
+    uint32_t last_seq;          /* its last request's number */
+    struct files files;         /* its fds and working directory */
     struct yod_file_req q;      /* the request being served */
     int busy;                   /* q is being served */
     int parked;                 /* READ waiting for input on its fd */
@@ -51,7 +55,6 @@ struct rank {
 static struct {
     ptl_handle_ni_t ni;
     ptl_handle_eq_t eq;
-    int home;                   /* yod's own working directory */
     int size;
     struct rank *ranks;
     char req_buf[2][REQ_BUF];
@@ -74,12 +77,6 @@ static uint32_t errno_code(int e)
     return eio;
 }
 
-/* A system call's result as value or -errno. */
-static long sys(long rc)
-{
-    return rc < 0 ? -errno : rc;
-}
-
 static ptl_process_t app(const struct rank *r)
 {
     return (ptl_process_t){ .phys = { r->nid, r->pid } };
@@ -98,7 +95,7 @@ static struct rank *rank_of_ptr(const void *p)
 /* ---- answers and the rank's fds ------------------------------------------ */
 
 /* Finish the request: `ret` is the result or -errno. */
-static void answer(struct rank *r, long ret)
+static void reply(struct rank *r, long ret)
 {
     r->ans.seq = r->q.seq;
     r->ans.err = ret < 0 ? errno_code((int)-ret) : 0;
@@ -108,96 +105,6 @@ static void answer(struct rank *r, long ret)
                YOD_PT_FILE, YOD_MB_ANS | r->q.seq, 0, &r->ans, 0) != PTL_OK)
         fprintf(stderr, "yod: rank %d: cannot send a file answer\n",
                 (int)(r - F.ranks));
-}
-
-/* Our fd for the rank's `fd`, or -1. */
-static int our_fd(const struct rank *r, int fd)
-{
-    return fd >= 0 && fd < MAX_FDS ? r->fd[fd] : -1;
-}
-
-static long do_open(struct rank *r, const char *path)
-{
-    const struct yod_file_req *q = &r->q;
-    static const struct { uint32_t yod; int host; } bits[] = {
-        { YOD_O_APPEND, O_APPEND }, { YOD_O_CREAT, O_CREAT },
-        { YOD_O_TRUNC, O_TRUNC }, { YOD_O_EXCL, O_EXCL },
-        { YOD_O_NONBLOCK, O_NONBLOCK }, { YOD_O_SYNC, O_SYNC },
-        { YOD_O_NOFOLLOW, O_NOFOLLOW }, { YOD_O_DIRECTORY, O_DIRECTORY },
-    };
-    uint32_t known = YOD_O_ACCMODE;
-    int flags = (int)(q->flags & YOD_O_ACCMODE) | O_CLOEXEC | O_NOCTTY;
-    int slot, fd;
-
-    for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-        known |= bits[i].yod;
-        if (q->flags & bits[i].yod)
-            flags |= bits[i].host;
-    }
-    if ((q->flags & ~known) || (q->flags & YOD_O_ACCMODE) == 3)
-        return -EINVAL;
-    for (slot = 3; slot < MAX_FDS && r->fd[slot] >= 0; slot++)
-        ;
-    if (slot == MAX_FDS)
-        return -EMFILE;
-    if ((fd = openat(r->dirfd, path, flags, (mode_t)(q->mode & 07777))) < 0)
-        return -errno;
-    r->fd[slot] = fd;
-    return slot;
-}
-
-static long do_close(struct rank *r, int fd)
-{
-    int ours = our_fd(r, fd);
-
-    if (ours < 0)
-        return -EBADF;
-    r->fd[fd] = -1;
-    return sys(close(ours));
-}
-
-static void to_yod_stat(const struct stat *st, struct yod_stat *y)
-{
-    *y = (struct yod_stat){
-        .dev = st->st_dev, .ino = st->st_ino, .mode = st->st_mode,
-        .nlink = st->st_nlink, .uid = st->st_uid, .gid = st->st_gid,
-        .rdev = st->st_rdev, .size = (uint64_t)st->st_size,
-        .blksize = (uint64_t)st->st_blksize,
-        .blocks = (uint64_t)st->st_blocks,
-        .atime = st->st_atim.tv_sec, .atime_ns = st->st_atim.tv_nsec,
-        .mtime = st->st_mtim.tv_sec, .mtime_ns = st->st_mtim.tv_nsec,
-        .ctime = st->st_ctim.tv_sec, .ctime_ns = st->st_ctim.tv_nsec,
-    };
-}
-
-/* fstat (path NULL) or stat/lstat relative to the rank's directory. */
-static long do_stat(struct rank *r, int fd, const char *path, int flags)
-{
-    struct stat st;
-    int rc = path ? fstatat(r->dirfd, path, &st, flags)
-                  : fstat(our_fd(r, fd), &st);
-
-    if (rc < 0)
-        return -errno;
-    to_yod_stat(&st, &r->ans.st);
-    return 0;
-}
-
-/* chdir: the new directory must exist and be searchable by the user. */
-static long do_chdir(struct rank *r, const char *path)
-{
-    int fd = openat(r->dirfd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-    if (fd < 0)
-        return -errno;
-    if (faccessat(fd, ".", X_OK, AT_EACCESS) < 0) {
-        int e = errno;
-        close(fd);
-        return -e;
-    }
-    close(r->dirfd);
-    r->dirfd = fd;
-    return 0;
 }
 
 /* ---- transfers ------------------------------------------------------------- */
@@ -233,7 +140,7 @@ static int readable(int fd)
 /* The data so far (or the error, if none moved). */
 static void finish(struct rank *r, long err)
 {
-    answer(r, r->done || err == 0 ? (long)r->done : err);
+    reply(r, r->done || err == 0 ? (long)r->done : err);
 }
 
 /* The next chunk of a READ: read(2) it, Put it at its offset. */
@@ -292,14 +199,14 @@ static void chunk_done(struct rank *r, const ptl_event_t *ev)
 {
     long n;
 
-    if (!r->busy || r->dirfd < 0)
+    if (!r->busy || r->files.cwd.fd < 0)
         return;                 /* the rank ended meanwhile */
     if (ev->ni_fail_type != PTL_NI_OK) {
         finish(r, -EIO);        /* the rank's buffer went away */
         return;
     }
     if (r->q.op == YOD_F_GETCWD) {
-        answer(r, (long)r->inflight);
+        reply(r, (long)r->inflight);
         return;
     }
     if (r->q.op == YOD_F_READ) {
@@ -322,12 +229,12 @@ static void chunk_done(struct rank *r, const ptl_event_t *ev)
 /* READ or WRITE: check, then the first chunk. */
 static void start_transfer(struct rank *r)
 {
-    if ((r->xfd = our_fd(r, r->q.fd)) < 0) {
-        answer(r, -EBADF);
+    if ((r->xfd = files_fd(&r->files, r->q.fd)) < 0) {
+        reply(r, -EBADF);
         return;
     }
     if (bind_buffer(r) < 0) {
-        answer(r, -ENOMEM);
+        reply(r, -ENOMEM);
         return;
     }
     r->done = 0;
@@ -341,125 +248,74 @@ static void start_transfer(struct rank *r)
 static void start_getcwd(struct rank *r)
 {
     size_t n;
+    int rc;
 
     if (bind_buffer(r) < 0) {
-        answer(r, -ENOMEM);
+        reply(r, -ENOMEM);
         return;
     }
-    if (fchdir(r->dirfd) < 0 || !getcwd(r->buf, CHUNK)) {
-        int e = errno;
-        if (fchdir(F.home) < 0)
-            e = errno;
-        answer(r, -e);
-        return;
-    }
-    if (fchdir(F.home) < 0) {
-        answer(r, -errno);
+    if ((rc = path_getcwd(&r->files.cwd, r->buf, CHUNK)) < 0) {
+        reply(r, rc);
         return;
     }
     n = strlen(r->buf) + 1;
     if (n > r->q.len) {
-        answer(r, -ERANGE);
+        reply(r, -ERANGE);
         return;
     }
     r->inflight = n;
     if (PtlPut(r->buf_md, 0, n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
                YOD_MB_BUF | r->q.seq, 0, r, 0) != PTL_OK)
-        answer(r, -EIO);
+        reply(r, -EIO);
 }
 
 /* ---- requests ---------------------------------------------------------------- */
 
-/* The calls that are answered at once. */
-static long simple(struct rank *r)
-{
-    const struct yod_file_req *q = &r->q;
-    const char *p = q->path, *p2 = q->path + q->path_len;
-    int fd = our_fd(r, q->fd);
-
-    switch (q->op) {
-    case YOD_F_OPEN: return do_open(r, p);
-    case YOD_F_CLOSE: return do_close(r, q->fd);
-    case YOD_F_LSEEK:
-        return q->flags > SEEK_END ? -EINVAL
-                                   : sys(lseek(fd, q->off, (int)q->flags));
-    case YOD_F_FSTAT: return do_stat(r, q->fd, NULL, 0);
-    case YOD_F_STAT: return do_stat(r, -1, p, 0);
-    case YOD_F_LSTAT: return do_stat(r, -1, p, AT_SYMLINK_NOFOLLOW);
-    case YOD_F_ISATTY: return isatty(fd) ? 1 : -errno;
-    case YOD_F_UNLINK: return sys(unlinkat(r->dirfd, p, 0));
-    case YOD_F_RMDIR: return sys(unlinkat(r->dirfd, p, AT_REMOVEDIR));
-    case YOD_F_MKDIR:
-        return sys(mkdirat(r->dirfd, p, (mode_t)(q->mode & 07777)));
-    case YOD_F_LINK: return sys(linkat(r->dirfd, p, r->dirfd, p2, 0));
-    case YOD_F_RENAME: return sys(renameat(r->dirfd, p, r->dirfd, p2));
-    case YOD_F_CHDIR: return do_chdir(r, p);
-    case YOD_F_ACCESS:
-        return q->flags & ~7u ? -EINVAL
-                              : sys(faccessat(r->dirfd, p, (int)q->flags,
-                                              AT_EACCESS));
-    case YOD_F_FTRUNCATE: return sys(ftruncate(fd, q->off));
-    case YOD_F_FSYNC: return sys(fsync(fd));
-    default: return -ENOSYS;
-    }
-}
-
-/* How many paths each operation carries. */
-static unsigned paths_of(uint32_t op)
-{
-    switch (op) {
-    case YOD_F_LINK: case YOD_F_RENAME: return 2;
-    case YOD_F_OPEN: case YOD_F_STAT: case YOD_F_LSTAT: case YOD_F_UNLINK:
-    case YOD_F_RMDIR: case YOD_F_MKDIR: case YOD_F_CHDIR: case YOD_F_ACCESS:
-        return 1;
-    default: return 0;
-    }
-}
-
-/* Is the request in r->q (`len` bytes arrived) well formed? */
-static int well_formed(const struct rank *r, size_t len)
-{
-    const struct yod_file_req *q = &r->q;
-    unsigned n = paths_of(q->op);
-
-    if (len < YOD_FILE_REQ_HDR || q->path_len > YOD_PATH_MAX ||
-        q->path2_len > YOD_PATH_MAX ||
-        YOD_FILE_REQ_HDR + q->path_len + q->path2_len != len)
-        return 0;
-    if ((n >= 1) != (q->path_len > 0) || (n == 2) != (q->path2_len > 0))
-        return 0;
-    return (!q->path_len || q->path[q->path_len - 1] == 0) &&
-           (!q->path2_len || q->path[q->path_len + q->path2_len - 1] == 0);
-}
-
-static void request(const ptl_event_t *ev)
+/* The rank the request names sent it (its node, its pid, its key), and
+   it is new; else it is dropped and counted. */
+static struct rank *sender(const ptl_event_t *ev)
 {
     const struct yod_file_req *q = ev->start;
     struct rank *r;
 
     if (ev->mlength < YOD_FILE_REQ_HDR || ev->mlength > sizeof(r->q) ||
         q->rank < 0 || q->rank >= F.size)
-        return;
+        return NULL;
     r = &F.ranks[q->rank];
-    if (ev->initiator.phys.nid != r->nid ||
-        ev->initiator.phys.pid == YOD_PCT_PID || r->dirfd < 0)
-        return;                 /* not that rank, or it ended */
+    if (!auth_rank_sender(ev, r->nid, &r->pid) || q->seq <= r->last_seq ||
+        yod_file_mac(&r->key, q, ev->mlength) != q->mac)
+        return NULL;
+    r->pid = ev->initiator.phys.pid;    /* YOD_APP_PID unless it chose */
+    r->last_seq = q->seq;
+    return r;
+}
+
+static void take_request(const ptl_event_t *ev)
+{
+    const struct yod_file_req *q = ev->start;
+    struct rank *r = sender(ev);
+
+    if (!r) {
+        auth_drop(AUTH_FILE);
+        return;
+    }
+    if (r->files.cwd.fd < 0)
+        return;                 /* it ended: a late request */
     if (r->busy) {
         fprintf(stderr, "yod: rank %d sent a file request while one is "
                 "served: ignored\n", q->rank);
         return;
     }
     memcpy(&r->q, q, ev->mlength);
-    r->pid = ev->initiator.phys.pid;    /* YOD_APP_PID unless it chose */
     r->busy = 1;
-    if (!well_formed(r, ev->mlength))
-        answer(r, -EINVAL);
+    if (!files_request_ok(&r->q, ev->mlength))
+        reply(r, -EINVAL);
     else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE)
         start_transfer(r);
     else if (r->q.op == YOD_F_GETCWD)
         start_getcwd(r);
     else
-        answer(r, simple(r));
+        reply(r, files_call(&r->files, &r->q, &r->ans.st));
 }
 
 static void append_req(char *buf)
@@ -487,29 +343,37 @@ static int stdin_for(int rank)
 }
 
 int fileio_start(ptl_handle_ni_t ni, ptl_handle_eq_t eq, int size,
-                 const unsigned *nids)
+                 const unsigned *nids, const char *chroot)
 {
     ptl_md_t md = { .length = sizeof(struct yod_file_ans), .eq_handle = eq,
                     .ct_handle = PTL_CT_NONE,
                     .options = PTL_MD_EVENT_SEND_DISABLE |
                                PTL_MD_EVENT_SUCCESS_DISABLE };
     ptl_pt_index_t pt;
+    int rc;
 
     F.ni = ni;
     F.eq = eq;
     F.size = size;
-    if ((F.home = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-        !(F.ranks = calloc((size_t)size, sizeof(*F.ranks))) ||
+    if ((rc = paths_confine(chroot)) < 0) {
+        errno = -rc;
+        return -1;
+    }
+    if (!(F.ranks = calloc((size_t)size, sizeof(*F.ranks))) ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     for (int i = 0; i < size; i++) {
         struct rank *r = &F.ranks[i];
         r->nid = nids[i];
-        memset(r->fd, -1, sizeof(r->fd));
-        r->fd[0] = stdin_for(i);
+        r->key = auth_rank_key(i);
+        memset(r->files.fd, -1, sizeof(r->files.fd));
+        r->files.fd[0] = stdin_for(i);
         md.start = &r->ans;
-        if ((r->dirfd = fcntl(F.home, F_DUPFD_CLOEXEC, 3)) < 0 ||
-            PtlMDBind(ni, &md, &r->ans_md) != PTL_OK)
+        if ((rc = paths_start(&r->files.cwd)) < 0) {
+            errno = -rc;
+            return -1;
+        }
+        if (PtlMDBind(ni, &md, &r->ans_md) != PTL_OK)
             return -1;
     }
     append_req(F.req_buf[0]);
@@ -527,7 +391,7 @@ int fileio_event(const ptl_event_t *ev)
         if (!(r = rank_of_ptr(ev->user_ptr)))
             return 0;
         if (ev->user_ptr == &r->ans) {
-            if (ev->ni_fail_type != PTL_NI_OK && r->dirfd >= 0)
+            if (ev->ni_fail_type != PTL_NI_OK && r->files.cwd.fd >= 0)
                 fprintf(stderr, "yod: rank %d: a file answer was not "
                         "delivered\n", (int)(r - F.ranks));
         } else {
@@ -538,7 +402,7 @@ int fileio_event(const ptl_event_t *ev)
     if (ev->pt_index != YOD_PT_FILE)
         return 0;
     if (ev->type == PTL_EVENT_PUT && ev->ni_fail_type == PTL_NI_OK)
-        request(ev);
+        take_request(ev);
     else if (ev->type == PTL_EVENT_AUTO_UNLINK)
         append_req(ev->user_ptr);   /* its requests were handled already */
     return 1;
@@ -547,7 +411,7 @@ int fileio_event(const ptl_event_t *ev)
 void fileio_poll(void)
 {
     for (int i = 0; F.ranks && i < F.size; i++)
-        if (F.ranks[i].parked && F.ranks[i].dirfd >= 0)
+        if (F.ranks[i].parked && F.ranks[i].files.cwd.fd >= 0)
             read_step(&F.ranks[i]);
 }
 
@@ -555,15 +419,10 @@ void fileio_rank_ended(int rank)
 {
     struct rank *r;
 
-    if (!F.ranks || rank < 0 || rank >= F.size || F.ranks[rank].dirfd < 0)
+    if (!F.ranks || rank < 0 || rank >= F.size ||
+        F.ranks[rank].files.cwd.fd < 0)
         return;
     r = &F.ranks[rank];
-    for (int fd = 0; fd < MAX_FDS; fd++)
-        if (r->fd[fd] >= 0) {
-            close(r->fd[fd]);
-            r->fd[fd] = -1;
-        }
-    close(r->dirfd);
-    r->dirfd = -1;
+    files_close(&r->files);
     r->busy = r->parked = 0;
 }

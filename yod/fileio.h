@@ -8,10 +8,11 @@
 #include "portals4.h"
 
 /* Serve the job's `size` ranks (rank r on node nids[r]) on portal
-   YOD_PT_FILE of `ni`, events on `eq`; before the ranks start.  0, or -1
-   if yod cannot (no memory, no fd, no portal). */
+   YOD_PT_FILE of `ni`, events on `eq`, confined to directory `chroot`
+   unless it is NULL; before the ranks start.  0, or -1 (errno) if yod
+   cannot (no memory, no fd, no portal). */
 int fileio_start(ptl_handle_ni_t ni, ptl_handle_eq_t eq, int size,
-                 const unsigned *nids);
+                 const unsigned *nids, const char *chroot);
 
 /* An event from `eq`: 1 if it was the file server's (handled), else 0. */
 int fileio_event(const ptl_event_t *ev);

@@ -246,21 +246,23 @@ static int pick_nodes(void)
 
 /* One HELLO to every node of the job before the tree starts, none waited
    for: each PCT then answers this yod, not an earlier one on the same
-   station (yod_proto.h).  Frames point into `hello`, which stays put. */
+   station (yod_proto.h).  Frames point into `hello`, one signed message
+   per node, which stays put until the next attempt (seconds later). */
 static void hello_all(void)
 {
-    static struct yod_msg hello;
+    static struct yod_msg hello[MAX_NODES];
     static ptl_handle_md_t md;
-    ptl_md_t d = { .start = &hello, .length = sizeof(hello),
+    ptl_md_t d = { .start = hello, .length = sizeof(hello),
                    .eq_handle = PTL_EQ_NONE, .ct_handle = PTL_CT_NONE };
 
-    hello = (struct yod_msg){ .type = YOD_HELLO, .job = jobid };
     if (!md && PtlMDBind(yod_ni, &d, &md) != PTL_OK)
         die("PtlMDBind failed");
     for (int r = 0; r < o.size; r++) {
         ptl_process_t to = { .phys = { job[r]->nid, YOD_PCT_PID } };
-        PtlPut(md, 0, sizeof(hello), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
-               NULL, 0);
+        hello[r] = (struct yod_msg){ .type = YOD_HELLO };
+        auth_sign(&hello[r], job[r]->nid);
+        PtlPut(md, (ptl_size_t)r * sizeof(hello[0]), sizeof(hello[0]),
+               PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0, NULL, 0);
     }
 }
 
@@ -357,6 +359,7 @@ static void fan_launch(void)
            still say (the EXIT of a loaded rank we freed) is not this
            attempt's.  Pids stay below 2^22, so ids stay unique. */
         jobid = (uint32_t)getpid() | attempt << 22;
+        auth_job();
         if (!pick_nodes()) {
             too_few(&said);
             continue;

@@ -9,9 +9,12 @@
  * one line naming it and saying what is accepted, and status ST_USAGE.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "yod.h"
 
@@ -51,6 +54,11 @@ static const char yod_usage[] =
     "  -env NAME=VAL   set NAME in every rank's environment; -env NAME\n"
     "                  passes yod's own value (repeatable; nothing else of\n"
     "                  yod's environment is passed)\n"
+    "  -chroot DIR     the ranks' files only inside DIR, which they see as /\n"
+    "                  (no .., absolute path or symlink leads out); they\n"
+    "                  start in it\n"
+    "  -allow-root     run as root (refused by default: the ranks' file\n"
+    "                  requests act with yod's rights; LWK_ALLOW_ROOT=1 too)\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -79,6 +87,7 @@ static const char mpiexec_usage[] =
     "  -x NAME[=VALUE]        the same, Open MPI's way\n"
     "  -t T, --timeout T      time limit, seconds or [[H:]M:]S (yod -t)\n"
     "  -l, --label            prefix output lines with [rank] (yod -label)\n"
+    "  --allow-run-as-root    run as root (yod -allow-root)\n"
     "A rank that exits nonzero ends the job (yod -kill-on-error), as with\n"
     "MPICH.  Other options are refused by name; yod -h tells the rest,\n"
     "including the exit statuses.\n";
@@ -280,6 +289,21 @@ static void add_env(const char *opt, const char *val)
     o.env[o.nenv++] = env_arg(opt, val);
 }
 
+/* -chroot DIR: a directory yod can search. */
+static const char *dir_arg(const char *opt, const char *val)
+{
+    struct stat st;
+    char want[160];
+
+    errno = 0;
+    if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode) || access(val, X_OK) < 0) {
+        snprintf(want, sizeof(want), "%s; give a directory the ranks' files "
+                 "are to stay in", errno ? strerror(errno) : "not a directory");
+        bad(opt, val, want);
+    }
+    return val;
+}
+
 /* The value after option argv[*i], or a one-line error. */
 static const char *value(int argc, char **argv, int *i, const char *want)
 {
@@ -358,6 +382,10 @@ static void yod_args(int argc, char **argv)
             o.stack = size_arg(a, value(argc, argv, &i, "a size, e.g. 1M"));
         } else if (!strcmp(a, "-env")) {
             add_env(a, value(argc, argv, &i, "NAME=VALUE"));
+        } else if (!strcmp(a, "-chroot")) {
+            o.chroot = dir_arg(a, value(argc, argv, &i, "a directory"));
+        } else if (!strcmp(a, "-allow-root")) {
+            o.allow_root = 1;
         } else {
             fprintf(stderr, "yod: unknown option %s (yod -h lists them)\n",
                     a);
@@ -429,6 +457,8 @@ static void mpiexec_args(int argc, char **argv)
             o.timeout = time_arg(a, value(argc, argv, &i, "e.g. 90 or 1:30"));
         } else if (is(a, "-l", "--label", "-label")) {
             o.label = 1;
+        } else if (!strcmp(a, "--allow-run-as-root")) {
+            o.allow_root = 1;
         } else {
             fprintf(stderr, "%s: %s: %s (%s -h lists what is)\n", prog, a,
                     unmapped(a), prog);
@@ -443,6 +473,21 @@ static void mpiexec_args(int argc, char **argv)
             bad(":", "...", unmapped(":"));
 }
 
+/* The ranks' file requests act with yod's rights on this machine: as
+   root, with every right.  Refused unless asked for by name. */
+static void refuse_root(void)
+{
+    const char *env = getenv("LWK_ALLOW_ROOT");
+
+    if (geteuid() != 0 || o.allow_root || (env && !strcmp(env, "1")))
+        return;
+    fprintf(stderr, "%s: refusing to run as root: the job's file requests "
+            "would act with root's rights on this machine; run it as an "
+            "ordinary user, or give %s (or LWK_ALLOW_ROOT=1)\n", prog,
+            strcmp(prog, "yod") ? "--allow-run-as-root" : "-allow-root");
+    exit(ST_USAGE);
+}
+
 void parse_args(int argc, char **argv)
 {
     const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
@@ -455,4 +500,5 @@ void parse_args(int argc, char **argv)
         yod_args(argc, argv);
     }
     settle_size();
+    refuse_root();
 }

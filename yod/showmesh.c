@@ -72,7 +72,6 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
 
 static void open_portals(unsigned nid)
 {
-    char s[16];
     ptl_pt_index_t pt;
     ptl_handle_me_t h;
     ptl_me_t me = { .start = ans_buf, .length = sizeof(ans_buf),
@@ -84,16 +83,8 @@ static void open_portals(unsigned nid)
     ptl_md_t md = { .start = &P.req, .length = sizeof(P.req),
                     .ct_handle = PTL_CT_NONE, .eq_handle = PTL_EQ_NONE };
 
-    snprintf(s, sizeof(s), "%u", nid);
-    setenv("PTL_NID", s, 1);
-    snprintf(s, sizeof(s), "%d", YOD_PID);
-    setenv("PTL_PID", s, 1);
-    if (PtlInit() != PTL_OK)
-        die("cannot join the cluster's network (PTL_IFACE=%s)",
-            getenv("PTL_IFACE") ? getenv("PTL_IFACE") : "?");
-    if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                  YOD_PID, NULL, NULL, &P.ni) != PTL_OK ||
-        PtlEQAlloc(P.ni, 1024, &P.eq) != PTL_OK ||
+    P.ni = cluster_join(nid, YOD_PID);
+    if (PtlEQAlloc(P.ni, 1024, &P.eq) != PTL_OK ||
         PtlPTAlloc(P.ni, 0, P.eq, YOD_PT_CTL, &pt) != PTL_OK ||
         PtlMEAppend(P.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL, &h)
             != PTL_OK ||

@@ -28,10 +28,6 @@
 #include "cluster.h"
 #include "yod.h"
 
-#define IO_BUF      (1u << 20)
-#define CTL_BUF     (256 * sizeof(struct yod_msg))
-#define ANSWER_MS   10000       /* a PCT answers a request within this */
-
 struct node nodes[MAX_NODES];
 int nnodes;
 struct node *job[MAX_NODES];
@@ -40,17 +36,6 @@ unsigned self_nid;
 volatile int stop_signal;
 char *image;
 size_t image_len;
-ptl_handle_ni_t yod_ni;
-
-
-static struct {
-    ptl_handle_eq_t eq, ini_eq;
-    ptl_handle_md_t md, ping_md;
-    struct yod_msg out, ping;
-    double pinged;              /* ms: the last round of pings */
-    int watch;                  /* the job runs: silent nodes are down */
-} P;
-static char ctl_buf[2][CTL_BUF], io_buf[2][IO_BUF];
 
 /* ---- the program, checked before any node is touched ------------------- */
 
@@ -141,71 +126,6 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
     cluster_env(svc_first, svc_last);
 }
 
-/* ---- Portals ------------------------------------------------------------------ */
-
-void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
-            ptl_match_bits_t bits, size_t min_free)
-{
-    ptl_me_t me = { .start = buf, .length = len, .ct_handle = PTL_CT_NONE,
-                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
-                    .match_bits = bits, .ignore_bits = min_free ? ~0ull : 0,
-                    .min_free = min_free, .options = opts };
-    ptl_handle_me_t h;
-
-    if (PtlMEAppend(yod_ni, pt, &me, PTL_PRIORITY_LIST, buf, &h) != PTL_OK)
-        die("PtlMEAppend on portal %u failed", pt);
-}
-
-static void open_portals(unsigned nid)
-{
-    char s[16];
-    ptl_pt_index_t pt;
-    ptl_md_t md = { .start = &P.out, .length = sizeof(P.out),
-                    .ct_handle = PTL_CT_NONE };
-
-    snprintf(s, sizeof(s), "%u", nid);
-    setenv("PTL_NID", s, 1);
-    snprintf(s, sizeof(s), "%d", YOD_PID);
-    setenv("PTL_PID", s, 1);
-    if (PtlInit() != PTL_OK)
-        die("cannot join the cluster's network (PTL_IFACE=%s)",
-            getenv("PTL_IFACE") ? getenv("PTL_IFACE") : "?");
-    if (PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                  YOD_PID, NULL, NULL, &yod_ni) != PTL_OK ||
-        PtlEQAlloc(yod_ni, 4096, &P.eq) != PTL_OK ||
-        PtlEQAlloc(yod_ni, 64, &P.ini_eq) != PTL_OK)
-        die("cannot open a Portals NI on nid %u pid %d", nid, YOD_PID);
-    for (ptl_pt_index_t want = YOD_PT_CTL; want <= YOD_PT_IO; want++)
-        if ((want == YOD_PT_CTL || want == YOD_PT_DATA || want == YOD_PT_IO) &&
-            PtlPTAlloc(yod_ni, 0, P.eq, want, &pt) != PTL_OK)
-            die("cannot allocate portal %u", want);
-    for (int i = 0; i < 2; i++) {
-        append(YOD_PT_CTL, ctl_buf[i], CTL_BUF,
-               PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, sizeof(struct yod_msg));
-        append(YOD_PT_IO, io_buf[i], IO_BUF,
-               PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, YOD_IO_CHUNK);
-    }
-    append(YOD_PT_DATA, image, image_len, PTL_ME_OP_GET, YOD_MB_IMAGE, 0);
-    append(YOD_PT_DATA, args, sizeof(args), PTL_ME_OP_GET, YOD_MB_ARGS, 0);
-    md.eq_handle = P.ini_eq;
-    if (PtlMDBind(yod_ni, &md, &P.md) != PTL_OK)
-        die("PtlMDBind failed");
-    /* Pings are fire and forget: the ALIVE answers are what count. */
-    md.start = &P.ping;
-    md.length = sizeof(P.ping);
-    md.eq_handle = PTL_EQ_NONE;
-    if (PtlMDBind(yod_ni, &md, &P.ping_md) != PTL_OK)
-        die("PtlMDBind failed");
-}
-
-static struct node *node_of(unsigned nid)
-{
-    for (int i = 0; i < nnodes; i++)
-        if (nodes[i].nid == nid)
-            return &nodes[i];
-    return NULL;
-}
-
 /* ---- the job's output and its end -------------------------------------- */
 
 int ranks_left(void)
@@ -250,13 +170,20 @@ static void flush_line(struct node *n, int i)
     n->len[i] = 0;
 }
 
-static void output(const ptl_event_t *ev)
+/* Output from rank (hdr_data >> 8) & 0xffffff, fd hdr_data & 0xff, only
+   if that rank sent it (auth.c). */
+void output(const ptl_event_t *ev)
 {
-    int rank = (int)(ev->hdr_data >> 8), i = (ev->hdr_data & 0xff) == 2;
-    struct node *n = rank >= 0 && rank < o.size ? job[rank] : NULL;
+    int rank = (int)(ev->hdr_data >> 8 & 0xffffff);
+    int i = (ev->hdr_data & 0xff) == 2;
+    struct node *n = rank < o.size ? job[rank] : NULL;
     const char *p = ev->start;
 
-    if (!n)
+    if (!n) {
+        auth_drop(AUTH_OUTPUT);
+        return;
+    }
+    if (!auth_output(ev, n))
         return;
     for (ptl_size_t k = 0; k < ev->mlength; k++) {
         n->line[i][n->len[i]++] = p[k];
@@ -266,7 +193,7 @@ static void output(const ptl_event_t *ev)
 }
 
 /* A node of the job is gone: say so at once, and end the job. */
-static void lost(struct node *n, const char *what)
+void lost(struct node *n, const char *what)
 {
     n->down = n->exited = 1;
     fprintf(stderr, "yod: node %u (rank %d) %s%s\n", n->nid, n->rank, what,
@@ -274,36 +201,9 @@ static void lost(struct node *n, const char *what)
     end.kill_now = 1;
 }
 
-/* The lease: a PING to every node yod holds each YOD_PING_MS; a node
-   silent for YOD_LEASE_MS is down.  If yod itself was stalled (stopped,
-   or a slow terminal), the nodes get the benefit of the doubt. */
-static void heartbeat(void)
-{
-    double now = now_ms();
-
-    if (now - P.pinged < YOD_PING_MS)
-        return;
-    P.ping = (struct yod_msg){ .type = YOD_PING, .job = jobid };
-    for (int r = 0; r < o.size && job[r]; r++) {
-        struct node *n = job[r];
-        ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
-        if (n->down)
-            continue;
-        if (now - P.pinged > 2 * YOD_PING_MS || !P.watch)
-            n->heard = now;
-        else if (now - n->heard > YOD_LEASE_MS) {
-            lost(n, "stopped answering (down?)");
-            continue;
-        }
-        PtlPut(P.ping_md, 0, sizeof(P.ping), PTL_NO_ACK_REQ, to, YOD_PT_CTL,
-               0, 0, NULL, 0);
-    }
-    P.pinged = now;
-}
-
 /* A rank ended: an abort, a fault (unless -keep) or, with
    -kill-on-error, a nonzero exit ends the others too (end.c). */
-static void rank_ended(struct node *n, const struct yod_msg *m)
+void rank_ended(struct node *n, const struct yod_msg *m)
 {
     flush_line(n, 0);           /* a last line without a newline */
     flush_line(n, 1);
@@ -314,141 +214,6 @@ static void rank_ended(struct node *n, const struct yod_msg *m)
         end.kill_now = 1;
 }
 
-static void control(const ptl_event_t *ev)
-{
-    struct node *n = node_of(ev->initiator.phys.nid);
-    struct yod_msg m;
-
-    if (!n || ev->mlength != sizeof(m))
-        return;
-    memcpy(&m, ev->start, sizeof(m));
-    if (m.job != jobid)
-        return;                 /* an answer to an earlier yod */
-    n->heard = now_ms();
-    if (m.type == YOD_ALIVE) {
-        /* Only once the job runs: while the tree loads, a node not yet
-           reached holds no job. */
-        if (m.job2 != jobid && P.watch && n->rank >= 0 && !n->down)
-            lost(n, "no longer holds the job (its lease ran out?)");
-    } else if (m.type == YOD_GOT) {
-        n->fan_got = m.status ? 2 : 1;
-    } else if (m.type == YOD_LOST) {
-        if (m.rank >= 0 && m.rank < o.size && job[m.rank])
-            job[m.rank]->got = m;   /* its parent speaks for it */
-    } else if (m.type == YOD_EXIT) {
-        if (!n->exited)
-            rank_ended(n, &m);
-    } else {
-        n->got = m;
-    }
-}
-
-/* Handle events for up to `ms` milliseconds (at least one poll). */
-void pump(int ms)
-{
-    ptl_event_t ev;
-    unsigned which;
-    int rc = PtlEQPoll(&P.eq, 1, ms, &ev, &which);
-
-    fileio_poll();
-    heartbeat();
-    if (rc != PTL_OK && rc != PTL_EQ_DROPPED)
-        return;
-    if (fileio_event(&ev))
-        return;
-    if (ev.type == PTL_EVENT_PUT && ev.ni_fail_type == PTL_NI_OK) {
-        if (ev.pt_index == YOD_PT_IO)
-            output(&ev);
-        else if (ev.pt_index == YOD_PT_CTL)
-            control(&ev);
-    } else if (ev.type == PTL_EVENT_AUTO_UNLINK) {
-        /* A full buffer: its events were handled already, so reuse it. */
-        if (ev.pt_index == YOD_PT_IO)
-            append(YOD_PT_IO, ev.user_ptr, IO_BUF,
-                   PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0, YOD_IO_CHUNK);
-        else
-            append(YOD_PT_CTL, ev.user_ptr, CTL_BUF,
-                   PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL, 0,
-                   sizeof(struct yod_msg));
-    }
-}
-
-static const char *const names[] = {
-    [YOD_ALLOC] = "ALLOC", [YOD_LOAD] = "LOAD", [YOD_START] = "START",
-    [YOD_KILL] = "KILL", [YOD_FREE] = "FREE", [YOD_FLOAD] = "FLOAD",
-};
-
-static const char *name_of(uint32_t type)
-{
-    return type < sizeof(names) / sizeof(names[0]) && names[type]
-           ? names[type] : "request";
-}
-
-/* One request to a node's PCT; 0 once the PCT has it, else -1 with what
-   happened in n->tried (for "does not answer (...)"). */
-int request(struct node *n, uint32_t type, int rank)
-{
-    static uintptr_t seq;       /* tells this Put's ACK from late ones */
-    ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
-    ptl_event_t ev;
-    unsigned which;
-    int rc;
-
-    P.out = (struct yod_msg){ .type = type, .job = jobid, .rank = rank,
-                              .size = o.size };
-    if (type == YOD_LOAD || type == YOD_FLOAD) {
-        P.out.image_len = image_len;
-        P.out.args_len = args_len;
-        P.out.argc = 0;
-        for (char **a = o.argv; *a; a++)
-            P.out.argc++;
-        P.out.envc = nenv;
-        P.out.heap = o.heap;
-        P.out.stack = o.stack;
-        P.out.mode = o.mode;
-        P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
-    }
-    n->got.type = 0;
-    n->tried[0] = 0;
-    if ((rc = PtlPut(P.md, 0, sizeof(P.out), PTL_ACK_REQ, to, YOD_PT_CTL, 0,
-                     0, (void *)++seq, 0)) != PTL_OK) {
-        snprintf(n->tried, sizeof(n->tried), "yod could not send %s: "
-                 "PtlPut %d", name_of(type), rc);
-        return -1;
-    }
-    /* A request that timed out to a dead node is failed by the library
-       much later: its ACK event must not answer this one. */
-    for (double end = now_ms() + ANSWER_MS; now_ms() < end;) {
-        if (PtlEQPoll(&P.ini_eq, 1, 50, &ev, &which) == PTL_OK &&
-            ev.type == PTL_EVENT_ACK && ev.user_ptr == (void *)seq) {
-            if (ev.ni_fail_type == PTL_NI_OK)
-                return 0;
-            snprintf(n->tried, sizeof(n->tried), "%s to its PCT (pid %d) "
-                     "failed: Portals failure %d (%s)", name_of(type),
-                     YOD_PCT_PID, ev.ni_fail_type, ev.ni_fail_type ==
-                     PTL_NI_UNDELIVERABLE ? "resent until given up, or no "
-                     "process there any more" : "refused");
-            return -1;
-        }
-        pump(0);
-    }
-    snprintf(n->tried, sizeof(n->tried), "%s to its PCT (pid %d) not "
-             "acknowledged in %d s", name_of(type), YOD_PCT_PID,
-             ANSWER_MS / 1000);
-    return -1;
-}
-
-/* The node's answer to the last request, or 0 after ANSWER_MS. */
-uint32_t answer(struct node *n)
-{
-    for (double end = now_ms() + ANSWER_MS; !n->got.type && now_ms() < end;)
-        pump(50);
-    if (!n->got.type)
-        snprintf(n->tried, sizeof(n->tried), "its PCT took %s but sent no "
-                 "answer in %d s", name_of(P.out.type), ANSWER_MS / 1000);
-    return n->got.type;
-}
-
 /* ---- the job ----------------------------------------------------------------- */
 
 /* File requests from the ranks (fileio.c), served from their start. */
@@ -456,9 +221,11 @@ static void start_fileio(void)
 {
     unsigned nids[MAX_NODES];
 
-    for (int r = 0; r < o.size; r++)
+    for (int r = 0; r < o.size; r++) {
         nids[r] = job[r]->nid;
-    if (fileio_start(yod_ni, P.eq, o.size, nids) < 0) {
+        job[r]->rank_key = auth_rank_key(r);
+    }
+    if (fileio_start(yod_ni, yod_eq, o.size, nids, o.chroot) < 0) {
         free_all();
         die("cannot serve the ranks' files: %s", strerror(errno));
     }
@@ -477,7 +244,7 @@ static void run(void)
     double deadline = o.timeout ? now_ms() + o.timeout * 1e3 : 0;
     double give_up = 0;
 
-    P.watch = 1;
+    watch_nodes(1);
     while (ranks_left()) {
         pump(100);
         if (give_up) {
@@ -502,7 +269,7 @@ static void run(void)
     }
     /* Over: free_all() comes next, and a node it has freed answers a ping
        still on its way with "no job", which is no fault of the node. */
-    P.watch = 0;
+    watch_nodes(0);
 }
 
 /* PtlNIFini lets our last frames be acknowledged (a node's kernel answers
@@ -537,8 +304,10 @@ int main(int argc, char **argv)
     cluster_find();
     read_cluster(&first, &last);
     args_fit();
+    auth_init();
     self_nid = cluster_service_nid(first, last);
     jobid = (uint32_t)getpid();
+    auth_job();
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);   /* a closed pipe is output_failed's */
@@ -552,6 +321,7 @@ int main(int argc, char **argv)
     t_ended = now_ms();
     status = report();
     free_all();
+    auth_report();
     if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */
         fprintf(stderr, "yod: timing: %s, %d ranks: loaded %.0f ms, started "
                 "%.0f ms, ended %.0f ms, freed %.0f ms after yod started\n",

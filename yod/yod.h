@@ -2,9 +2,10 @@
 /*
  * yod.h: what the parts of yod share.  options.c reads the command line
  * (yod's own and mpiexec's), launch.c claims the nodes and loads the
- * program (directly or through the fan-out tree), yod.c runs the job
- * (Portals, the nodes' messages, output), end.c says how it ended and
- * with which status.
+ * program (directly or through the fan-out tree), control.c speaks to the
+ * PCTs (Portals, their messages), auth.c signs and checks, yod.c runs the
+ * job (output, the ranks' ends), end.c says how it ended and with which
+ * status.
  */
 #ifndef YOD_YOD_H
 #define YOD_YOD_H
@@ -15,6 +16,7 @@
 #include "yod_proto.h"
 
 #define MAX_NODES   128
+#define ANSWER_MS   10000       /* a PCT answers a request within this */
 
 /* yod's exit statuses besides the ranks' own (yod -h, docs/yod.md). */
 #define ST_USAGE        2       /* a bad option or value */
@@ -38,12 +40,18 @@ struct node {
     int fan_got;                /* fan-out: 1 has the image, 2 refused */
     char left_out[160];         /* fan-out: busy or silent: not used again */
     char tried[120];            /* what the last request that failed got */
+    uint64_t seq_in;            /* its PCT's last message number */
+    struct sipkey rank_key;     /* its rank's (auth.c) */
+    unsigned out_pid;           /* the pid its rank's output comes from */
+    uint64_t out_seq;           /* its rank's last output number */
 };
 
 struct opts {
     int size;                   /* ranks; 0 until -sz or -nodes says */
     int label, wait, keep, kill_on_error;
     uint32_t mode;              /* YOD_MODE_*: how ranks use a node's CPUs */
+    int allow_root;             /* -allow-root, or LWK_ALLOW_ROOT=1 */
+    const char *chroot;         /* -chroot DIR: the ranks' files in DIR */
     double timeout;             /* seconds; 0: none */
     uint64_t heap, stack;       /* 0: the PCT's default */
     const char *nodes;          /* -nodes LIST, or NULL */
@@ -80,14 +88,35 @@ extern struct job_end end;
 int end_of_rank(struct node *n);        /* 1 if n's end ends the job */
 int report(void);                       /* lines, and the job's status */
 
-/* yod.c: Portals, and handling what the nodes say. */
+/* yod.c: the job: the ranks' output, how they end. */
 int ranks_left(void);
+void output(const ptl_event_t *ev);
+void rank_ended(struct node *n, const struct yod_msg *m);
+void lost(struct node *n, const char *what);    /* a node of the job is gone */
+
+/* control.c: Portals, the requests to the PCTs and what the nodes say. */
+void open_portals(unsigned nid);
 void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
             ptl_match_bits_t bits, size_t min_free);
 void pump(int ms);
 int request(struct node *n, uint32_t type, int rank);
 uint32_t answer(struct node *n);
+void watch_nodes(int on);       /* the job runs: a silent node is down */
 extern ptl_handle_ni_t yod_ni;
+extern ptl_handle_eq_t yod_eq;  /* every event but our requests' ACKs */
+
+/* auth.c: the job's key; signing; what the nodes send, checked (1: take
+   it; 0: dropped and counted). */
+enum auth_kind { AUTH_CONTROL, AUTH_OUTPUT, AUTH_FILE, AUTH_KINDS };
+void auth_init(void);                   /* the cluster's secret, or die */
+void auth_job(void);                    /* after each new jobid */
+void auth_sign(struct yod_msg *m, unsigned nid);
+struct sipkey auth_rank_key(int rank);
+int auth_pct(const ptl_event_t *ev, const struct yod_msg *m, struct node *n);
+int auth_output(const ptl_event_t *ev, struct node *n);
+int auth_rank_sender(const ptl_event_t *ev, unsigned nid, unsigned *pid);
+int auth_drop(enum auth_kind kind);     /* count it; returns 0 */
+void auth_report(void);                 /* what was dropped, if anything */
 
 /* launch.c: claim the nodes and load the program on them. */
 void args_fit(void);                    /* before any node is claimed */

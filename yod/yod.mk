@@ -3,10 +3,12 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-YOD_SRCS := yod/yod.c yod/options.c yod/launch.c yod/end.c yod/fileio.c \
-            yod/cluster.c kernel/elf.c
+YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
+            yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
+            yod/siphash.c kernel/elf.c
 
-$(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/cluster.h yod/yod_proto.h \
+$(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
+            yod/cluster.h yod/yod_proto.h yod/siphash.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
@@ -22,12 +24,13 @@ $(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun: $(YOD_BIN)
 # showmesh: every node's state, from the PCTs (STATUS requests).
 SHOWMESH_BIN := $(BUILD)/bin/showmesh
 
-$(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h $(PTL_B)/libportals.a
+$(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h \
+                 yod/siphash.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
-	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c $(PTL_B)/libportals.a \
-	    -lvdeplug -pthread
+	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c \
+	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
 yod: $(YOD_BIN) $(SHOWMESH_BIN) $(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun
 all: yod
@@ -42,11 +45,11 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 
 # The test program of tests/qemu/suite-yodio (file I/O through yod).
 YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf
-$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h $(LIBC_ALL)
+$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(call say,LWKCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
-	    -lportals
+	    yod/siphash.c -lportals
 
 # The ways a rank ends its job (tests/qemu/suite-jobs): MPI_Abort, an NX
 # fatal error, abort(), assert(), ptl_job_abort, exits.
@@ -65,8 +68,25 @@ $(YOD_BIGBSS_ELF): tests/yod/bigbss.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# The attacks on yod and the PCTs (issue 19), as a node program and as a
+# Linux station on the switch (tests/qemu/suite-yod).
+FORGE_ELF := $(BUILD)/tests/yod/forge.elf
+FORGE_BIN := $(BUILD)/tests/yod/forge
+$(FORGE_ELF): tests/yod/forge.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
+	    yod/siphash.c -lportals
+$(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
+              $(PTL_B)/libportals.a
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 $(PTL_INC) \
+	    -iquote yod -iquote kernel/include -o $@ $< yod/siphash.c \
+	    $(PTL_B)/libportals.a -lvdeplug -pthread
+
 test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
-    $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF)
+    $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(FORGE_ELF) $(FORGE_BIN)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs
 
 # Fan-out loading: 8 MiB of initialised data checked on every rank

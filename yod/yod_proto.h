@@ -2,7 +2,8 @@
 /*
  * yod_proto.h: what yod (Linux, libportals) and the PCTs (compute nodes)
  * say to each other, and how an application's stdout/stderr reach yod.
- * Shared by yod/yod.c, pct/serve.c and libc/yodio.c.
+ * Shared by yod (yod/), the PCT (pct/serve.c and the files beside it)
+ * and the nodes' C library (libc/yodio.c, libc/yodfile.c).
  *
  * Addresses.  A PCT with no boot-module program serves on Portals pid
  * YOD_PCT_PID (physical, matching NI).  yod is a Linux station on a
@@ -11,8 +12,11 @@
  * YOD_APP_PID (one rank per node today; rank-local index i adds i).
  *
  * Control.  Every request and answer is one struct yod_msg Put to portal
- * YOD_PT_CTL (match bits 0), acknowledged.  yod -> PCT:
+ * YOD_PT_CTL (match bits 0), signed (Authentication, below).  yod -> PCT:
  *   ALLOC job           claim the node; answer OK, or BUSY with the owner
+ *                       (only from a station of the service partition:
+ *                       kernel command line pct.service=FIRST-LAST,
+ *                       which tools/cluster sets; default 1000-1999)
  *   LOAD job rank size  the PCT Gets the program image (match bits
  *                       YOD_MB_IMAGE) and the argv/env block (YOD_MB_ARGS)
  *                       from yod's portal YOD_PT_DATA, loads it; OK or ERR
@@ -29,30 +33,82 @@
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
- * Lease.  yod PINGs every node it holds about once a second (from anyone,
- * PING is answered ALIVE with `job2` = the job the node holds, 0 free).
+ * LOAD, START, KILL and FREE are obeyed only from the station that
+ * claimed the node for that job (its owner); anything else is refused
+ * and logged (a line a second at most, the rest counted).
+ *
+ * Lease.  yod PINGs every node it holds about once a second (a signed
+ * PING from anyone is answered ALIVE with `job2` = the job the node holds,
+ * 0 free; only the owner's keeps the lease).
  * A PCT whose owner has sent nothing for YOD_LEASE_MS kills the job and
  * frees the node, so a yod that died (kill -9) does not keep its nodes;
  * a yod that hears no ALIVE from a node for YOD_LEASE_MS calls it down.
  * The PCT times the lease with its own clock (the kernel's calibration
  * holds under a loaded host since kernel/timer.c brackets its readings).
  *
- * Status.  STATUS (from anyone; `job` is the asker's tag, echoed) is
- * answered STATE: job2 = the job holding the node (0 free), rank, size,
- * status = 1 if the program runs, image_len = bytes of memory the
- * program's regions take, args_len = bytes free on the node, addr = the
- * owner's nid, text = the program's name.  build/bin/showmesh asks every
- * node.
+ * Status.  STATUS (from anyone, unsigned; `job` is the asker's tag,
+ * echoed) is answered STATE, unsigned: job2 = the job holding the node (0
+ * free), rank, size, status = 1 if the program runs, image_len = bytes of
+ * memory the program's regions take, args_len = bytes free on the node,
+ * addr = the owner's nid, refused = requests the PCT refused or dropped
+ * since it started, text = the program's name.  build/bin/showmesh asks
+ * every node.
+ *
+ * Answers never wait.  The PCT sends every answer without waiting for
+ * it to arrive, from a few buffers (at most one per asker that is not the
+ * owner, and some kept for the owner); with none free the answer is
+ * dropped and counted, never waited for.  So an asker that is gone (a
+ * program that exits right after STATUS) costs a buffer for a while, not
+ * the node its serve loop.
  *
  * The argv/env block: argc strings then envc strings, each NUL-ended.
- * The PCT adds PTL_JOB_RANK=<rank> to the environment.
+ * The PCT adds PTL_JOB_RANK=<rank> to the environment, and puts the
+ * rank's key (Authentication) in its auxiliary vector (AT_LWK_YOD_KEY0/1,
+ * uapi/abi.h), never on the wire.
+ *
+ * Authentication.  tools/cluster makes a secret for every cluster it
+ * boots (16 random bytes as 32 hex digits in the file `secret` of the
+ * cluster's directory, readable only by its owner) and gives it to every
+ * PCT as the boot module cluster.key (a file, so it is never on a command
+ * line `ps` shows).  yod reads the file.  For each job yod picks a random
+ * 64-bit nonce; the job's key is yod_job_key(secret, job, nonce), which
+ * every PCT derives from the nonce in the message, and each rank's key is
+ * yod_rank_key(job key, rank).
+ *  - Control messages (every struct yod_msg but STATUS and STATE) carry
+ *    the job and nonce they speak for, `seq`, the sender's message
+ *    number (it only ever grows: yod counts per run, a PCT since it
+ *    started), and `mac` = yod_msg_mac(job key, message, sender,
+ *    receiver): SipHash-2-4 of the sender's and receiver's (nid, pid) and
+ *    the message with mac 0.  Binding both ends means a message yod sent
+ *    to one node cannot be replayed to another.  A PCT drops and counts a
+ *    message whose MAC is wrong; it obeys yod's messages for a job only
+ *    with a seq above the last it took for that job (PINGs are counted
+ *    apart: they may overtake a request a PCT holds while it loads
+ *    through the tree; it remembers the last YOD_JOBS_SEEN jobs, so a
+ *    recorded ALLOC or PING cannot be replayed after the job ended).  yod takes a PCT's message only from
+ *    pid YOD_PCT_PID of one of its nodes, for its job, with a good MAC
+ *    and a seq above the last from that node.
+ *  - A rank's file requests and output are signed with the rank's key:
+ *    yod_file_req.mac (yod_file_mac) and, for output, the match bits
+ *    (yod_output_mac); each carries a number that only grows (the
+ *    request's seq; for output the top 32 bits of hdr_data).  yod takes
+ *    them only from the rank's node, from a pid other than the PCT's (the
+ *    first signed one fixes the pid), signed, with a number above the
+ *    last; anything else is dropped and counted, and yod says how many at
+ *    the end of the job.
+ * Node programs cannot forge a sender (their kernel stamps nid and pid on
+ * every frame, and pid YOD_PCT_PID is the PCT's); a Linux station on the
+ * switch can, and the MACs are what stop it.  What is not covered (the
+ * answers and data yod sends a rank, Portals between ranks): the threat
+ * model, docs/SECURITY.md.
  *
  * Output.  When LWK_YOD=NID:PID is in a program's environment, libc sends
  * what it writes to fds 1 and 2 as Puts (at most YOD_IO_CHUNK bytes each,
  * acknowledged before write returns, so nothing is lost at exit) to that
- * station's portal YOD_PT_IO, hdr_data = rank << 8 | fd, from a physical
- * NI of its own pid (PTL_PID in its environment), so a job's logical NI
- * (ptl_job.h) is untouched.
+ * station's portal YOD_PT_IO, hdr_data = seq << 32 | rank << 8 | fd (seq
+ * counts the rank's output Puts from 1), match bits = yod_output_mac,
+ * from a physical NI of its own pid (PTL_PID in its environment), so a
+ * job's logical NI (ptl_job.h) is untouched.
  *
  * Fan-out loading (the default; yod with YOD_FANOUT=0 uses ALLOC + LOAD
  * to every node instead).  Nodes form a binomial tree over the ranks
@@ -74,7 +130,10 @@
  * own program and answers yod (owner): OK (loaded), BUSY, or ERR.  For a
  * child that did not take the forward at all the parent tells yod LOST
  * (rank = the child's rank).  yod is rank 0's parent.  START, KILL and
- * FREE go from yod to every node, as in the direct path.
+ * FREE go from yod to every node, as in the direct path.  A PCT takes
+ * FLOAD only from yod (a service station) or a PCT (pid YOD_PCT_PID),
+ * for an owner of the service partition, with `src` its sender, and
+ * once per job; each PCT signs what it forwards and its GOT.
  *   HELLO job           yod -> every node of the job first, not answered:
  *                       a PCT that knew an earlier yod on the same station
  *                       would answer that incarnation, and the new one
@@ -85,9 +144,11 @@
  *
  * Files (yod/fileio.c, libc/yodfile.c).  libc forwards file calls to yod,
  * which performs them on Linux, as the user, relative to the rank's own
- * working directory.  A request is a struct yod_file_req Put (ACK
- * requested) from that same physical NI to yod's portal YOD_PT_FILE, only
- * as long as it is used (the header, then the NUL-ended path strings).
+ * working directory (with yod -chroot DIR, inside DIR: every path is
+ * resolved as if DIR were /).  A request is a struct yod_file_req Put
+ * (ACK requested) from that same physical NI to yod's portal YOD_PT_FILE,
+ * only as long as it is used (the header, then the NUL-ended path
+ * strings), signed (yod_file_mac).
  * yod answers with a struct yod_file_ans Put to the rank's portal
  * YOD_PT_FILE, match bits YOD_MB_ANS | seq.  Data is never in a request or
  * an answer: for WRITE the rank exposes its buffer (an ME for Gets, match
@@ -105,6 +166,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "siphash.h"
 
 #define YOD_PCT_PID     1       /* the PCT's Portals pid on every node */
 #define YOD_PID         2       /* yod's pid on its service nid */
@@ -142,6 +205,7 @@ enum yod_mode { YOD_MODE_ONE, YOD_MODE_THREADS, YOD_MODE_COPROC }; /* pct/cpus.c
 
 #define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
 #define YOD_LEASE_MS    5000    /* silence after which the other side is gone */
+#define YOD_JOBS_SEEN   64      /* jobs a PCT remembers (Authentication) */
 
 struct yod_msg {
     uint32_t type;              /* enum yod_type */
@@ -155,14 +219,81 @@ struct yod_msg {
                                    it give up (a message to it failed), -1 */
     uint32_t mode;              /* LOAD, FLOAD: CPUs (pct/cpus.c): 0 one,
                                    1 threads, 2 coproc */
+    uint32_t refused;           /* STATE: requests refused or dropped */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {
         struct { uint64_t addr, rip; };     /* EXIT after a fault */
         struct { uint64_t src, owner; };    /* FLOAD: YOD_STATIONs */
     };
+    uint64_t nonce;             /* the job's key is made from job and nonce */
+    uint64_t seq;               /* the sender's message number: only grows */
+    uint64_t mac;               /* yod_msg_mac; 0 for STATUS and STATE */
     char text[200];             /* ERR and fault descriptions */
 };
+
+/* ---- authentication (see the top) ------------------------------------------ */
+
+/* Labels keep the keys derived from one key apart (ASCII, little-endian). */
+#define YOD_KDF_JOB     0x4b424f4au     /* "JOBK" */
+#define YOD_KDF_RANK    0x4b4e4152u     /* "RANK" */
+
+/* Two 64-bit SipHash outputs of (label, id, nonce, half) under `k`. */
+static inline struct sipkey yod_kdf(const struct sipkey *k, uint32_t label,
+                                    uint32_t id, uint64_t nonce)
+{
+    struct { uint32_t label, id; uint64_t nonce; uint32_t half, zero; } in =
+        { label, id, nonce, 0, 0 };
+    struct sipkey out;
+
+    out.k0 = siphash24(k, &in, sizeof(in));
+    in.half = 1;
+    out.k1 = siphash24(k, &in, sizeof(in));
+    return out;
+}
+
+static inline struct sipkey yod_job_key(const struct sipkey *secret,
+                                        uint32_t job, uint64_t nonce)
+{
+    return yod_kdf(secret, YOD_KDF_JOB, job, nonce);
+}
+
+static inline struct sipkey yod_rank_key(const struct sipkey *job_key,
+                                         int32_t rank)
+{
+    return yod_kdf(job_key, YOD_KDF_RANK, (uint32_t)rank, 0);
+}
+
+/* The MAC of a control message from (fnid, fpid) to (tnid, tpid). */
+static inline uint64_t yod_msg_mac(const struct sipkey *k,
+                                   const struct yod_msg *m, uint32_t fnid,
+                                   uint32_t fpid, uint32_t tnid,
+                                   uint32_t tpid)
+{
+    uint32_t ends[4] = { fnid, fpid, tnid, tpid };
+    uint64_t zero = 0;
+    struct siphash h;
+
+    siphash_init(&h, k);
+    siphash_update(&h, ends, sizeof(ends));
+    siphash_update(&h, m, offsetof(struct yod_msg, mac));
+    siphash_update(&h, &zero, sizeof(zero));
+    siphash_update(&h, m->text, sizeof(m->text));
+    return siphash_final(&h);
+}
+
+/* The match bits of an output Put: its hdr_data, then its bytes. */
+static inline uint64_t yod_output_mac(const struct sipkey *rank_key,
+                                      uint64_t hdr_data, const void *data,
+                                      size_t len)
+{
+    struct siphash h;
+
+    siphash_init(&h, rank_key);
+    siphash_update(&h, &hdr_data, sizeof(hdr_data));
+    siphash_update(&h, data, len);
+    return siphash_final(&h);
+}
 
 
 /* ---- file forwarding ------------------------------------------------------ */
@@ -211,9 +342,25 @@ struct yod_file_req {
     uint64_t len;               /* READ, WRITE, GETCWD: the rank's buffer */
     uint32_t path_len;          /* bytes of path, its NUL included */
     uint32_t path2_len;         /* LINK, RENAME: the new name, after it */
+    uint64_t mac;               /* yod_file_mac */
     char path[2 * YOD_PATH_MAX];
 };
 #define YOD_FILE_REQ_HDR offsetof(struct yod_file_req, path)
+
+/* The MAC of a file request of `len` bytes (header and paths): SipHash
+   under the rank's key of the header with mac 0, then the paths. */
+static inline uint64_t yod_file_mac(const struct sipkey *rank_key,
+                                    const struct yod_file_req *q, size_t len)
+{
+    uint64_t zero = 0;
+    struct siphash h;
+
+    siphash_init(&h, rank_key);
+    siphash_update(&h, q, offsetof(struct yod_file_req, mac));
+    siphash_update(&h, &zero, sizeof(zero));
+    siphash_update(&h, q->path, len - YOD_FILE_REQ_HDR);
+    return siphash_final(&h);
+}
 
 /* File modes are the traditional octal values on both sides. */
 struct yod_stat {

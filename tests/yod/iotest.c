@@ -23,7 +23,14 @@
  *   iotest stdin              read stdin to its end; count, crc and first line
  *   iotest bw BYTES           time writing and reading back a file of BYTES
  *   iotest lat N              time N stat calls (a small request's round trip)
- *   iotest garbage            malformed requests straight to yod's portal
+ *   iotest escape OUT         under yod -chroot DIR, inside DIR: every way
+ *                             out to OUT (DIR's parent, by its absolute
+ *                             path) fails: .., absolute paths, the
+ *                             symlinks DIR/abs -> OUT and DIR/up -> ..;
+ *                             what is created lands inside DIR
+ *   iotest garbage            malformed requests straight to yod's portal,
+ *                             signed as libc signs them, and unsigned and
+ *                             replayed ones
  *
  * pattern(r)[i] = (i % 251 + r) & 255: a prime period, so a chunk landing
  * at the wrong offset shows.
@@ -38,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <lwk/lwk.h>
+#include <lwk/uapi/abi.h>
 #include <portals4.h>
 
 #include "yod_proto.h"
@@ -282,6 +290,43 @@ static int do_cwd(const char *dir)
     return fails;
 }
 
+/* Under yod -chroot: OUT is outside, by its Linux path. */
+static int do_escape(const char *out)
+{
+    char path[600], buf[64] = "";
+    struct stat st;
+    int fd;
+
+    fd = open("/in.txt", O_RDONLY);
+    check(fd >= 3 && read(fd, buf, sizeof(buf) - 1) > 0 &&
+          !strncmp(buf, "inside", 6) && close(fd) == 0, "/in.txt is DIR's");
+    snprintf(path, sizeof(path), "%s/secret.txt", out);
+    fails_with(open(path, O_RDONLY), ENOENT, "open OUT/secret.txt");
+    fails_with(stat(path, &st), ENOENT, "stat OUT/secret.txt");
+    fails_with(open("../secret.txt", O_RDONLY), ENOENT, "open ../secret.txt");
+    fails_with(open("/../../secret.txt", O_RDONLY), ENOENT,
+               "open /../../secret.txt");
+    fails_with(open("sub/../../../secret.txt", O_RDONLY), ENOENT,
+               "open sub/../../../secret.txt");
+    fails_with(open("abs/secret.txt", O_RDONLY), ENOENT,
+               "open abs/secret.txt (abs -> OUT)");
+    fails_with(open("up/secret.txt", O_RDONLY), ENOENT,
+               "open up/secret.txt (up -> ..)");
+    fails_with(access("../secret.txt", F_OK), ENOENT, "access ../secret.txt");
+    fails_with(unlink("../secret.txt"), ENOENT, "unlink ../secret.txt");
+    fails_with(chdir("abs"), ENOENT, "chdir abs");
+    check(lstat("abs", &st) == 0 && S_ISLNK(st.st_mode), "lstat abs: a link");
+    check(rename("in.txt", "../../moved.txt") == 0, "rename to ../../moved.txt");
+    check(link("moved.txt", "up/linked.txt") == 0, "link to up/linked.txt");
+    fd = open("../../escaped.txt", O_CREAT | O_WRONLY, 0644);
+    check(fd >= 3 && close(fd) == 0, "create ../../escaped.txt");
+    check(mkdir("/../newdir", 0755) == 0, "mkdir /../newdir");
+    check(chdir("sub") == 0 && chdir("../../..") == 0, "chdir sub, ../../..");
+    check(getcwd(path, sizeof(path)) && !strcmp(path, "/"), "getcwd: /");
+    printf("cwd %s\n", path);
+    return fails;
+}
+
 static int do_errors(const char *dir)
 {
     char path[600], *longp;
@@ -408,6 +453,7 @@ static struct {
     ptl_process_t yod;
     struct yod_file_req q;
     struct yod_file_ans a;
+    struct sipkey key;          /* this rank's (auxv), as libc has it */
 } g;
 
 /* Send `len` bytes of g.q; the answer's err (protocol code), or -1 if
@@ -430,6 +476,13 @@ static int raw_request(size_t len)
             return (int)g.a.err;
     }
     return -1;
+}
+
+/* The same, signed with this rank's key, as libc signs its requests. */
+static int signed_request(size_t len)
+{
+    g.q.mac = yod_file_mac(&g.key, &g.q, len);
+    return raw_request(len);
 }
 
 /* The protocol's code for a newlib errno. */
@@ -459,7 +512,7 @@ static int do_garbage(void)
                     .ct_handle = PTL_CT_NONE };
     ptl_handle_me_t h;
     ptl_pt_index_t pt;
-    int r[6];
+    int r[8];
 
     if (!y || PtlInit() != PTL_OK ||
         PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
@@ -475,23 +528,30 @@ static int do_garbage(void)
     if (PtlMEAppend(g.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, NULL, &h)
         != PTL_OK || PtlMDBind(g.ni, &md, &g.md) != PTL_OK)
         return 101;
+    g.key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
+    g.key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);
     g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 1, .rank = 0,
                                  .path_len = 10 };
     memcpy(g.q.path, ".", 2);
-    r[0] = raw_request(YOD_FILE_REQ_HDR + 2);   /* lengths disagree */
+    r[0] = signed_request(YOD_FILE_REQ_HDR + 2);    /* lengths disagree */
     g.q.op = 99;
+    g.q.seq = 2;
     g.q.path_len = 0;
-    r[1] = raw_request(YOD_FILE_REQ_HDR);       /* no such operation */
+    r[1] = signed_request(YOD_FILE_REQ_HDR);        /* no such operation */
     r[2] = raw_request(8);                      /* too short: dropped */
     g.q.rank = 77;
-    r[3] = raw_request(YOD_FILE_REQ_HDR);       /* not this rank: dropped */
-    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 2, .fd = 40,
+    g.q.seq = 3;
+    r[3] = signed_request(YOD_FILE_REQ_HDR);    /* not this rank: dropped */
+    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 4, .fd = 40,
                                  .len = 10 };
-    r[4] = raw_request(YOD_FILE_REQ_HDR);       /* fd not open */
-    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 3,
+    r[4] = signed_request(YOD_FILE_REQ_HDR);    /* fd not open */
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 5,
                                  .path_len = 2 };
     memcpy(g.q.path, ".", 2);
-    r[5] = raw_request(YOD_FILE_REQ_HDR + 2);   /* and yod still serves */
+    g.q.mac = 12345;
+    r[5] = raw_request(YOD_FILE_REQ_HDR + 2);   /* not signed: dropped */
+    r[6] = signed_request(YOD_FILE_REQ_HDR + 2);    /* yod still serves */
+    r[7] = raw_request(YOD_FILE_REQ_HDR + 2);   /* played again: dropped */
     PtlMEUnlink(h);
     PtlMDRelease(g.md);
     PtlPTFree(g.ni, pt);
@@ -503,7 +563,9 @@ static int do_garbage(void)
     check(r[2] == -1, "8-byte request: no answer");
     check(r[3] == -1, "another rank's number: no answer");
     check(r[4] == code(EBADF), "read of an fd not open: EBADF");
-    check(r[5] == 0, "a good request after them: answered");
+    check(r[5] == -1, "a request with a wrong MAC: no answer");
+    check(r[6] == 0, "a good request after them: answered");
+    check(r[7] == -1, "the same request again (replayed): no answer");
     return fails;
 }
 
@@ -530,6 +592,8 @@ int main(int argc, char **argv)
         return do_stdin();
     if (argc == 2 && !strcmp(argv[1], "garbage"))
         return do_garbage();
+    if (argc == 3 && !strcmp(argv[1], "escape"))
+        return do_escape(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "lat"))
         return do_lat(atoi(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "bw"))

@@ -22,6 +22,9 @@
  *                           peer to be given up on (seconds), meanwhile
  *                           the node must keep answering yod; prints
  *                           "orphan: PtlNIFini 0 after S s"
+ *   yodtest waitfile F CODE print "waiting", wait until file F exists
+ *                           (asking yod every 50 ms), print "saw F", exit
+ *                           with CODE: a job whose end the test decides
  *   yodtest ownni PID       open Portals' matching physical NI (the one
  *                           the C library's channel to yod uses) with pid
  *                           PID (-1: yod's PTL_PID), print, finish it,
@@ -127,6 +130,15 @@ int main(int argc, char **argv)
         if (rank == atol(argv[2]))
             fault();
         return 0;
+    }
+    if (!strcmp(argv[1], "waitfile") && argc == 4) {
+        struct timespec pause = { 0, 50000000 };
+        printf("rank %ld waiting\n", rank);
+        fflush(stdout);
+        while (access(argv[2], F_OK) != 0)
+            nanosleep(&pause, NULL);
+        printf("rank %ld saw %s\n", rank, argv[2]);
+        return atoi(argv[3]);
     }
     if (!strcmp(argv[1], "spin") && argc == 3) {
         printf("rank %ld spinning\n", rank);

@@ -37,6 +37,8 @@
 #define AT_LWK_NID          0x1003  /* this node's id */
 #define AT_LWK_RANK         0x1004  /* rank in the job (0 when run alone) */
 #define AT_LWK_SIZE         0x1005  /* ranks in the job (1 when run alone) */
+#define AT_LWK_YOD_KEY0     0x1006  /* under yod: the rank's key, words 0 */
+#define AT_LWK_YOD_KEY1     0x1007  /*   and 1 (yod/yod_proto.h) */
 
 
 /*

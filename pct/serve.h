@@ -1,0 +1,92 @@
+/*
+ * serve.h: what the parts of the PCT's server for yod share (serve.c the
+ * loop and the requests, fetch.c getting a program, fanout.c the loading
+ * tree, reply.c the answers, auth.c who may ask what).  Protocol:
+ * yod/yod_proto.h.
+ */
+#ifndef PCT_SERVE_H
+#define PCT_SERVE_H
+
+#include <portals4.h>
+#include "pct.h"
+#include "yod_proto.h"
+
+#define ARGS_CHUNK  (32u << 10)        /* the argv/env block's buffer */
+
+struct server {
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t req_eq;            /* requests arriving */
+    ptl_handle_eq_t ini_eq;            /* our puts' ACKs, gets' REPLYs */
+    ptl_handle_md_t md;                /* over `io` */
+    uint64_t heap, stack, nid;
+};
+extern struct server srv;
+
+/* One message out (put_ctl), one chunk in (get): the MD covers both. */
+extern struct server_io {
+    struct yod_msg out;
+    char chunk[ARGS_CHUNK];
+} io;
+extern char args[YOD_ARGS_MAX];
+
+/* The job this node serves (id 0: the node is free). */
+extern struct served {
+    uint32_t id;
+    uint64_t nonce;
+    struct sipkey key;                 /* the job's (yod_job_key) */
+    ptl_process_t owner;               /* the yod that claimed it */
+    struct job j;
+    int started;
+    uint64_t heard;                    /* node ms: the owner's last request */
+} job;
+
+/* serve.c */
+uint64_t now_ms(void);
+void request(const struct yod_msg *m, ptl_process_t from);
+int append_req(char *buf);
+int same_station(ptl_process_t a, ptl_process_t b);
+/* Claim the node for the job of `m` (its key `k`), owned by `owner`. */
+void claim(const struct yod_msg *m, const struct sipkey *k,
+           ptl_process_t owner);
+/* Load the fetched program and tell the owner. */
+void finish_load(struct job *j, const struct yod_msg *m);
+/* An answer about the job this node serves, to its owner. */
+void tell_owner(struct yod_msg *m);
+
+/* fetch.c: the image into a scratch region and the argv/env block into
+   `args`, from yod or (fan-out) the parent PCT; NULL or why not. */
+const char *fetch(struct job *j, const struct yod_msg *m, ptl_process_t from);
+/* One message to a station, waiting for its ACK; 0 once it is there. */
+int put_ctl(ptl_process_t to, const struct yod_msg *m);
+
+/* fanout.c: FLOAD (k: the job's key, checked). */
+void fan_load(const struct yod_msg *m, ptl_process_t from,
+              const struct sipkey *k);
+
+/* reply.c: the answers, never waited for.  `m` goes to `to`, signed with
+   `k` (NULL: unsigned, STATUS's answer).  `trusted`: to the job's owner
+   or its fan-out tree, which may use every buffer; anyone else gets at
+   most one buffer at a time and not the last few.  0 if it went. */
+int reply_open(void);
+int reply_send(ptl_process_t to, const struct yod_msg *m,
+               const struct sipkey *k, int trusted);
+
+/* auth.c: yod_proto.h, Authentication. */
+/* The key of the job `m` speaks for, if its MAC holds (0), else -1. */
+int auth_verify(const struct yod_msg *m, ptl_process_t from,
+                struct sipkey *k);
+/* Number and sign `m` for `to` with key `k`. */
+void auth_sign(struct yod_msg *m, const struct sipkey *k, ptl_process_t to);
+/* Is `m` new from the station that owns (or claims) its job: a message
+   number above the last one taken for that job?  `claim`: it may be the
+   job's first message here (ALLOC; FLOAD, which must be the first). */
+enum { AUTH_NEXT, AUTH_FIRST, AUTH_ONLY_FIRST };
+int auth_fresh(const struct yod_msg *m, int how, int from_owner);
+int auth_ready(void);                  /* the cluster's secret is here */
+int auth_service(uint32_t nid);        /* a service partition nid? */
+/* Count a refused request and log it (a line a second at most). */
+void auth_refuse(const struct yod_msg *m, ptl_process_t from,
+                 const char *why, ...) __attribute__((format(printf, 3, 4)));
+uint32_t auth_refused(void);
+
+#endif
