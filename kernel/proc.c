@@ -244,6 +244,25 @@ long proc_cpus(uint64_t pid, uint64_t mask)
     return thread_cpus_grant(p, mask);
 }
 
+/* Virtual-node mode: the PCT gives p's main thread a CPU of its own. */
+long proc_place(uint64_t pid, uint64_t cpu)
+{
+    struct proc *p = proc_find(pid);
+    long rc;
+
+    if (!p || p == pct || p->state != P_READY)
+        return -ESRCH;
+    if (cpu >= MAX_CPUS)
+        return -EINVAL;
+    p->state = P_RUNNING;
+    if ((rc = thread_place(p, (int)cpu)) < 0) {
+        p->state = P_READY;
+        return rc;
+    }
+    pr_info("pid %d runs on CPU %lu until it ends\n", p->pid, cpu);
+    return 0;
+}
+
 long proc_destroy(uint64_t pid)
 {
     struct proc *p = proc_find(pid);
@@ -300,15 +319,35 @@ static long run_ended(struct proc *p, uint64_t ures)
     return copy_to_user(pct, ures, &p->result, sizeof(p->result));
 }
 
+/* A process placed on a CPU of its own is not run here: the PCT hears
+   whether it has ended. */
+static long run_placed(struct proc *p, uint64_t ures)
+{
+    struct lwk_run_result res = { .reason = LWK_STOP_ELSEWHERE };
+
+    if (p->state == P_DEAD)
+        return -ESRCH;
+    if (__atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE)) {
+        p->cpu_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
+        p->end.ran_ns = p->cpu_ns;
+        return run_ended(p, ures);
+    }
+    return copy_to_user(pct, ures, &res, sizeof(res));
+}
+
 long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures)
 {
     struct proc *p = proc_find(pid);
 
-    if (!p || p == pct || p->state != P_READY)
+    if (!p || p == pct)
         return -ESRCH;
     if (!user_ptr(pct, ures, sizeof(struct lwk_run_result), true))
         return -EFAULT;
+    if (p->home)
+        return run_placed(p, ures);
+    if (p->state != P_READY)
+        return -ESRCH;
     if (__atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE))
         return run_ended(p, ures);
     tf->rax = 0;                /* what proc_run returns when we come back */

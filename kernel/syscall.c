@@ -37,7 +37,7 @@ static long sys_thread_start(struct trapframe *tf)
 
 static long sys_thread_exit(struct trapframe *tf)
 {
-    if (!in_thread())
+    if (!in_thread() || placed_main())
         return -EINVAL;         /* the main thread ends with exit */
     thread_exit(A0(tf));
 }
@@ -47,7 +47,7 @@ static long sys_set_tls(struct trapframe *tf)
 {
     if (A0(tf) >= LWK_STACK_TOP)
         return -EINVAL;
-    if (!in_thread())
+    if (!in_thread() || placed_main())
         current->fs_base = A0(tf);
     wrmsr(MSR_FS_BASE, A0(tf));
     return 0;
@@ -61,6 +61,11 @@ static long sys_node_engine(struct trapframe *tf)
 static long sys_proc_cpus(struct trapframe *tf)
 {
     return proc_cpus(A0(tf), A1(tf));
+}
+
+static long sys_proc_place(struct trapframe *tf)
+{
+    return proc_place(A0(tf), A1(tf));
 }
 
 static long sys_exit(struct trapframe *tf)
@@ -250,7 +255,8 @@ void syscall_dispatch(struct trapframe *tf)
         proc_event(PE_PCT_ONLY, LOG_PREFIX ": pid %d: %s is for the PCT "
                    "only; refused", caller->pid, table[nr].name);
         ret = -EPERM;
-    } else if (table[nr].class == SC_MAIN && in_thread()) {
+    } else if (table[nr].class == SC_MAIN && in_thread() &&
+               !placed_main()) {
         pr_info("pid %d: %s is for the main thread only (asked on CPU %d); "
                 "refused\n", caller->pid, table[nr].name, this_cpu()->id);
         ret = -EPERM;

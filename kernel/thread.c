@@ -12,6 +12,13 @@
  * exit or fault on any CPU) claims p->end_reason; a thread that ends it
  * kicks CPU 0, which stops the main thread and the other threads and
  * tells the PCT (proc.c).
+ *
+ * Virtual-node mode uses the same machinery for a whole process: the PCT
+ * places a process's main thread on a CPU of its own (proc_place), where
+ * it runs from then until it ends, like a thread that may also use
+ * Portals (its calls are forwarded to the engine's CPU) and that no
+ * quantum interrupts.  Its end is a thread's end: it claims the process's
+ * end, leaves its CPU and kicks CPU 0; the PCT sees it with proc_run.
  */
 #define LOG_PREFIX "thread"
 #include "kernel.h"
@@ -35,6 +42,11 @@ bool in_thread(void)
     return this_cpu()->id != 0;
 }
 
+bool placed_main(void)
+{
+    return this_cpu()->main;
+}
+
 /* ---- giving CPUs to a process (the PCT's decision) ------------------------ */
 
 bool thread_cpu_given(int cpu)
@@ -48,6 +60,8 @@ long thread_cpus_grant(struct proc *p, uint64_t mask)
 
     if (mask & ~(online & ~1ULL))
         return -EINVAL;         /* CPU 0 or a CPU that is not online */
+    if (p->home)
+        return -EINVAL;         /* placed: it has its one CPU */
     if (kptl_engine_cpu && (mask >> kptl_engine_cpu & 1))
         return -EBUSY;          /* it runs the Portals engine */
     for (int i = 1; i < ncpus; i++)
@@ -71,13 +85,14 @@ static void take_thread(void *arg)
     struct cpu *c = this_cpu();
 
     c->thread = *(struct thread_start *)arg;
+    c->main = c->thread.main;
     __atomic_store_n(&c->proc, c->thread.p, __ATOMIC_RELEASE);
 }
 
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls)
 {
-    struct thread_start r = { p, entry, stack, arg, tls };
+    struct thread_start r = { p, entry, stack, arg, tls, false };
     uint64_t free = p->cpus & ~__atomic_load_n(&p->thread_cpus,
                                                 __ATOMIC_ACQUIRE);
     int cpu;
@@ -94,8 +109,9 @@ long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
 
 /* From the idle loop of a CPU that was given a thread: enter user mode
    at its entry, on its stack, with its argument and %fs base, and a clean
-   x87/SSE state.  The frame goes at the stack top, above the idle loop's
-   frames (IDLE_STACK_GAP). */
+   x87/SSE state; a placed main thread with the registers, x87/SSE state
+   and %fs base proc_start gave it.  The frame goes at the stack top,
+   above the idle loop's frames (IDLE_STACK_GAP). */
 _Static_assert(sizeof(struct trapframe) + 16 <= IDLE_STACK_GAP, "gap");
 __noreturn void thread_enter(struct cpu *c)
 {
@@ -103,6 +119,12 @@ __noreturn void thread_enter(struct cpu *c)
     struct trapframe *tf = (void *)(c->kstack_top - sizeof(*tf));
 
     aspace_switch(r->p->cr3);
+    if (r->main) {
+        wrmsr(MSR_FS_BASE, r->p->fs_base);
+        fxrstor(r->p->fpu);
+        *tf = r->p->frame;
+        trap_return_to(tf);
+    }
     wrmsr(MSR_FS_BASE, r->tls);
     fxrstor(proc_fpu_initial);
     *tf = (struct trapframe){
@@ -110,6 +132,30 @@ __noreturn void thread_enter(struct cpu *c)
         .cs = SEL_UCODE | 3, .ss = SEL_UDATA | 3, .rflags = 0x202,
     };
     trap_return_to(tf);
+}
+
+/* ---- placing a main thread (virtual-node mode) ---------------------------- */
+
+/* The PCT's decision: p's main thread takes `cpu` (not 0, not the
+   engine's, nobody's) for the rest of its life.  p is loaded and has
+   its entry (proc_start) and runs nowhere yet. */
+long thread_place(struct proc *p, int cpu)
+{
+    struct thread_start r = { .p = p, .main = true };
+
+    if (cpu <= 0 || cpu >= ncpus)
+        return -EINVAL;
+    if (cpu == kptl_engine_cpu || owner[cpu] ||
+        __atomic_load_n(&cpus[cpu].proc, __ATOMIC_ACQUIRE))
+        return -EBUSY;
+    owner[cpu] = p;
+    p->home = cpu;
+    p->run_start_tsc = rdtsc();
+    /* Its CPU counts as one of its threads' for threads_stop: a KILL or
+       its end takes it off the CPU the same way. */
+    __atomic_or_fetch(&p->thread_cpus, 1ULL << cpu, __ATOMIC_ACQ_REL);
+    smp_call(cpu, take_thread, &r);
+    return 0;
 }
 
 /* ---- leaving a CPU -------------------------------------------------------- */
@@ -122,6 +168,7 @@ static void leave(struct cpu *c)
 
     aspace_switch(kernel_cr3);
     wrmsr(MSR_FS_BASE, 0);
+    c->main = false;
     c->proc = NULL;
     __atomic_and_fetch(&p->thread_cpus, ~(1ULL << c->id), __ATOMIC_RELEASE);
 }

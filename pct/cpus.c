@@ -10,6 +10,11 @@
  *   coproc   CPU 1 runs the node's Portals engine while the job lives
  *            (message co-processor): it polls the NIC and the command
  *            rings, and the program's Portals calls cost CPU 0 no trap
+ *   vn       virtual node: one rank per CPU, each its own process; the
+ *            rank with index i on the node runs on CPU i for its whole
+ *            life (proc_place), index 0 on CPU 0 beside the PCT, which
+ *            runs it in quanta as in the other modes.  The Portals engine
+ *            stays on CPU 0: the other ranks' calls are forwarded there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,12 +25,13 @@
 
 _Static_assert((int)PCT_MODE_ONE == (int)YOD_MODE_ONE &&
                (int)PCT_MODE_THREADS == (int)YOD_MODE_THREADS &&
-               (int)PCT_MODE_COPROC == (int)YOD_MODE_COPROC,
+               (int)PCT_MODE_COPROC == (int)YOD_MODE_COPROC &&
+               (int)PCT_MODE_VN == (int)YOD_MODE_VN,
                "yod's mode numbers");
 
 static const char *const names[] = {
     [PCT_MODE_ONE] = "one", [PCT_MODE_THREADS] = "threads",
-    [PCT_MODE_COPROC] = "coproc",
+    [PCT_MODE_COPROC] = "coproc", [PCT_MODE_VN] = "vn",
 };
 
 int pct_mode_parse(const char *s)
@@ -54,9 +60,11 @@ static void engine_on(struct job *j, const struct lwk_node_info *ni)
     if ((rc = lwk_sys_node_engine(1)) < 0)
         printf("pct: %s: co-processor mode, but CPU 1 is busy (%ld): CPU 0 "
                "runs the engine as usual\n", j->name, rc);
-    else
+    else {
+        j->cpu_mask = 1ULL << 1;
         printf("pct: %s: co-processor mode, CPU 1 runs the Portals "
                "engine\n", j->name);
+    }
 }
 
 void pct_cpus_release(struct job *j)
@@ -92,7 +100,50 @@ void pct_cpus_assign(struct job *j)
     else if (rc < 0)
         printf("pct: %s: proc_cpus failed (%ld): it has CPU 0 only\n",
                j->name, rc);
-    else
+    else {
+        j->cpu_mask = mask;
         printf("pct: %s: threads mode, CPUs 1-%lu for its threads\n",
                j->name, ni.ncpus - 1);
+    }
+}
+
+/* A process per CPU, and no more than the kernel's process table holds
+   beside the PCT and an image being loaded (YOD_VN_MAX). */
+int pct_vn_max(uint64_t ncpus)
+{
+    return ncpus < YOD_VN_MAX ? (int)ncpus : YOD_VN_MAX;
+}
+
+int pct_cpus_place(struct job *j)
+{
+    long rc;
+
+    if (j->mode != PCT_MODE_VN || j->local == 0)
+        return 0;               /* CPU 0: proc_run runs it in quanta */
+    if ((rc = lwk_sys_proc_place(j->pid, j->local)) < 0) {
+        printf("pct: rank %d (%s): CPU %d is not free (%ld)\n", j->rank,
+               j->name, j->local, rc);
+        return -1;
+    }
+    printf("pct: rank %d (%s, pid %d) on CPU %d\n", j->rank, j->name,
+           j->pid, j->local);
+    return 0;
+}
+
+void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *use,
+                   int32_t *rank)
+{
+    int own = j->mode == PCT_MODE_VN ? j->local : 0;
+
+    if ((uint64_t)own < ncpus && own < YOD_STATE_CPUS) {
+        use[own] = YOD_CPU_RANK;
+        rank[own] = j->rank;
+    }
+    for (int c = 1; c < YOD_STATE_CPUS && (uint64_t)c < ncpus; c++) {
+        if (!(j->cpu_mask >> c & 1))
+            continue;
+        use[c] = j->mode == PCT_MODE_COPROC ? YOD_CPU_ENGINE
+                                            : YOD_CPU_THREADS;
+        rank[c] = j->rank;
+    }
 }

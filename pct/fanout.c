@@ -215,15 +215,16 @@ static int fload_allowed(const struct yod_msg *m, ptl_process_t from)
    parent (GOT refused) and to the owner. */
 static int fload_busy(const struct yod_msg *m, const struct sipkey *k)
 {
-    struct job *j = &job.j;
+    struct job *j = &job.j[0];
     struct yod_msg a = { .job = m->job, .nonce = m->nonce, .rank = m->rank };
 
     if (job.id && job.id != m->job) {
         a.type = YOD_BUSY;
         a.job2 = job.id;
-    } else if (j->pid || j->image || m->size < 1 || m->size > FAN_MAX) {
+    } else if (ranks_live() || j->image || m->size < 1 ||
+               m->size > FAN_MAX) {
         a.type = YOD_ERR;
-        snprintf(a.text, sizeof(a.text), j->pid || j->image
+        snprintf(a.text, sizeof(a.text), ranks_live() || j->image
                  ? "a program is loaded already"
                  : "fan-out of %d ranks (1..%d)", m->size, FAN_MAX);
     } else {
@@ -238,7 +239,7 @@ static int fload_busy(const struct yod_msg *m, const struct sipkey *k)
 void fan_load(const struct yod_msg *m, ptl_process_t from,
               const struct sipkey *k)
 {
-    struct job *j = &job.j;
+    struct job *j = &job.j[0];
     const char *why;
 
     if (!fload_allowed(m, from) || fload_busy(m, k))

@@ -138,7 +138,6 @@ static int get_image(ptl_process_t from, char *img, uint64_t len)
 /* Split the argv/env block into the job, adding PTL_JOB_RANK. */
 static int unpack_args(struct job *j, const struct yod_msg *m)
 {
-    static char rank_env[32];
     char *p = args, *end = args + m->args_len;
 
     if (m->argc < 1 || m->argc > PCT_MAX_ARGS ||
@@ -153,8 +152,8 @@ static int unpack_args(struct job *j, const struct yod_msg *m)
             j->envp[j->envc++] = p;
         p += strlen(p) + 1;
     }
-    snprintf(rank_env, sizeof(rank_env), "PTL_JOB_RANK=%d", m->rank);
-    j->envp[j->envc++] = rank_env;
+    snprintf(j->rank_env, sizeof(j->rank_env), "PTL_JOB_RANK=%d", m->rank);
+    j->envp[j->envc++] = j->rank_env;
     j->argv[j->argc] = j->envp[j->envc] = NULL;
     j->name = j->argv[0];
     for (const char *q = j->name; *q; q++)

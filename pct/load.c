@@ -84,13 +84,35 @@ static long create(struct job *j, const struct lwk_proc_desc *d,
     return pid;
 }
 
+/* Virtual-node mode: this rank's part of the free memory, shared with
+   the n - 1 ranks still to load, each of which needs room besides its
+   heap for its text, data, stack and Portals tables (VN_ROOM), and this
+   one for its Portals tables (VN_TABLES: the kernel sets aside tables
+   for one program only). */
+#define VN_ROOM     (8ull << 20)
+#define VN_TABLES   (2ull << 20)
+static uint64_t share(int n)
+{
+    struct lwk_node_info ni;
+    uint64_t left, part, room = (uint64_t)(n - 1) * VN_ROOM + VN_TABLES;
+
+    lwk_sys_node_info((long)&ni);
+    left = ni.ram_free > room ? ni.ram_free - room : 0;
+    part = (left / (uint64_t)n) & ~(uint64_t)(LWK_PAGE_SIZE - 1);
+    if (part > ni.largest_free)
+        part = ni.largest_free & ~(uint64_t)(LWK_PAGE_SIZE - 1);
+    return part < LWK_REGION_MAX ? part : LWK_REGION_MAX;
+}
+
 /* The heap goes on the first 2 MB boundary after data+bss, so 2 MB pages
    can map it.  HEAP_ALL: the biggest region there is. */
 static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
 {
     long got;
 
-    if (heap == PCT_HEAP_ALL)
+    if (heap == PCT_HEAP_ALL && j->heap_share > 0)
+        heap = share(j->heap_share);
+    else if (heap == PCT_HEAP_ALL)
         heap = largest_free() < LWK_REGION_MAX ? largest_free()
                                                : LWK_REGION_MAX;
     if (heap == 0)
@@ -136,9 +158,14 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
 
     if (j->mode_word)
         j->mode = pct_mode_parse(j->mode_word);
+    if (j->mode == PCT_MODE_VN && j->module >= 0) {
+        pct_cannot_run(j, "mode=vn is for yod's jobs (yod -vn), which put "
+                       "one rank on each CPU");
+        return -1;
+    }
     if (j->mode < 0) {
-        pct_cannot_run(j, "unknown CPU mode; give mode=one, mode=threads "
-                       "or mode=coproc");
+        pct_cannot_run(j, "unknown CPU mode; give mode=one, mode=threads, "
+                       "mode=coproc or mode=vn");
         return -1;
     }
     if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
@@ -152,7 +179,8 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
     elf_load(&j->elf, j->image, &d, (void *)m.pct_va[LWK_REG_TEXT],
              (void *)m.pct_va[LWK_REG_DATA]);
     pct_keep_symbols(j);
-    pct_release_image(j);
+    if (!j->image_shared)
+        pct_release_image(j);
     heap_va = ALIGN_UP(m.app_va[LWK_REG_DATA] + m.size[LWK_REG_DATA],
                        LWK_PAGE_SIZE);
     if ((got = add_heap(j, pid, heap_va, heap)) < 0 ||

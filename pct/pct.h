@@ -19,7 +19,7 @@
 struct pct_sym;
 
 /* How a job uses the node's CPUs (cpus.c). */
-enum { PCT_MODE_ONE, PCT_MODE_THREADS, PCT_MODE_COPROC };
+enum { PCT_MODE_ONE, PCT_MODE_THREADS, PCT_MODE_COPROC, PCT_MODE_VN };
 
 struct job {
     int pid;                    /* 0: not loaded */
@@ -28,6 +28,16 @@ struct job {
     int module;                 /* boot module index; -1: from yod */
     int scratch_pid;            /* from yod: the process holding the image */
     int rank, size;             /* in the job (0 of 1 for boot modules) */
+    int local;                  /* its index on this node: virtual-node
+                                   mode runs it on CPU `local` (cpus.c) */
+    int image_shared;           /* more ranks load from the image after
+                                   this one: pct_load keeps it */
+    int heap_share;             /* PCT_HEAP_ALL: the free memory is
+                                   shared by this many ranks (0: 1) */
+    char rank_env[32];          /* PTL_JOB_RANK=r */
+    char pid_env[32];           /* virtual-node mode: PTL_PID=pid */
+    uint64_t cpu_mask;          /* CPUs its mode got besides its own:
+                                   threads' CPUs, the engine's (cpus.c) */
     int mode;                   /* PCT_MODE_*; -1: an unknown mode= word */
     const char *mode_word;      /* a boot module's mode=WORD, or NULL */
     const void *image;          /* its image; NULL once given back */
@@ -71,6 +81,14 @@ const char *pct_mode_name(int mode);
 void pct_cpus_assign(struct job *j);
 /* The job is over: what its mode took goes back (before proc_destroy). */
 void pct_cpus_release(struct job *j);
+/* Virtual-node mode: the ranks a node with `ncpus` CPUs runs, at most. */
+int pct_vn_max(uint64_t ncpus);
+/* At START: a rank with index > 0 gets its CPU (proc_place); 0 or -1. */
+int pct_cpus_place(struct job *j);
+/* What j's process and mode use of the node's CPUs, for STATE: use[c]
+   (enum yod_cpu_use) and rank[c] for each CPU c it holds. */
+void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *use,
+                   int32_t *rank);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
 void pct_describe(const struct job *j, char *buf, size_t len);

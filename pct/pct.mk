@@ -3,7 +3,7 @@
 # loads applications with it.
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
-            pct/serve.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
+            pct/serve.c pct/ranks.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
             pct/auth.c kernel/elf.c kernel/ratelimit.c yod/siphash.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 

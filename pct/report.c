@@ -39,9 +39,11 @@ void pct_describe(const struct job *j, char *buf, size_t len)
                      r->fault_addr, r->fault_rip, sym ? sym : "?",
                      sym ? off : 0);
 
-    /* A thread's fault: the whole process died; say where. */
+    /* A thread's fault: the whole process died; say where.  In
+       virtual-node mode the process's own CPU. */
     if (r->fault_cpu && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - n, " in a thread on CPU %u", r->fault_cpu);
+        snprintf(buf + n, len - n, "%s on CPU %u", j->mode == PCT_MODE_VN
+                 ? "" : " in a thread", r->fault_cpu);
 }
 
 /* A fault is reported as the signal Linux sends for it, as a shell shows

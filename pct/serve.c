@@ -61,7 +61,7 @@ static void answer(const struct yod_msg *m, ptl_process_t to,
                    const struct sipkey *k, uint32_t type, const char *text)
 {
     struct yod_msg a = { .type = type, .job = m->job, .nonce = m->nonce,
-                         .job2 = job.id };
+                         .job2 = job.id, .cpus = srv.ncpus };
 
     if (text)
         snprintf(a.text, sizeof(a.text), "%s", text);
@@ -83,30 +83,24 @@ void claim(const struct yod_msg *m, const struct sipkey *k,
 void finish_load(struct job *j, const struct yod_msg *m)
 {
     struct yod_msg a = { .type = YOD_OK };
+    const char *why;
 
     printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
            (unsigned long)m->image_len);
-    j->mode = m->mode <= YOD_MODE_COPROC ? (int)m->mode : -1;
-    j->yod_key = yod_rank_key(&job.key, j->rank);
-    if (pct_load(j, m->heap ? m->heap : srv.heap,
-                 m->stack ? m->stack : srv.stack, srv.nid) < 0) {
+    if ((why = ranks_load(m))) {
         a.type = YOD_ERR;
-        snprintf(a.text, sizeof(a.text), "%s", j->why[0] ? j->why
-                 : "the node cannot load it (see its log)");
-        pct_release_image(j);
-        pct_drop_symbols(j);
-        memset(j, 0, sizeof(*j));
+        snprintf(a.text, sizeof(a.text), "%s", why);
     }
     tell_owner(&a);
 }
 
 static void load(const struct yod_msg *m)
 {
-    struct job *j = &job.j;
+    struct job *j = &job.j[0];
     struct yod_msg e = { .type = YOD_ERR };
     const char *why;
 
-    if (j->pid || j->image) {
+    if (ranks_live() || j->image) {
         snprintf(e.text, sizeof(e.text), "a program is loaded already");
         tell_owner(&e);
         return;
@@ -123,47 +117,10 @@ static void load(const struct yod_msg *m)
     finish_load(j, m);
 }
 
-/* Forget the program (it ended or was ended). */
-static void drop_program(void)
-{
-    struct job *j = &job.j;
-
-    pct_drop_symbols(j);
-    pct_cpus_release(j);
-    lwk_sys_proc_destroy(j->pid);
-    memset(j, 0, sizeof(*j));
-    job.started = 0;
-}
-
-/* The program ended (or was ended: killed): tell yod, forget it. */
-static void ended(int killed)
-{
-    struct job *j = &job.j;
-    struct yod_msg m = { .type = YOD_EXIT, .rank = j->rank,
-                         .reason = killed ? 0 : j->last.reason,
-                         .status = pct_status(&j->last) };
-
-    if (!killed && j->last.reason == LWK_STOP_FAULT) {
-        pct_describe(j, m.text, sizeof(m.text));
-        m.addr = j->last.fault_addr;
-        m.rip = j->last.fault_rip;
-    }
-    m.peer = -1;
-    if (!killed && j->last.reason == LWK_STOP_ABORT) {
-        snprintf(m.text, sizeof(m.text), "%s", j->last.why);
-        m.peer = j->last.peer;
-    }
-    if (killed)
-        snprintf(m.text, sizeof(m.text), "killed by yod");
-    drop_program();
-    tell_owner(&m);
-}
-
 static void free_node(void)
 {
-    if (job.j.pid)
-        ended(1);
-    pct_release_image(&job.j);
+    ranks_kill();               /* yod hears of each rank still running */
+    ranks_drop();
     printf("pct: job %u: node free\n", job.id);
     job.id = 0;
 }
@@ -179,8 +136,7 @@ static void lease_check(void)
     printf("pct: job %u: yod at %u:%u silent %d s, job killed, node freed\n",
            job.id, job.owner.phys.nid, job.owner.phys.pid,
            (int)(silent / 1000));
-    if (job.j.pid)
-        drop_program();
+    ranks_drop();
     free_node();
 }
 
@@ -191,16 +147,18 @@ static void status(const struct yod_msg *m, ptl_process_t from)
 {
     struct lwk_node_info ni;
     struct yod_msg a = { .type = YOD_STATE, .job = m->job, .job2 = job.id,
-                         .rank = job.id ? job.j.rank : -1,
-                         .size = job.j.size, .status = job.started,
-                         .image_len = job.j.pid ? job.j.mem : 0,
+                         .rank = job.id ? job.j[0].rank : -1,
+                         .size = job.j[0].size, .status = job.started,
                          .addr = job.id ? job.owner.phys.nid : 0,
                          .refused = auth_refused() };
 
     lwk_sys_node_info((long)&ni);
     a.args_len = ni.ram_free;
-    if (job.j.pid && job.j.name)
-        snprintf(a.text, sizeof(a.text), "%s", job.j.name);
+    for (int i = 0; i < job.nranks; i++)
+        a.image_len += job.j[i].pid ? job.j[i].mem : 0;
+    if (ranks_live() && job.j[0].name)
+        snprintf(a.text, sizeof(a.text), "%s", job.j[0].name);
+    ranks_state(&a, ni.ncpus);
     reply_send(from, &a, NULL, 0);
 }
 
@@ -276,13 +234,18 @@ static void control(const struct yod_msg *m, ptl_process_t from,
     switch (m->type) {
     case YOD_LOAD: load(m); break;
     case YOD_START:
-        job.started = job.j.pid != 0;
-        answer(m, from, k, job.started ? YOD_OK : YOD_ERR,
-               job.started ? NULL : "nothing loaded to start");
+        if (!ranks_live())
+            answer(m, from, k, YOD_ERR, "nothing loaded to start");
+        else if (ranks_start() < 0)
+            answer(m, from, k, YOD_ERR, "a CPU for a rank was not free "
+                   "(see the node's log)");
+        else {
+            job.started = 1;
+            answer(m, from, k, YOD_OK, NULL);
+        }
         break;
     case YOD_KILL:
-        if (job.j.pid)
-            ended(1);
+        ranks_kill();
         break;
     case YOD_FREE: free_node(); break;
     default: answer(m, from, k, YOD_ERR, "unknown request");
@@ -330,26 +293,28 @@ int append_req(char *buf)
            == PTL_OK ? 0 : -1;
 }
 
-/* Wait for a request: forever on a free node, but on a claimed one only
-   until the lease needs a look. */
-static int wait_request(ptl_event_t *ev)
+/* Wait for a request `ms` (-1: forever on a free node, but on a claimed
+   one only until the lease needs a look). */
+static int wait_request(ptl_event_t *ev, int ms)
 {
     unsigned int which;
 
-    return PtlEQPoll(&srv.req_eq, 1,
-                     job.id ? YOD_PING_MS : PTL_TIME_FOREVER, ev, &which);
+    if (ms < 0)
+        ms = job.id ? YOD_PING_MS : PTL_TIME_FOREVER;
+    return PtlEQPoll(&srv.req_eq, 1, ms, ev, &which);
 }
 
-/* Handle every request that arrived; wait for one if nothing runs. */
-static void requests(int block)
+/* Handle every request that arrived; wait for one up to `wait` ms first
+   (0: not at all; -1: see wait_request). */
+static void requests(int wait)
 {
     ptl_event_t ev;
     int rc;
 
-    while ((rc = block ? wait_request(&ev)
-                       : PtlEQGet(srv.req_eq, &ev)) == PTL_OK ||
+    while ((rc = wait ? wait_request(&ev, wait)
+                      : PtlEQGet(srv.req_eq, &ev)) == PTL_OK ||
            rc == PTL_EQ_DROPPED) {
-        block = 0;
+        wait = 0;
         if (ev.type == PTL_EVENT_PUT && ev.ni_fail_type == PTL_NI_OK &&
             ev.mlength == sizeof(struct yod_msg)) {
             struct yod_msg m;
@@ -389,6 +354,7 @@ void pct_serve(const struct lwk_node_info *node, uint64_t heap,
     srv.heap = heap;
     srv.stack = stack;
     srv.nid = node->nid;
+    srv.ncpus = (uint32_t)node->ncpus;
     if (open_portals() < 0) {
         printf("pct: no Portals (no network?): not serving yod\n");
         for (;;)
@@ -398,21 +364,9 @@ void pct_serve(const struct lwk_node_info *node, uint64_t heap,
         printf("pct: no cluster key (boot module cluster.key, which "
                "tools/cluster gives): yod's requests will be refused\n");
     printf("pct: serving yod on pid %d\n", YOD_PCT_PID);
-    for (;;) {
-        struct job *j = &job.j;
-
-        requests(!job.started);
+    for (int wait = -1;;) {
+        requests(job.started ? wait : -1);
         lease_check();
-        if (!job.started)
-            continue;
-        if (lwk_sys_proc_run(j->pid, quantum, (long)&j->last) < 0) {
-            j->last.reason = LWK_STOP_FAULT;
-            ended(0);
-            continue;
-        }
-        if (pct_ended(&j->last)) {
-            pct_report(j);
-            ended(0);
-        }
+        wait = job.started ? ranks_run(quantum) : -1;
     }
 }

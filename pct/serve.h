@@ -1,7 +1,8 @@
 /*
  * serve.h: what the parts of the PCT's server for yod share (serve.c the
  * loop and the requests, fetch.c getting a program, fanout.c the loading
- * tree, reply.c the answers, auth.c who may ask what).  Protocol:
+ * tree, reply.c the answers, auth.c who may ask what, ranks.c the
+ * processes the job runs here).  Protocol:
  * yod/yod_proto.h.
  */
 #ifndef PCT_SERVE_H
@@ -19,6 +20,7 @@ struct server {
     ptl_handle_eq_t ini_eq;            /* our puts' ACKs, gets' REPLYs */
     ptl_handle_md_t md;                /* over `io` */
     uint64_t heap, stack, nid;
+    uint32_t ncpus;                    /* the node's CPUs (OK to ALLOC) */
 };
 extern struct server srv;
 
@@ -35,7 +37,8 @@ extern struct served {
     uint64_t nonce;
     struct sipkey key;                 /* the job's (yod_job_key) */
     ptl_process_t owner;               /* the yod that claimed it */
-    struct job j;
+    struct job j[YOD_VN_MAX];          /* its ranks here (ranks.c) */
+    int nranks;                        /* loaded: j[0..nranks-1] */
     int started;
     uint64_t heard;                    /* node ms: the owner's last request */
 } job;
@@ -52,6 +55,20 @@ void claim(const struct yod_msg *m, const struct sipkey *k,
 void finish_load(struct job *j, const struct yod_msg *m);
 /* An answer about the job this node serves, to its owner. */
 void tell_owner(struct yod_msg *m);
+
+/* ranks.c: the job's processes here: one, or one per CPU (virtual-node
+   mode).  Load them from the program fetched into j[0] (NULL, or why
+   not); place and start them (START; -1: a CPU was not free); one turn
+   of running them (returns how long the PCT may wait for requests:
+   0 while CPU 0 has a rank to run); how many still live; kill them
+   (yod hears each); forget them; STATE's CPU table. */
+const char *ranks_load(const struct yod_msg *m);
+int ranks_start(void);
+int ranks_run(uint64_t quantum);
+int ranks_live(void);
+void ranks_kill(void);
+void ranks_drop(void);
+void ranks_state(struct yod_msg *a, uint64_t ncpus);
 
 /* fetch.c: the image into a scratch region and the argv/env block into
    `args`, from yod or (fan-out) the parent PCT; NULL or why not. */

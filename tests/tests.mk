@@ -81,6 +81,10 @@ TEST_SUITES += tests/qemu/suite-portals
 # from USER_PROGS on every node and libportals' ptl-node beside them.
 TEST_SUITES += tests/qemu/suite-cluster
 
+# Virtual-node mode (yod -vn): 8 ranks on 4 two-CPU nodes, MPI and NX,
+# the loop queues' counts, showmesh's CPUs, a rank's fault.
+TEST_SUITES += tests/qemu/suite-vnode
+
 # The repository refers only to itself and what it names exists: links,
 # paths in docs and Makefiles (tests/docs/check-links; no build needed).
 TEST_SUITES += tests/docs/check-links

@@ -25,7 +25,7 @@ static struct {
     ptl_handle_eq_t ini_eq;
     ptl_handle_md_t md, ping_md;
     struct yod_msg out;
-    struct yod_msg ping[MAX_NODES];     /* by rank: each signed for its node */
+    struct yod_msg ping[MAX_RANKS];     /* by rank: each signed for its node */
     double pinged;              /* ms: the last round of pings */
     int watch;                  /* the job runs: silent nodes are down */
 } P;
@@ -102,8 +102,8 @@ static void heartbeat(void)
     for (int r = 0; r < o.size && job[r]; r++) {
         struct node *n = job[r];
         ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
-        if (n->down)
-            continue;
+        if (n->down || n->leader)
+            continue;           /* a node's first rank speaks for it */
         if (now - P.pinged > 2 * YOD_PING_MS || !P.watch)
             n->heard = now;
         else if (now - n->heard > YOD_LEASE_MS) {
@@ -146,8 +146,12 @@ static void control(const ptl_event_t *ev)
         if (m.rank >= 0 && m.rank < o.size && job[m.rank])
             job[m.rank]->got = m;   /* its parent speaks for it */
     } else if (m.type == YOD_EXIT) {
-        if (!n->exited)
-            rank_ended(n, &m);
+        /* The rank it names, if it is one of this node's. */
+        struct node *r = m.rank >= 0 && m.rank < o.size ? job[m.rank] : NULL;
+        if (!r || leader_of(r) != n)
+            auth_drop(AUTH_CONTROL);
+        else if (!r->exited)
+            rank_ended(r, &m);
     } else {
         n->got = m;
     }
@@ -215,6 +219,7 @@ int request(struct node *n, uint32_t type, int rank)
         P.out.heap = o.heap;
         P.out.stack = o.stack;
         P.out.mode = o.mode;
+        P.out.local = (uint32_t)n->nlocal;
         P.out.src = P.out.owner = YOD_STATION(self_nid, YOD_PID);
     }
     auth_sign(&P.out, n->nid);

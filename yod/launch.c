@@ -8,6 +8,12 @@
  * (fan-out: yod sends it to rank 0's node only, which claims the nodes as
  * it goes); YOD_FANOUT=0 or 1 forces one path (tests/bench/yod/run
  * compares them).  Protocol: yod_proto.h.
+ *
+ * Virtual-node mode (-vn) runs one rank per CPU: each node yod claims
+ * takes the next ranks, as many as it has CPUs (its OK to ALLOC says),
+ * so N ranks take ceil(N/CPUs) nodes, and one LOAD and START per node
+ * covers its ranks.  Those jobs take the direct path: the loading tree
+ * is over ranks, one per node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,9 @@
 char args[YOD_ARGS_MAX];
 size_t args_len;
 int nenv;                       /* environment strings in `args` */
+/* Virtual-node mode: a node's CPUs after the first, one rank each. */
+static struct node vnodes[MAX_RANKS];
+static int nvnodes;
 
 /* ---- the argv/env block -------------------------------------------------- */
 
@@ -44,9 +53,11 @@ static int add_string(const char *s)
     return 0;
 }
 
-/* argv, then the job's environment (PTL_JOB_RANK is the PCT's), for ranks
-   on nids[0..o.size-1]; -1 if it does not fit YOD_ARGS_MAX. */
-static int build_args(const unsigned *nids)
+/* argv, then the job's environment (PTL_JOB_RANK is the PCT's, and in
+   virtual-node mode PTL_PID), for ranks on nids[0..o.size-1], each with
+   Portals pid YOD_APP_PID + its index on its node (locals[r], NULL: 0);
+   -1 if it does not fit YOD_ARGS_MAX. */
+static int build_args(const unsigned *nids, const int *locals)
 {
     char s[64], *map = malloc(16 * o.size + 32), *p = map;
     int rc = 0;
@@ -58,7 +69,8 @@ static int build_args(const unsigned *nids)
         rc |= add_string(*a);
     p += sprintf(p, "PTL_JOB_MAP=");
     for (int r = 0; r < o.size; r++)
-        p += sprintf(p, "%s%u:%d", r ? "," : "", nids[r], YOD_APP_PID);
+        p += sprintf(p, "%s%u:%d", r ? "," : "", nids[r],
+                     YOD_APP_PID + (locals ? locals[r] : 0));
     rc |= add_string(map);
     free(map);
     snprintf(s, sizeof(s), "PTL_JOB_SIZE=%d", o.size);
@@ -77,11 +89,14 @@ static int build_args(const unsigned *nids)
 
 static void build_job_args(void)
 {
-    unsigned nids[MAX_NODES];
+    unsigned nids[MAX_RANKS];
+    int locals[MAX_RANKS];
 
-    for (int r = 0; r < o.size; r++)
+    for (int r = 0; r < o.size; r++) {
         nids[r] = job[r]->nid;
-    if (build_args(nids) < 0)   /* args_fit said it would */
+        locals[r] = job[r]->local;
+    }
+    if (build_args(nids, locals) < 0)   /* args_fit said it would */
         die("arguments and environment exceed %d bytes", YOD_ARGS_MAX);
 }
 
@@ -89,14 +104,17 @@ static void build_job_args(void)
    have (the largest nids) must fit, or nothing is claimed. */
 void args_fit(void)
 {
-    unsigned nids[MAX_NODES], top = 0;
+    unsigned nids[MAX_RANKS], top = 0;
+    int locals[MAX_RANKS];
     size_t words = 0;
 
     for (int i = 0; i < nnodes; i++)
         top = nodes[i].nid > top ? nodes[i].nid : top;
-    for (int r = 0; r < o.size; r++)
+    for (int r = 0; r < o.size; r++) {
         nids[r] = top;
-    if (build_args(nids) < 0) {
+        locals[r] = YOD_VN_MAX - 1;
+    }
+    if (build_args(nids, locals) < 0) {
         for (char **a = o.argv; *a; a++)
             words += strlen(*a) + 1;
         fprintf(stderr, "yod: the program's arguments (%zu bytes) and "
@@ -111,23 +129,59 @@ void args_fit(void)
 void free_all(void)
 {
     for (int r = 0; r < o.size; r++)
-        if (job[r] && !job[r]->down)
+        if (job[r] && !job[r]->down && !job[r]->leader)
             request(job[r], YOD_FREE, r);
 }
 
-/* Ask nodes in order until o.size said yes: how many did.  If too few,
-   they are given back and `busy` says why the others did not. */
+/* Claimed node n takes the next ranks from `got`: one, or in
+   virtual-node mode one per CPU (its OK said how many); returns the
+   ranks taken so far. */
+static int take_ranks(struct node *n, int got)
+{
+    int cpus = o.mode == YOD_MODE_VN ? (int)n->got.cpus : 1;
+
+    cpus = cpus < 1 ? 1 : cpus > YOD_VN_MAX ? YOD_VN_MAX : cpus;
+    n->leader = NULL;
+    n->local = n->nlocal = 0;
+    for (int i = 0; i < cpus && got < o.size; i++) {
+        struct node *v = i ? &vnodes[nvnodes++] : n;
+        if (i)
+            *v = (struct node){ .nid = n->nid, .leader = n, .local = i };
+        v->rank = got;
+        job[got++] = v;
+        n->nlocal++;
+    }
+    return got;
+}
+
+/* What claiming asks for and got: "4 nodes asked, 3 free", or in
+   virtual-node mode "8 ranks asked (one per CPU), 6 CPUs free". */
+static const char *asked(int got)
+{
+    static char s[96];
+
+    if (o.mode == YOD_MODE_VN)
+        snprintf(s, sizeof(s), "%d ranks asked (one per CPU), %d CPUs free",
+                 o.size, got);
+    else
+        snprintf(s, sizeof(s), "%d nodes asked, %d free", o.size, got);
+    return s;
+}
+
+/* Ask nodes in order until o.size ranks have one: how many ranks did.
+   If too few, the nodes are given back and `busy` says why the others
+   did not. */
 static int try_claim(char *busy, size_t size)
 {
     int got = 0, nbusy = 0, len = 0;
 
     busy[0] = 0;
+    nvnodes = 0;
     for (int i = 0; i < nnodes && got < o.size; i++) {
         struct node *n = &nodes[i];
         uint32_t a = request(n, YOD_ALLOC, -1) == 0 ? answer(n) : 0;
         if (a == YOD_OK) {
-            n->rank = got;
-            job[got++] = n;
+            got = take_ranks(n, got);
             continue;
         }
         if ((size_t)len < size - 64)
@@ -142,7 +196,8 @@ static int try_claim(char *busy, size_t size)
     }
     if (got < o.size)
         for (int r = 0; r < got; r++) {
-            request(job[r], YOD_FREE, r);
+            if (!job[r]->leader)
+                request(job[r], YOD_FREE, r);
             job[r]->rank = -1;
             job[r] = NULL;
         }
@@ -170,29 +225,30 @@ static void claim(void)
 
     while ((got = try_claim(busy, sizeof(busy))) < o.size) {
         if (!o.wait)
-            die("%d nodes asked, %d free%s%s%s; wait (yod -wait) or ask "
-                "for fewer", o.size, got, busy[0] ? " (" : "", busy,
-                busy[0] ? ")" : "");
+            die("%s%s%s%s; wait (yod -wait) or ask for fewer", asked(got),
+                busy[0] ? " (" : "", busy, busy[0] ? ")" : "");
         if (!said++)
-            fprintf(stderr, "yod: %d nodes asked, %d free (%s); waiting for "
-                    "them (-wait)\n", o.size, got, busy);
+            fprintf(stderr, "yod: %s (%s); waiting for them (-wait)\n",
+                    asked(got), busy);
         wait_a_second();
     }
     if (said)
-        fprintf(stderr, "yod: got %d nodes after waiting %.0f s\n", o.size,
+        fprintf(stderr, "yod: got %d %s after waiting %.0f s\n", o.size,
+                o.mode == YOD_MODE_VN ? "CPUs" : "nodes",
                 (now_ms() - since) / 1e3);
 }
 
+/* A request to every node of the job (the leader of its ranks). */
 void every_rank(uint32_t type, const char *what)
 {
     for (int r = 0; r < o.size; r++)
-        if (request(job[r], type, r) < 0) {
+        if (!job[r]->leader && request(job[r], type, r) < 0) {
             free_all();
             die("rank %d (nid %u) does not answer (%s): %s", r,
                 job[r]->nid, what, job[r]->tried);
         }
     for (int r = 0; r < o.size; r++) {
-        uint32_t a = answer(job[r]);
+        uint32_t a = job[r]->leader ? YOD_OK : answer(job[r]);
         if (a != YOD_OK) {
             free_all();
             die("rank %d (nid %u): cannot %s: %s", r, job[r]->nid, what,
@@ -208,6 +264,9 @@ void every_rank(uint32_t type, const char *what)
 int fan_out(void)
 {
     const char *f = getenv("YOD_FANOUT");
+
+    if (o.mode == YOD_MODE_VN)
+        return 0;
 
     if (f && *f)
         return strcmp(f, "0") != 0;
@@ -233,6 +292,7 @@ static int pick_nodes(void)
 
     for (int i = 0; i < nnodes; i++) {
         nodes[i].rank = -1;
+        nodes[i].nlocal = 1;
         nodes[i].got.type = 0;
         nodes[i].fan_got = 0;
         nodes[i].exited = 0;

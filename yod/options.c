@@ -31,7 +31,8 @@ static const char *const reserved[] = {
 
 static const char yod_usage[] =
     "usage: yod [options] [--] PROG [ARGS...]\n"
-    "  -sz N, -n N, -np N  run N ranks, one per node (default 1)\n"
+    "  -sz N, -n N, -np N  run N ranks, one per node (default 1; with -vn\n"
+    "                  one per CPU)\n"
     "  -nodes LIST     only these nids, e.g. 0,2,5-6; alone (no -sz), one\n"
     "                  rank per listed node\n"
     "  -t TIME         time limit: seconds (90, 2.5) or [[H:]M:]S (1:30);\n"
@@ -51,6 +52,10 @@ static const char yod_usage[] =
     "  -coproc         message co-processor mode: CPU 1 of each node runs the\n"
     "                  Portals engine, so a rank's Portals calls and\n"
     "                  receives cost its CPU no trap or interrupt\n"
+    "  -vn             virtual-node mode: one rank per CPU, each its own\n"
+    "                  process (ranks on one node exchange messages in the\n"
+    "                  kernel, never on the network); N ranks take\n"
+    "                  ceil(N/CPUs) nodes\n"
     "  -env NAME=VAL   set NAME in every rank's environment; -env NAME\n"
     "                  passes yod's own value (repeatable; nothing else of\n"
     "                  yod's environment is passed)\n"
@@ -329,6 +334,9 @@ static void program_at(int argc, char **argv, int i)
     o.argv = argv + i;
 }
 
+static const char *size_word = "";     /* -sz's value, for errors */
+static int explicit_size;
+
 /* -nodes alone: one rank per listed node; with a size, that many of them. */
 static void settle_size(void)
 {
@@ -337,9 +345,13 @@ static void settle_size(void)
 
     if (!o.size)
         o.size = o.nodes ? listed : 1;
-    if (o.size > MAX_NODES)
-        bad("-nodes", o.nodes, "at most 128 nodes per job");
-    if (o.nodes && o.size > listed) {
+    if (o.size > MAX_NODES && o.mode != YOD_MODE_VN) {
+        snprintf(want, sizeof(want), "at most %d ranks, one per node (more "
+                 "with -vn, one per CPU)", MAX_NODES);
+        bad(o.nodes && !explicit_size ? "-nodes" : "-sz",
+            o.nodes && !explicit_size ? o.nodes : size_word, want);
+    }
+    if (o.nodes && o.size > listed && o.mode != YOD_MODE_VN) {
         snprintf(want, sizeof(want), "lists %d node%s, fewer than the %d "
                  "ranks asked", listed, listed == 1 ? "" : "s", o.size);
         bad("-nodes", o.nodes, want);
@@ -369,9 +381,14 @@ static void yod_args(int argc, char **argv)
             o.mode = YOD_MODE_THREADS;
         } else if (!strcmp(a, "-coproc")) {
             o.mode = YOD_MODE_COPROC;
+        } else if (!strcmp(a, "-vn")) {
+            o.mode = YOD_MODE_VN;
         } else if (is(a, "-sz", "-n", "-np")) {
-            o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
-                             MAX_NODES, "give a number of ranks, 1..128");
+            size_word = value(argc, argv, &i, "1..512");
+            explicit_size = 1;
+            o.size = int_arg(a, size_word, 1, MAX_RANKS,
+                             "give a number of ranks, 1..512 (above 128 "
+                             "with -vn)");
         } else if (!strcmp(a, "-nodes")) {
             o.nodes = nodes_arg(a, value(argc, argv, &i, "e.g. 0,2-3"));
         } else if (!strcmp(a, "-t")) {

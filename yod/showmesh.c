@@ -8,9 +8,11 @@
  * as a Linux station on a free service nid, then sends every node's PCT
  * a STATUS request (yod_proto.h) and waits up to MS milliseconds (default
  * 3000; a PCT busy loading a program answers late) for the answers.  It
- * prints one line per node (free, busy with a job, or down: no answer), a
- * grid with one letter per job as Cougar's showmesh did, and a summary
- * line that scripts can check:
+ * prints one line per node (free, busy with a job, or down: no answer),
+ * one line per node saying what each of its CPUs runs (a rank, a rank's
+ * threads, the Portals engine, or nothing), a grid with one letter per
+ * job as Cougar's showmesh did, and a summary line that scripts can
+ * check:
  *
  *   4 nodes: 3 free, 1 busy (1 job), 0 down
  *
@@ -155,7 +157,7 @@ static void print_table(int ms)
     for (int i = 0; i < nnodes; i++) {
         const struct node *n = &nodes[i];
         const struct yod_msg *m = &n->st;
-        char rank[24] = "-", mem[24] = "-", job[16] = "-", yod[16] = "-";
+        char rank[40] = "-", mem[24] = "-", job[16] = "-", yod[16] = "-";
         if (!n->answered) {
             printf("%5u  %-5s (no answer in %.1f s: down, or busy loading "
                    "a program)\n", n->nid, "down", ms / 1e3);
@@ -164,7 +166,10 @@ static void print_table(int ms)
         if (m->job2) {
             snprintf(job, sizeof(job), "%u", m->job2);
             snprintf(yod, sizeof(yod), "%lu", (unsigned long)m->addr);
-            if (m->rank >= 0 && m->size > 0)
+            if (m->rank >= 0 && m->size > 0 && m->local > 1)
+                snprintf(rank, sizeof(rank), "%d-%d/%d", m->rank,
+                         m->rank + (int)m->local - 1, m->size);
+            else if (m->rank >= 0 && m->size > 0)
                 snprintf(rank, sizeof(rank), "%d/%d", m->rank, m->size);
         }
         if (m->image_len)
@@ -175,6 +180,49 @@ static void print_table(int ms)
                (unsigned long)(m->args_len >> 10),
                m->text[0] ? m->text : m->job2 ? (m->status ? "?" :
                                                  "(claimed)") : "-", yod);
+    }
+}
+
+/* "rank 3", "threads of rank 3", "Portals engine", "idle" */
+static const char *cpu_use(const struct yod_msg *m, int c, char *buf,
+                           size_t len)
+{
+    switch (m->cpu_use[c]) {
+    case YOD_CPU_RANK:
+        snprintf(buf, len, "rank %d", m->cpu_rank[c]);
+        break;
+    case YOD_CPU_THREADS:
+        snprintf(buf, len, "threads of rank %d", m->cpu_rank[c]);
+        break;
+    case YOD_CPU_ENGINE:
+        snprintf(buf, len, "Portals engine");
+        break;
+    default:
+        snprintf(buf, len, "idle");
+    }
+    return buf;
+}
+
+/* Per node, what each CPU runs (the PCT's STATE table, yod_proto.h):
+   "    0  2    cpu0 rank 0 | cpu1 rank 1" */
+static void print_cpus(void)
+{
+    char what[40];
+
+    printf("\n%5s  %-4s %s\n", "NID", "CPUS", "WHAT EACH CPU RUNS (CPU 0 "
+           "runs the PCT too)");
+    for (int i = 0; i < nnodes; i++) {
+        const struct yod_msg *m = &nodes[i].st;
+        int shown = m->cpus < YOD_STATE_CPUS ? (int)m->cpus : YOD_STATE_CPUS;
+        if (!nodes[i].answered)
+            continue;
+        printf("%5u  %-4u", nodes[i].nid, m->cpus);
+        for (int c = 0; c < shown; c++)
+            printf("%s cpu%d %s", c ? " |" : "", c,
+                   cpu_use(m, c, what, sizeof(what)));
+        if (shown < (int)m->cpus)
+            printf(" | cpus %d-%u not shown", shown, m->cpus - 1);
+        printf("\n");
     }
 }
 
@@ -261,6 +309,7 @@ int main(int argc, char **argv)
     open_portals(cluster_service_nid(first, last));
     ask_all(ms);
     print_table(ms);
+    print_cpus();
     print_grid();
     print_summary();
     leave();

@@ -30,7 +30,7 @@
 
 struct node nodes[MAX_NODES];
 int nnodes;
-struct node *job[MAX_NODES];
+struct node *job[MAX_RANKS];
 uint32_t jobid;
 unsigned self_nid;
 volatile int stop_signal;
@@ -120,7 +120,7 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
     fclose(f);
     if (o.nodes)
         check_listed(lo, hi);
-    if (nnodes < o.size)
+    if (nnodes < (o.mode == YOD_MODE_VN ? 1 : o.size))
         die("%d nodes asked, the cluster in %s has %u%s", o.size, cluster,
             all, o.nodes ? "" : "; boot a bigger one (tools/cluster up -n N)");
     cluster_env(svc_first, svc_last);
@@ -192,11 +192,21 @@ void output(const ptl_event_t *ev)
     }
 }
 
-/* A node of the job is gone: say so at once, and end the job. */
+/* A node of the job is gone (n speaks for its ranks): say so at once,
+   and end the job. */
 void lost(struct node *n, const char *what)
 {
+    char ranks[48];
+    int last = n->rank + (n->nlocal > 1 ? n->nlocal : 1) - 1;
+
+    for (int r = n->rank; r >= 0 && r <= last && r < o.size; r++)
+        job[r]->down = job[r]->exited = 1;
     n->down = n->exited = 1;
-    fprintf(stderr, "yod: node %u (rank %d) %s%s\n", n->nid, n->rank, what,
+    if (last > n->rank)
+        snprintf(ranks, sizeof(ranks), "ranks %d-%d", n->rank, last);
+    else
+        snprintf(ranks, sizeof(ranks), "rank %d", n->rank);
+    fprintf(stderr, "yod: node %u (%s) %s%s\n", n->nid, ranks, what,
             ranks_left() && !end.kill_now ? "; killing the job" : "");
     end.kill_now = 1;
 }
@@ -219,7 +229,7 @@ void rank_ended(struct node *n, const struct yod_msg *m)
 /* File requests from the ranks (fileio.c), served from their start. */
 static void start_fileio(void)
 {
-    unsigned nids[MAX_NODES];
+    unsigned nids[MAX_RANKS];
 
     for (int r = 0; r < o.size; r++) {
         nids[r] = job[r]->nid;
@@ -262,9 +272,13 @@ static void run(void)
         } else if (!end.kill_now) {
             continue;
         }
-        for (int r = 0; r < o.size; r++)
-            if (!job[r]->exited)
-                request(job[r], YOD_KILL, r);
+        for (int r = 0; r < o.size; r++) {
+            struct node *n = leader_of(job[r]);
+            /* One KILL per node, for its first rank still running. */
+            if (!job[r]->exited && (r == 0 || leader_of(job[r - 1]) != n ||
+                                    job[r - 1]->exited))
+                request(n, YOD_KILL, n->rank);
+        }
         give_up = now_ms() + ANSWER_MS;    /* then stop waiting */
     }
     /* Over: free_all() comes next, and a node it has freed answers a ping

@@ -16,6 +16,7 @@
 #include "yod_proto.h"
 
 #define MAX_NODES   128
+#define MAX_RANKS   512         /* virtual-node mode: ranks of all CPUs */
 #define ANSWER_MS   10000       /* a PCT answers a request within this */
 
 /* yod's exit statuses besides the ranks' own (yod -h, docs/yod.md). */
@@ -26,9 +27,17 @@
 #define ST_NOT_PROGRAM  126     /* not a compute-node program */
 #define ST_NO_FILE      127     /* no such program */
 
+/* A node of the job, or in virtual-node mode one CPU of one: each rank
+   has its own (job[rank]).  The node's first rank's (its leader: the
+   physical node, in nodes[]) speaks for all of them to the node's PCT;
+   the others (in vnodes[]) hold their rank's end and output only. */
 struct node {
     unsigned nid;
     int rank;                   /* -1: not in the job */
+    struct node *leader;        /* virtual-node mode, CPU > 0: the node's
+                                   first rank; NULL: this is the leader */
+    int local;                  /* the rank's index on the node (its CPU) */
+    int nlocal;                 /* leader: ranks on the node */
     struct yod_msg got;         /* its last answer (got.type 0: none) */
     int exited;
     int ended_at;               /* its EXIT was the n-th heard; 0: none */
@@ -63,7 +72,12 @@ struct opts {
 extern struct opts o;
 extern struct node nodes[MAX_NODES];
 extern int nnodes;
-extern struct node *job[MAX_NODES];     /* by rank */
+extern struct node *job[MAX_RANKS];     /* by rank */
+/* The node that speaks for n's rank (n itself, or its leader). */
+static inline struct node *leader_of(struct node *n)
+{
+    return n->leader ? n->leader : n;
+}
 extern uint32_t jobid;
 extern unsigned self_nid;
 extern volatile int stop_signal;        /* SIGINT or SIGTERM came */

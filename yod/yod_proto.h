@@ -9,7 +9,8 @@
  * YOD_PCT_PID (physical, matching NI).  yod is a Linux station on a
  * service nid (LWK_SERVICE_NID_FIRST.., one lock file per nid in the
  * cluster directory) with pid YOD_PID.  Ranks run with Portals pid
- * YOD_APP_PID (one rank per node today; rank-local index i adds i).
+ * YOD_APP_PID + i, i the rank's index on its node (0 but in virtual-node
+ * mode, where a node runs one rank per CPU: rank r + i on CPU i).
  *
  * Control.  Every request and answer is one struct yod_msg Put to portal
  * YOD_PT_CTL (match bits 0), signed (Authentication, below).  yod -> PCT:
@@ -19,11 +20,17 @@
  *                       which tools/cluster sets; default 1000-1999)
  *   LOAD job rank size  the PCT Gets the program image (match bits
  *                       YOD_MB_IMAGE) and the argv/env block (YOD_MB_ARGS)
- *                       from yod's portal YOD_PT_DATA, loads it; OK or ERR
+ *                       from yod's portal YOD_PT_DATA, loads it; OK or ERR.
+ *                       Virtual-node mode (mode YOD_MODE_VN): `local`
+ *                       ranks rank..rank+local-1 from the one image, each
+ *                       its own process, rank + i on CPU i
+ *                       (pct/cpus.c); local is at most the `cpus` the
+ *                       node said in its OK to ALLOC and YOD_VN_MAX
  *   START job           run it; the PCT answers OK, and EXIT when it ends
  *   KILL job            end it now (an EXIT follows if it was loaded)
  *   FREE job            give the node back (kills what still runs)
- * PCT -> yod: OK, BUSY (owner in `job2`), ERR (text), EXIT: reason
+ * PCT -> yod: OK (to ALLOC: `cpus`, the node's CPUs), BUSY (owner in
+ * `job2`), ERR (text), EXIT (one per rank, `rank` its rank): reason
  * LWK_STOP_EXIT with the exit status; LWK_STOP_ABORT (the program ended
  * its job: MPI_Abort, abort(), assert) with its status, why in text and
  * in peer the rank whose end made it give up (-1: it gave up by itself);
@@ -51,8 +58,11 @@
  * free), rank, size, status = 1 if the program runs, image_len = bytes of
  * memory the program's regions take, args_len = bytes free on the node,
  * addr = the owner's nid, refused = requests the PCT refused or dropped
- * since it started, text = the program's name.  build/bin/showmesh asks
- * every node.
+ * since it started, text = the program's name, local = the job's ranks
+ * on the node (rank..rank+local-1), cpus = the node's CPUs, and for each
+ * of the first YOD_STATE_CPUS CPUs what it does (cpu_use, enum
+ * yod_cpu_use; cpu_rank the rank it serves, -1 none): CPU 0 always runs
+ * the PCT besides.  build/bin/showmesh asks every node.
  *
  * Answers never wait.  The PCT sends every answer without waiting for
  * it to arrive, from a few buffers (at most one per asker that is not the
@@ -201,7 +211,20 @@ enum yod_type {
     YOD_LOST = 24,                      /* fan-out: a child did not answer */
 };
 
-enum yod_mode { YOD_MODE_ONE, YOD_MODE_THREADS, YOD_MODE_COPROC }; /* pct/cpus.c */
+enum yod_mode {                                 /* pct/cpus.c */
+    YOD_MODE_ONE, YOD_MODE_THREADS, YOD_MODE_COPROC,
+    YOD_MODE_VN,                /* virtual node: one rank per CPU */
+};
+#define YOD_VN_MAX      8       /* ranks a node runs in virtual-node mode */
+
+/* What a CPU of a node does (STATE). */
+enum yod_cpu_use {
+    YOD_CPU_IDLE,               /* halted (CPU 0: the PCT alone) */
+    YOD_CPU_RANK,               /* a rank's process (its main thread) */
+    YOD_CPU_THREADS,            /* given to a rank for its threads */
+    YOD_CPU_ENGINE,             /* the Portals engine (co-processor mode) */
+};
+#define YOD_STATE_CPUS  64
 
 #define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
 #define YOD_LEASE_MS    5000    /* silence after which the other side is gone */
@@ -218,7 +241,9 @@ struct yod_msg {
     int32_t peer;               /* EXIT after ABORT: the rank whose end made
                                    it give up (a message to it failed), -1 */
     uint32_t mode;              /* LOAD, FLOAD: CPUs (pct/cpus.c): 0 one,
-                                   1 threads, 2 coproc */
+                                   1 threads, 2 coproc, 3 vn */
+    uint32_t local;             /* LOAD (vn), STATE: ranks on the node */
+    uint32_t cpus;              /* OK to ALLOC, STATE: the node's CPUs */
     uint32_t refused;           /* STATE: requests refused or dropped */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
@@ -230,7 +255,12 @@ struct yod_msg {
     uint64_t seq;               /* the sender's message number: only grows */
     uint64_t mac;               /* yod_msg_mac; 0 for STATUS and STATE */
     char text[200];             /* ERR and fault descriptions */
+    uint8_t cpu_use[YOD_STATE_CPUS];    /* STATE: enum yod_cpu_use */
+    int32_t cpu_rank[YOD_STATE_CPUS];   /* STATE: the rank it serves */
 };
+/* No padding at the end: the MAC covers every byte after `mac`. */
+_Static_assert(sizeof(struct yod_msg) == offsetof(struct yod_msg, cpu_rank) +
+               YOD_STATE_CPUS * sizeof(int32_t), "yod_msg padding");
 
 /* ---- authentication (see the top) ------------------------------------------ */
 
@@ -278,7 +308,7 @@ static inline uint64_t yod_msg_mac(const struct sipkey *k,
     siphash_update(&h, ends, sizeof(ends));
     siphash_update(&h, m, offsetof(struct yod_msg, mac));
     siphash_update(&h, &zero, sizeof(zero));
-    siphash_update(&h, m->text, sizeof(m->text));
+    siphash_update(&h, m->text, sizeof(*m) - offsetof(struct yod_msg, text));
     return siphash_final(&h);
 }
 

@@ -49,6 +49,8 @@ struct proc;
 struct thread_start {
     struct proc *p;
     uint64_t entry, stack, arg, tls;
+    bool main;                  /* the process's main thread (proc_place):
+                                   its saved registers, FPU and %fs */
 };
 
 struct cpu {
@@ -64,6 +66,8 @@ struct cpu {
                                    or nothing (idle) */
     struct thread_start thread; /* the thread it was given (take_thread) */
     bool engine;                /* it runs the Portals engine's loop */
+    bool main;                  /* `proc`'s main thread runs here, placed
+                                   by the PCT (virtual-node mode) */
     struct cpu_call call;       /* written by callers under call.lock */
     uint64_t ipis;              /* call IPIs taken */
     uint64_t ktest_hits;        /* scratch for the SMP KTESTs */

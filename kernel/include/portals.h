@@ -36,6 +36,9 @@ struct kptl {
     uint64_t nwaits, nhalts;            /* waits, and those that halted */
     uint64_t ntraps, nring;             /* calls by system call, by ring */
     uint64_t cmd_seen;                  /* the last ring request served */
+    /* Frames it sent: to endpoints of this node (the loop queues, never
+       the NIC), and to the NIC (other nodes); the node log shows both. */
+    uint64_t tx_loop, tx_nic;
     int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
 };
 

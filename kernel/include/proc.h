@@ -40,6 +40,9 @@ struct proc {
     uint64_t fs_base;           /* the main thread's (set_tls) */
     /* Threads mode (thread.c). */
     uint64_t cpus;              /* CPUs the PCT gave it (proc_cpus) */
+    int home;                   /* virtual-node mode: the CPU its main
+                                   thread owns (proc_place); 0: CPU 0,
+                                   where proc_run runs it in quanta */
     uint64_t thread_cpus;       /* CPUs running one of its threads now */
     uint32_t end_claimed;       /* someone is ending it (proc_claim_end) */
     uint32_t end_reason;        /* then: LWK_STOP_EXIT, _FAULT or _ABORT */
@@ -72,6 +75,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures);
 long proc_destroy(uint64_t pid);
 long proc_cpus(uint64_t pid, uint64_t mask);
+long proc_place(uint64_t pid, uint64_t cpu);
 long proc_heap(uint64_t pid, uint64_t va, uint64_t size);
 void proc_exit(struct trapframe *tf, int status);
 /* exit, saying the job must end: the PCT reports LWK_STOP_ABORT, the
@@ -85,6 +89,9 @@ void proc_syscall_exit(struct trapframe *tf);
 /* Threads (thread.c).  CPU 0 runs the PCT and main threads; every other
    CPU runs at most one thread.  in_thread: this CPU runs a thread. */
 bool in_thread(void);
+/* This CPU runs a process's main thread placed on it (proc_place). */
+bool placed_main(void);
+long thread_place(struct proc *p, int cpu);
 void thread_init(void);
 long thread_cpus_grant(struct proc *p, uint64_t mask);
 bool thread_cpu_given(int cpu);     /* a process has it for threads */

@@ -18,7 +18,7 @@
 
 /* What end.c uses of the rest of yod. */
 struct opts o;
-struct node *job[MAX_NODES];
+struct node *job[MAX_RANKS];
 volatile int stop_signal;
 static struct node n[8];
 static char said[4096];

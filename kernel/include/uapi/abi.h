@@ -81,6 +81,9 @@ enum lwk_stop_reason {
     LWK_STOP_EXIT,                  /* exit(status) */
     LWK_STOP_FAULT,                 /* killed by a CPU exception */
     LWK_STOP_ABORT,                 /* abort(status, why): ends its job */
+    LWK_STOP_ELSEWHERE,             /* proc_run of a process placed on a
+                                       CPU of its own (proc_place): it runs
+                                       there and has not ended */
 };
 
 #define LWK_WHY_LEN         200     /* an abort's reason, NUL included */
