@@ -130,20 +130,15 @@ int pct_cpus_place(struct job *j)
     return 0;
 }
 
-void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *use,
-                   int32_t *rank)
+void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *cpu)
 {
     int own = j->mode == PCT_MODE_VN ? j->local : 0;
 
-    if ((uint64_t)own < ncpus && own < YOD_STATE_CPUS) {
-        use[own] = YOD_CPU_RANK;
-        rank[own] = j->rank;
-    }
-    for (int c = 1; c < YOD_STATE_CPUS && (uint64_t)c < ncpus; c++) {
-        if (!(j->cpu_mask >> c & 1))
-            continue;
-        use[c] = j->mode == PCT_MODE_COPROC ? YOD_CPU_ENGINE
-                                            : YOD_CPU_THREADS;
-        rank[c] = j->rank;
-    }
+    if ((uint64_t)own < ncpus && own < YOD_STATE_CPUS)
+        cpu[own] = YOD_CPU_BYTE(YOD_CPU_RANK, j->local);
+    for (int c = 1; c < YOD_STATE_CPUS && (uint64_t)c < ncpus; c++)
+        if (j->cpu_mask >> c & 1)
+            cpu[c] = YOD_CPU_BYTE(j->mode == PCT_MODE_COPROC
+                                  ? YOD_CPU_ENGINE : YOD_CPU_THREADS,
+                                  j->local);
 }

@@ -34,8 +34,8 @@ struct job {
                                    this one: pct_load keeps it */
     int heap_share;             /* PCT_HEAP_ALL: the free memory is
                                    shared by this many ranks (0: 1) */
-    char rank_env[32];          /* PTL_JOB_RANK=r */
-    char pid_env[32];           /* virtual-node mode: PTL_PID=pid */
+    char rank_env[24];          /* PTL_JOB_RANK=r */
+    char pid_env[24];           /* virtual-node mode: PTL_PID=pid */
     uint64_t cpu_mask;          /* CPUs its mode got besides its own:
                                    threads' CPUs, the engine's (cpus.c) */
     int mode;                   /* PCT_MODE_*; -1: an unknown mode= word */
@@ -85,10 +85,9 @@ void pct_cpus_release(struct job *j);
 int pct_vn_max(uint64_t ncpus);
 /* At START: a rank with index > 0 gets its CPU (proc_place); 0 or -1. */
 int pct_cpus_place(struct job *j);
-/* What j's process and mode use of the node's CPUs, for STATE: use[c]
-   (enum yod_cpu_use) and rank[c] for each CPU c it holds. */
-void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *use,
-                   int32_t *rank);
+/* What j's process and mode use of the node's CPUs, for STATE: cpu[c]
+   (YOD_CPU_BYTE) for each CPU c it holds. */
+void pct_cpus_uses(const struct job *j, uint64_t ncpus, uint8_t *cpu);
 /* report.c: one line per process end, with the fault explained. */
 void pct_report(const struct job *j);
 void pct_describe(const struct job *j, char *buf, size_t len);

@@ -195,7 +195,7 @@ void ranks_drop(void)
         }
     }
     pct_release_image(&job.j[0]);
-    memset(job.j, 0, sizeof(job.j));
+    memset(job.j, 0, YOD_VN_MAX * sizeof(*job.j));
     job.nranks = 0;
     job.started = 0;
 }
@@ -207,13 +207,11 @@ void ranks_drop(void)
 void ranks_state(struct yod_msg *a, uint64_t ncpus)
 {
     a->cpus = (uint32_t)ncpus;
-    for (int c = 0; c < YOD_STATE_CPUS; c++)
-        a->cpu_rank[c] = -1;
     for (int i = 0; i < job.nranks; i++) {
         const struct job *j = &job.j[i];
         if (!j->pid || !job.started)
             continue;
         a->local++;
-        pct_cpus_uses(j, ncpus, a->cpu_use, a->cpu_rank);
+        pct_cpus_uses(j, ncpus, a->cpu);
     }
 }

@@ -355,6 +355,12 @@ void pct_serve(const struct lwk_node_info *node, uint64_t heap,
     srv.stack = stack;
     srv.nid = node->nid;
     srv.ncpus = (uint32_t)node->ncpus;
+    /* In the heap: the PCT's data shares the kernel's 2 MB chunk. */
+    if (!(job.j = calloc(YOD_VN_MAX, sizeof(*job.j)))) {
+        printf("pct: no memory for the ranks' table: not serving yod\n");
+        for (;;)
+            lwk_sys_quit_quantum();
+    }
     if (open_portals() < 0) {
         printf("pct: no Portals (no network?): not serving yod\n");
         for (;;)

@@ -37,7 +37,8 @@ extern struct served {
     uint64_t nonce;
     struct sipkey key;                 /* the job's (yod_job_key) */
     ptl_process_t owner;               /* the yod that claimed it */
-    struct job j[YOD_VN_MAX];          /* its ranks here (ranks.c) */
+    struct job *j;                     /* its ranks here, YOD_VN_MAX
+                                          (ranks.c; in the PCT's heap) */
     int nranks;                        /* loaded: j[0..nranks-1] */
     int started;
     uint64_t heard;                    /* node ms: the owner's last request */

@@ -187,12 +187,14 @@ static void print_table(int ms)
 static const char *cpu_use(const struct yod_msg *m, int c, char *buf,
                            size_t len)
 {
-    switch (m->cpu_use[c]) {
+    int rank = m->rank + YOD_CPU_LOCAL(m->cpu[c]);
+
+    switch (YOD_CPU_USE(m->cpu[c])) {
     case YOD_CPU_RANK:
-        snprintf(buf, len, "rank %d", m->cpu_rank[c]);
+        snprintf(buf, len, "rank %d", rank);
         break;
     case YOD_CPU_THREADS:
-        snprintf(buf, len, "threads of rank %d", m->cpu_rank[c]);
+        snprintf(buf, len, "threads of rank %d", rank);
         break;
     case YOD_CPU_ENGINE:
         snprintf(buf, len, "Portals engine");

@@ -60,9 +60,9 @@
  * addr = the owner's nid, refused = requests the PCT refused or dropped
  * since it started, text = the program's name, local = the job's ranks
  * on the node (rank..rank+local-1), cpus = the node's CPUs, and for each
- * of the first YOD_STATE_CPUS CPUs what it does (cpu_use, enum
- * yod_cpu_use; cpu_rank the rank it serves, -1 none): CPU 0 always runs
- * the PCT besides.  build/bin/showmesh asks every node.
+ * of the first YOD_STATE_CPUS CPUs what it does (cpu_use: YOD_CPU_USE,
+ * enum yod_cpu_use, and YOD_CPU_LOCAL, the index on the node of the rank
+ * it serves: rank + that index): CPU 0 always runs the PCT besides.  build/bin/showmesh asks every node.
  *
  * Answers never wait.  The PCT sends every answer without waiting for
  * it to arrive, from a few buffers (at most one per asker that is not the
@@ -225,6 +225,11 @@ enum yod_cpu_use {
     YOD_CPU_ENGINE,             /* the Portals engine (co-processor mode) */
 };
 #define YOD_STATE_CPUS  64
+/* A CPU's byte in STATE: its use, and the index of the rank it serves. */
+#define YOD_CPU_BYTE(use, local)    ((uint8_t)((use) | (local) << 3))
+#define YOD_CPU_USE(b)              ((b) & 7)
+#define YOD_CPU_LOCAL(b)            ((b) >> 3)
+_Static_assert(YOD_VN_MAX <= 32, "a rank's index in 5 bits");
 
 #define YOD_PING_MS     1000    /* yod pings the nodes it holds this often */
 #define YOD_LEASE_MS    5000    /* silence after which the other side is gone */
@@ -255,12 +260,11 @@ struct yod_msg {
     uint64_t seq;               /* the sender's message number: only grows */
     uint64_t mac;               /* yod_msg_mac; 0 for STATUS and STATE */
     char text[200];             /* ERR and fault descriptions */
-    uint8_t cpu_use[YOD_STATE_CPUS];    /* STATE: enum yod_cpu_use */
-    int32_t cpu_rank[YOD_STATE_CPUS];   /* STATE: the rank it serves */
+    uint8_t cpu[YOD_STATE_CPUS];        /* STATE: YOD_CPU_BYTE per CPU */
 };
 /* No padding at the end: the MAC covers every byte after `mac`. */
-_Static_assert(sizeof(struct yod_msg) == offsetof(struct yod_msg, cpu_rank) +
-               YOD_STATE_CPUS * sizeof(int32_t), "yod_msg padding");
+_Static_assert(sizeof(struct yod_msg) == offsetof(struct yod_msg, cpu) +
+               YOD_STATE_CPUS, "yod_msg padding");
 
 /* ---- authentication (see the top) ------------------------------------------ */
 
