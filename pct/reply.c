@@ -4,11 +4,20 @@
  * until the receiver has them, so every answer in flight needs a buffer
  * of its own: SLOTS of them, each free again at its SEND event (the last
  * frame acknowledged, or the receiver given up on).  An asker that is
- * not the job's owner holds at most one at a time and never the last
- * OWNER_SLOTS, so a flood of STATUS, or askers that vanish before their
- * answer arrives, cost answers to themselves, never a wait in the serve
- * loop nor the owner's EXIT.  Before, an answer waited up to 10 s for its
- * ACK, and yod called the node down meanwhile.
+ * not the job's owner holds at most STATION_SLOTS at a time and never the
+ * last OWNER_SLOTS, so a flood of STATUS, or askers that vanish before
+ * their answer arrives, cost answers to themselves, never a wait in the
+ * serve loop nor the owner's EXIT.  Before, an answer waited up to 10 s
+ * for its ACK, and yod called the node down meanwhile.
+ *
+ * Two per station, not one: a yod reuses its station (nid, pid) as soon as
+ * the last one to use it has exited, and an answer to that gone yod stays
+ * in flight until Portals gives it up (no kernel answers for a Linux
+ * process that is gone) or until a frame of the new yod tells our
+ * library of the new incarnation.  With one, the new yod's first answer
+ * (a BUSY in the fan-out tree, whose request came from another PCT before
+ * any frame of the new yod) was dropped, and yod called the node silent
+ * (suite-yodfan.busy-middle, seen under load).
  */
 #include <stdio.h>
 #include <lwk/syscall.h>
@@ -17,6 +26,7 @@
 
 #define SLOTS       16
 #define OWNER_SLOTS 4
+#define STATION_SLOTS 2
 
 static struct slot {
     struct yod_msg m;
@@ -73,7 +83,7 @@ static void reap(void)
 static struct slot *slot_for(ptl_process_t to, int trusted)
 {
     struct slot *free_slot = NULL;
-    int busy = 0;
+    int busy = 0, its = 0;
 
     for (struct slot *sl = slots; sl < slots + SLOTS; sl++) {
         if (!sl->busy) {
@@ -81,11 +91,10 @@ static struct slot *slot_for(ptl_process_t to, int trusted)
             continue;
         }
         busy++;
-        if (!trusted && same_station(sl->to, to))
-            return NULL;        /* its last answer is still on its way */
+        its += same_station(sl->to, to);
     }
-    if (!trusted && busy >= SLOTS - OWNER_SLOTS)
-        return NULL;
+    if (!trusted && (its >= STATION_SLOTS || busy >= SLOTS - OWNER_SLOTS))
+        return NULL;            /* its answers are still on their way */
     return free_slot;
 }
 
