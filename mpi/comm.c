@@ -188,8 +188,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
         rc = comm_new(comm->local, comm->local, ctx + 2, &c->local_comm);
     if (rc == MPI_SUCCESS) {
         c->errh = comm->errh;
-        if (!comm->errh->builtin)
-            comm->errh->refs++;
+        errh_retain(c->errh);
         rc = attr_copy_all(comm, c);
     }
     if (rc == MPI_SUCCESS)
@@ -278,8 +277,7 @@ static void comm_destroy(MPI_Comm c)
     if (c->remote != c->local)
         group_release(c->remote);
     topo_free(c->topo);
-    if (c->errh != NULL && !c->errh->builtin && --c->errh->refs == 0)
-        free(c->errh);
+    errh_release(c->errh);
     c->refs = 0;
     free(c);
 }

@@ -18,12 +18,14 @@ struct si { short v; int i; };
 struct ldi { long double v; int i; };
 
 #define PAIR(T, V) (sizeof(V) + sizeof(int))
-#define BT(name, idx, sz, ext) struct mpi_dt_s mpi_dt_##name##_ = {      \
+/* A pair's data ends after its int (the struct may pad beyond). */
+#define PAIR_END(T) (offsetof(struct T, i) + sizeof(int))
+#define BT(name, idx, sz, ext, end) struct mpi_dt_s mpi_dt_##name##_ = { \
     .refs = 1, .builtin = true, .committed = true, .base = idx,            \
-    .size = sz, .lb = 0, .ub = ext, .nelems = 1, .nruns = 1,               \
-    .runs = &mpi_dt_##name##_.run1,                                        \
+    .size = sz, .lb = 0, .ub = ext, .true_ub = end, .nelems = 1,           \
+    .nruns = 1, .runs = &mpi_dt_##name##_.run1,                            \
     .run1 = { .off = 0, .count = 1, .base = idx } };
-#define B(name, idx, T) BT(name, idx, sizeof(T), sizeof(T))
+#define B(name, idx, T) BT(name, idx, sizeof(T), sizeof(T), sizeof(T))
 
 B(char, B_CHAR, char) B(short, B_SHORT, short) B(int, B_INT, int)
 B(long, B_LONG, long) B(unsigned_char, B_UCHAR, unsigned char)
@@ -38,13 +40,14 @@ B(int8_t, B_I8, int8_t) B(int16_t, B_I16, int16_t) B(int32_t, B_I32, int32_t)
 B(int64_t, B_I64, int64_t) B(uint8_t, B_U8, uint8_t)
 B(uint16_t, B_U16, uint16_t) B(uint32_t, B_U32, uint32_t)
 B(uint64_t, B_U64, uint64_t)
-BT(float_int, B_FLOAT_INT, PAIR(fi, float), sizeof(struct fi))
-BT(double_int, B_DOUBLE_INT, PAIR(di, double), sizeof(struct di))
-BT(long_int, B_LONG_INT, PAIR(li, long), sizeof(struct li))
-BT(2int, B_2INT, PAIR(ii, int), sizeof(struct ii))
-BT(short_int, B_SHORT_INT, PAIR(si, short), sizeof(struct si))
+BT(float_int, B_FLOAT_INT, PAIR(fi, float), sizeof(struct fi), PAIR_END(fi))
+BT(double_int, B_DOUBLE_INT, PAIR(di, double), sizeof(struct di),
+   PAIR_END(di))
+BT(long_int, B_LONG_INT, PAIR(li, long), sizeof(struct li), PAIR_END(li))
+BT(2int, B_2INT, PAIR(ii, int), sizeof(struct ii), PAIR_END(ii))
+BT(short_int, B_SHORT_INT, PAIR(si, short), sizeof(struct si), PAIR_END(si))
 BT(long_double_int, B_LDOUBLE_INT, PAIR(ldi, long double),
-   sizeof(struct ldi))
+   sizeof(struct ldi), PAIR_END(ldi))
 /* markers: no data, bounds only */
 struct mpi_dt_s mpi_dt_ub_ = { .refs = 1, .builtin = true, .committed = true,
                                .base = -2, .ub_marked = true };
@@ -119,6 +122,33 @@ bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off)
         return false;
     *off = dt->runs[0].off;
     return count == 1 || dt_extent(dt) == dt->size;
+}
+
+/* Where the data of one item lies (MPI's true lower and upper bound):
+ * from the runs, whatever the markers or a resize say. */
+static void true_bounds(struct mpi_dt_s *dt)
+{
+    for (int i = 0; i < dt->nruns; i++) {
+        const struct mpi_dt_s *b = mpi_dt_table[dt->runs[i].base];
+        MPI_Aint lo = dt->runs[i].off;
+        MPI_Aint hi = lo + (dt->runs[i].count - 1) * dt_extent(b) +
+                      b->true_ub;
+        if (i == 0 || lo < dt->true_lb)
+            dt->true_lb = lo;
+        if (i == 0 || hi > dt->true_ub)
+            dt->true_ub = hi;
+    }
+}
+
+/* Would count items of dt at buf reach into the first page?  A NULL
+ * buffer is MPI_BOTTOM: right only with absolute addresses in dt. */
+bool dt_null_buffer(const void *buf, int count, MPI_Datatype dt)
+{
+    MPI_Aint span = (MPI_Aint)(count - 1) * dt_extent(dt);
+
+    if (buf != NULL || count == 0 || dt->size == 0)
+        return false;
+    return dt->true_lb + (span < 0 ? span : 0) < 4096;
 }
 
 /* ---- the builder: blocks of (count x type) at byte displacements ---- */
@@ -233,6 +263,7 @@ static int build(int count, const int *lens, const MPI_Aint *disps,
     }
     if (b.dt->base == -2)
         b.dt->base = -1;
+    true_bounds(b.dt);
     if (pad && !b.dt->ub_marked) {
         MPI_Aint a = dt_align(b.dt), ext = dt_extent(b.dt);
         if (ext % a)

@@ -142,7 +142,7 @@ static void flush_peer(int w)
 
 static bool get_try(MPI_Request r)
 {
-    size_t n = r->status.mpi_bytes;
+    size_t n = r->fetch;
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
              PtlGet(md, ptl_job_md_off(r->data, n), n, rank_id(r->world),
                     PT_READ, r->key, 0, r);
@@ -276,13 +276,37 @@ void fc_acked(int world)
     maybe_pause_ack(world);
 }
 
+/* A put refused by a disabled portal: held and re-sent on UNPAUSE, unless
+ * it was cancelled meanwhile (proto_cancel_send). */
 void fc_refused(MPI_Request r)
 {
     peers[r->world].inflight--;
     ops_inflight--;
     peers[r->world].paused = true;
-    queue_add(&peers[r->world], r);
+    if (!r->cancelled)
+        queue_add(&peers[r->world], r);
     maybe_pause_ack(r->world);
+}
+
+/* Take r out of its peer's queue of held sends; false if not there. */
+bool fc_withdraw(MPI_Request r)
+{
+    struct peer *p = &peers[r->world];
+    MPI_Request prev = NULL;
+
+    for (MPI_Request q = p->resend; q != NULL; prev = q, q = q->qnext) {
+        if (q != r)
+            continue;
+        if (prev == NULL)
+            p->resend = r->qnext;
+        else
+            prev->qnext = r->qnext;
+        if (p->qtail == r)
+            p->qtail = prev;
+        r->qnext = NULL;
+        return true;
+    }
+    return false;
 }
 
 void fc_ctrl(int type, int from)

@@ -5,7 +5,8 @@
 MPI_B      := $(BUILD)/mpi
 MPI_SRCS   := mpi/init.c mpi/errh.c mpi/datatype.c mpi/pack.c mpi/op.c \
               mpi/group.c mpi/comm.c mpi/attr.c mpi/topo.c mpi/request.c \
-              mpi/p2p.c mpi/proto.c mpi/flowctl.c mpi/coll.c
+              mpi/p2p.c mpi/proto.c mpi/send.c mpi/recv.c mpi/flowctl.c \
+              mpi/coll.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
 MPI_CFLAGS := $(HOSTCFLAGS) -O2 -fPIC -Impi/include -Impi -Iportals/include

@@ -38,6 +38,7 @@ struct mpi_dt_s {
     int base;                   /* the one basic type it holds, or -1 */
     MPI_Aint size;              /* bytes of data in one element */
     MPI_Aint lb, ub;            /* bounds (MPI_LB/MPI_UB markers honoured) */
+    MPI_Aint true_lb, true_ub;  /* where the data itself lies */
     bool lb_marked, ub_marked;
     MPI_Aint nelems;            /* basic elements in one item */
     int nruns;
@@ -53,6 +54,7 @@ static inline MPI_Aint dt_extent(const struct mpi_dt_s *dt)
 extern struct mpi_dt_s *const mpi_dt_table[];
 size_t dt_basic_size(int base);
 bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off);
+bool dt_null_buffer(const void *buf, int count, MPI_Datatype dt);
 int dt_check(MPI_Datatype dt);
 void dt_retain(MPI_Datatype dt);
 void dt_release(MPI_Datatype dt);
@@ -121,13 +123,30 @@ int attr_delete_all(MPI_Comm c);
 void topo_free(struct topo *t);
 
 /* ---- errors (errh.c) ---- */
+enum { ERRH_COMM, ERRH_WIN, ERRH_FILE };
 struct mpi_errh_s {
     int refs;
     bool builtin;
-    MPI_Handler_function *fn;
+    int kind;                   /* ERRH_*: which objects it may be set on */
+    MPI_Comm_errhandler_function *cfn;
+    MPI_Win_errhandler_function *wfn;
+    MPI_File_errhandler_function *ffn;
 };
+/* The library's own error codes: each names one failure, with a message
+ * of its own, and belongs to a class (errh.c). */
+enum { ERRC_BASE = 0x100, ERRC_NO_ENTRIES = ERRC_BASE, ERRC_NO_CTS,
+       ERRC_SIZE4G, ERRC_END };
 /* Report code on comm (may not return); returns code for the caller. */
 int mpi_err(MPI_Comm comm, int code, const char *where);
+/* The same through handler eh for the object at objp (window, file). */
+int mpi_err_handler(MPI_Errhandler eh, void *objp, int code,
+                    const char *where);
+int err_class(int code);
+int err_last_used(void);
+MPI_Errhandler errh_new(int kind);
+void errh_retain(MPI_Errhandler eh);
+void errh_release(MPI_Errhandler eh);
+bool errh_fits(MPI_Errhandler eh, int kind);
 __attribute__((noreturn)) void mpi_fatal(const char *fmt, ...);
 /* The same, because world rank `peer` is gone (a message to or from it
    failed): the launcher can tell the job's cause from this consequence. */
@@ -164,6 +183,7 @@ struct mpi_req_s {
     uint64_t bits, ignore, hdr; /* match bits (proto.c layout), header */
     uint64_t seq;               /* per-peer send order (flow control) */
     unsigned wait;              /* protocol steps still outstanding */
+    size_t fetch;               /* bytes a long receive Gets */
     bool prio;                  /* matched a posted receive */
     ptl_handle_me_t me;
     bool me_linked;
@@ -177,6 +197,7 @@ struct mpi_req_s {
 #define UP_CTRL  3
 #define UP_PROBE 4
 #define UP_DRAIN 5
+#define UP_HOOK  6
 
 MPI_Request req_new(enum req_kind kind);
 void req_free(MPI_Request r);
@@ -195,10 +216,10 @@ int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, uint32_t ctx, MPI_Request *out);
 int p2p_start(MPI_Request r);
 int p2p_wait(MPI_Request *rp, MPI_Status *st);
-int p2p_check_send(MPI_Comm comm, int count, MPI_Datatype dt, int dest,
-                   int tag);
-int p2p_check_recv(MPI_Comm comm, int count, MPI_Datatype dt, int src,
-                   int tag);
+int p2p_check_send(MPI_Comm comm, const void *buf, int count,
+                   MPI_Datatype dt, int dest, int tag);
+int p2p_check_recv(MPI_Comm comm, const void *buf, int count,
+                   MPI_Datatype dt, int src, int tag);
 /* Internal blocking helpers for collectives (context comm->ctx+1). */
 int coll_send(const void *buf, int count, MPI_Datatype dt, int dest,
               MPI_Comm comm);
@@ -216,12 +237,13 @@ int coll_sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest,
 /* proto.c: the Portals protocol engine */
 int proto_init(void);
 void proto_fini(void);
-void proto_send(MPI_Request r);          /* start a send request */
-void proto_recv(MPI_Request r);          /* post a receive request */
+int proto_send(MPI_Request r);           /* start a send request */
+int proto_recv(MPI_Request r);           /* post a receive request */
 void proto_copy_release(void *buf);      /* a copied send's buffer */
 bool proto_send_copy(const void *data, size_t len, int peer, int tag,
                      MPI_Comm comm, uint32_t ctx);  /* MPI_Send fast path */
 bool proto_cancel_recv(MPI_Request r);
+bool proto_cancel_send(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);
 void proto_progress(bool block);

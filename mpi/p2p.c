@@ -14,7 +14,10 @@
 
 /* ---- argument checks (the MPI error classes) ---- */
 
-static int check_common(MPI_Comm comm, int count, MPI_Datatype dt)
+/* A NULL buffer (MPI_BOTTOM) is refused unless the datatype holds
+ * absolute addresses: copying from address 0 would kill the program. */
+static int check_common(MPI_Comm comm, const void *buf, int count,
+                        MPI_Datatype dt)
 {
     int rc = comm_check(comm);
 
@@ -22,13 +25,15 @@ static int check_common(MPI_Comm comm, int count, MPI_Datatype dt)
         return rc;
     if (count < 0)
         return MPI_ERR_COUNT;
-    return dt_check(dt);
+    if ((rc = dt_check(dt)) != MPI_SUCCESS)
+        return rc;
+    return dt_null_buffer(buf, count, dt) ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 
-int p2p_check_send(MPI_Comm comm, int count, MPI_Datatype dt, int dest,
-                   int tag)
+int p2p_check_send(MPI_Comm comm, const void *buf, int count,
+                   MPI_Datatype dt, int dest, int tag)
 {
-    int rc = check_common(comm, count, dt);
+    int rc = check_common(comm, buf, count, dt);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -39,10 +44,10 @@ int p2p_check_send(MPI_Comm comm, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
-int p2p_check_recv(MPI_Comm comm, int count, MPI_Datatype dt, int src,
-                   int tag)
+int p2p_check_recv(MPI_Comm comm, const void *buf, int count,
+                   MPI_Datatype dt, int src, int tag)
 {
-    int rc = check_common(comm, count, dt);
+    int rc = check_common(comm, buf, count, dt);
 
     if (rc != MPI_SUCCESS)
         return rc;
@@ -120,11 +125,13 @@ int p2p_start(MPI_Request r)
     if ((rc = stage(r)) != MPI_SUCCESS)
         return rc;
     r->state = RS_ACTIVE;
-    if (r->kind == RQ_SEND)
-        proto_send(r);
-    else
-        proto_recv(r);
-    return MPI_SUCCESS;
+    rc = r->kind == RQ_SEND ? proto_send(r) : proto_recv(r);
+    if (rc != MPI_SUCCESS) {        /* nothing started: Portals is full */
+        r->state = RS_INACTIVE;
+        free(r->tmp);
+        r->tmp = NULL;
+    }
+    return rc;
 }
 
 int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
@@ -168,7 +175,7 @@ static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
                      int tag, MPI_Comm comm, enum send_mode mode,
                      MPI_Request *req, const char *name)
 {
-    int rc = p2p_check_send(comm, count, dt, dest, tag);
+    int rc = p2p_check_send(comm, buf, count, dt, dest, tag);
 
     if (rc == MPI_SUCCESS && req == NULL)
         rc = MPI_ERR_REQUEST;
@@ -195,7 +202,7 @@ static int send_api(void *buf, int count, MPI_Datatype dt, int dest, int tag,
                     MPI_Comm comm, enum send_mode mode, const char *name)
 {
     MPI_Request r;
-    int rc = p2p_check_send(comm, count, dt, dest, tag);
+    int rc = p2p_check_send(comm, buf, count, dt, dest, tag);
 
     if (rc == MPI_SUCCESS && send_copied(buf, count, dt, dest, tag, comm,
                                          mode))
@@ -264,7 +271,7 @@ int MPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
 int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, MPI_Request *req)
 {
-    int rc = p2p_check_recv(comm, count, dt, src, tag);
+    int rc = p2p_check_recv(comm, buf, count, dt, src, tag);
 
     if (rc == MPI_SUCCESS && req == NULL)
         rc = MPI_ERR_REQUEST;
@@ -277,7 +284,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
              MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request r;
-    int rc = p2p_check_recv(comm, count, dt, src, tag);
+    int rc = p2p_check_recv(comm, buf, count, dt, src, tag);
 
     if (rc == MPI_SUCCESS)
         rc = p2p_irecv(buf, count, dt, src, tag, comm, comm->ctx, &r);
@@ -292,8 +299,9 @@ static int init_api(enum req_kind kind, void *buf, int count,
                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                     enum send_mode mode, MPI_Request *req, const char *name)
 {
-    int rc = kind == RQ_SEND ? p2p_check_send(comm, count, dt, peer, tag)
-                             : p2p_check_recv(comm, count, dt, peer, tag);
+    int rc = kind == RQ_SEND ? p2p_check_send(comm, buf, count, dt, peer, tag)
+                             : p2p_check_recv(comm, buf, count, dt, peer,
+                                              tag);
     MPI_Request r;
 
     if (rc == MPI_SUCCESS && req == NULL)
@@ -371,10 +379,10 @@ int MPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request rr, sr;
-    int rc = p2p_check_send(comm, scount, stype, dest, stag);
+    int rc = p2p_check_send(comm, sbuf, scount, stype, dest, stag);
 
     if (rc == MPI_SUCCESS)
-        rc = p2p_check_recv(comm, rcount, rtype, source, rtag);
+        rc = p2p_check_recv(comm, rbuf, rcount, rtype, source, rtag);
     if (rc == MPI_SUCCESS)
         rc = p2p_irecv(rbuf, rcount, rtype, source, rtag, comm, comm->ctx,
                        &rr);
@@ -394,16 +402,15 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
                          MPI_Status *status)
 {
     void *tmp;
-    int rc = p2p_check_send(comm, count, dt, dest, stag), pos = 0;
+    int rc = p2p_check_send(comm, buf, count, dt, dest, stag);
 
     if (rc == MPI_SUCCESS)
-        rc = p2p_check_recv(comm, count, dt, source, rtag);
+        rc = p2p_check_recv(comm, buf, count, dt, source, rtag);
     if (rc != MPI_SUCCESS)
         return mpi_err(comm, rc, "MPI_Sendrecv_replace");
     if ((tmp = malloc((size_t)count * (size_t)dt->size + 1)) == NULL)
         return mpi_err(comm, MPI_ERR_INTERN, "MPI_Sendrecv_replace");
     dt_pack(buf, count, dt, tmp);
-    (void)pos;
     rc = MPI_Sendrecv(tmp, count * (int)dt->size, MPI_BYTE, dest, stag, buf,
                       count, dt, source, rtag, comm, status);
     free(tmp);
@@ -415,7 +422,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                MPI_Status *status)
 {
-    int rc = p2p_check_recv(comm, 0, MPI_BYTE, source, tag);
+    int rc = p2p_check_recv(comm, NULL, 0, MPI_BYTE, source, tag);
 
     if (rc == MPI_SUCCESS && flag == NULL)
         rc = MPI_ERR_ARG;
@@ -533,6 +540,8 @@ static struct seg *seg_alloc(size_t len)
     return s;
 }
 
+static void bsend_free(struct seg *s);
+
 /* The user's request is done once the data is copied; an internal
  * request carries the message and frees the segment when it leaves. */
 int bsend_start(MPI_Request r)
@@ -540,36 +549,48 @@ int bsend_start(MPI_Request r)
     size_t len = (size_t)r->count * (size_t)r->dt->size;
     struct seg *s = bb.buf ? seg_alloc(len) : NULL;
     MPI_Request in;
+    int rc;
 
     if (s == NULL)
         return MPI_ERR_BUFFER;
     dt_pack(r->buf, r->count, r->dt, s->start);
     in = p2p_make(RQ_SEND, s->start, (int)len, MPI_BYTE, r->peer, r->tag,
                   r->comm, r->ctx, M_STD);
-    if (in == NULL)
+    if (in == NULL) {
+        bsend_free(s);
         return MPI_ERR_INTERN;
+    }
     in->internal = true;
     in->freed = true;
     in->bsend_seg = s;
     in->data = s->start;
     in->len = len;
     in->state = RS_ACTIVE;
+    if ((rc = proto_send(in)) != MPI_SUCCESS) {
+        in->freed = false;
+        in->bsend_seg = NULL;
+        req_free(in);
+        bsend_free(s);
+        return rc;
+    }
     r->state = RS_ACTIVE;
     req_complete(r);
-    proto_send(in);
     return MPI_SUCCESS;
 }
 
-void bsend_done(MPI_Request r)
+static void bsend_free(struct seg *s)
 {
-    struct seg *s = r->bsend_seg;
-
     for (struct seg **pp = &bb.used; *pp != NULL; pp = &(*pp)->next)
         if (*pp == s) {
             *pp = s->next;
             free(s);
             break;
         }
+}
+
+void bsend_done(MPI_Request r)
+{
+    bsend_free(r->bsend_seg);
     r->bsend_seg = NULL;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proto.h: what the protocol engine's two files share (proto.c: sending,
- * receiving, events; flowctl.c: holding sends back).  Private to them.
+ * proto.h: what the protocol engine's files share (proto.c: portals and
+ * events; send.c: sending; recv.c: receiving; flowctl.c: holding sends
+ * back).  Private to them (and to the one-sided code, rma*.c, nbc_trig.c,
+ * which use the same NI, EQ and MD).
  */
 #ifndef MPI_PROTO_H
 #define MPI_PROTO_H
@@ -12,6 +14,7 @@
 #define PT_DATA     (PTL_JOB_PT_MPI + 0)
 #define PT_READ     (PTL_JOB_PT_MPI + 1)
 #define PT_CTRL     (PTL_JOB_PT_MPI + 2)
+#define PT_ONE      (PTL_JOB_PT_MPI + 3)
 #define EAGER_LIMIT 65536
 #define COPY_LIMIT  4096        /* sends this small complete once copied */
 #define COPIES_MAX  64          /* copied sends in flight at once */
@@ -30,14 +33,20 @@
 
 /* hdr_data: bits 63..56 flags, 55..24 a long message's length (Portals'
  * max_msg_size is 32 bits), 23..0 the sender's key. */
-#define HF_SYNC     (1ull << 56)
 #define HKEY_MASK   0xffffffu
 #define HKEY(h)     ((uint32_t)(h) & HKEY_MASK)
 #define HLEN(h)     ((size_t)(((h) >> 24) & 0xffffffffu))
 #define CTRL(t, p)  (((uint64_t)(t) << 56) | (uint32_t)(p))
-enum { C_SYNC_ACK = 1, C_FIN, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
+enum { C_FIN = 1, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
 
 struct tagged { int kind; };
+
+/* An event for code outside the protocol (RMA, triggered collectives):
+ * user_ptr points at one of these (UP_HOOK) and fn gets the event. */
+struct hook {
+    int kind;                   /* UP_HOOK */
+    void (*fn)(struct hook *h, const ptl_event_t *ev);
+};
 
 /* An unexpected message the library holds itself: drained during flow
  * control, or sent to self.  data is NULL for a remote long message. */
@@ -65,33 +74,74 @@ static inline ptl_process_t rank_id(int world)
     return id;
 }
 
+/* A match entry over [start, start+len) for messages from rank world
+ * (PTL_RANK_ANY: anyone) whose bits match outside ignore. */
+static inline ptl_me_t me_make(void *start, size_t len, unsigned options,
+                               ptl_rank_t world, uint64_t bits,
+                               uint64_t ignore)
+{
+    ptl_me_t me = { 0 };
+
+    me.start = len ? start : NULL;
+    me.length = len;
+    me.ct_handle = PTL_CT_NONE;
+    me.uid = PTL_UID_ANY;
+    me.options = options;
+    me.match_id = rank_id(world);
+    me.match_bits = bits;
+    me.ignore_bits = ignore;
+    return me;
+}
+
+/* A use-once entry that tells nobody when it is linked or unlinked. */
+#define ME_ONCE (PTL_ME_USE_ONCE | PTL_ME_EVENT_LINK_DISABLE | \
+                 PTL_ME_EVENT_UNLINK_DISABLE)
+
 static inline void check(int rc, const char *what)
 {
     if (rc != PTL_OK)
         mpi_fatal("%s failed (Portals error %d)", what, rc);
 }
 
-extern struct ptl_job job;
-
-/* Each posted receive and each long send not yet fetched is a Portals
- * match entry; the table is finite (a compute node: 1024 per process). */
-static inline void check_entry(int rc, const char *what)
+/* Each posted receive and each long or synchronous send not yet fetched
+ * is a Portals match entry; the table is finite (a compute node: 1024 per
+ * process).  Running out is the caller's error, not the job's end. */
+static inline int entry_rc(int rc, const char *what)
 {
     if (rc == PTL_NO_SPACE)
-        mpi_fatal("%s: out of Portals match entries (%d): too many "
-                  "receives posted and long sends pending at once; "
-                  "complete some before starting more", what,
-                  job.limits.max_entries);
+        return ERRC_NO_ENTRIES;
     check(rc, what);
+    return MPI_SUCCESS;
 }
 
 extern struct ptl_job job;
+extern ptl_handle_eq_t eq;
 extern ptl_handle_md_t md;
 extern struct peer *peers;
+extern MPI_Request posted;      /* receives with an ME, in post order */
 
 /* proto.c */
+void list_add(MPI_Request *head, MPI_Request r);
+bool list_del(MPI_Request *head, MPI_Request r);
 void uq_push(struct uq *u);
+struct uq *uq_find(uint64_t bits, uint64_t ignore, MPI_Request sreq,
+                   bool take);
+bool drain(void);
+
+/* send.c */
+void on_ack(MPI_Request r, const ptl_event_t *ev);
+void on_get(MPI_Request r);
+void on_ctrl(const ptl_event_t *ev);
+bool send_pending(void);
+void copy_fini(void);
+
+/* recv.c */
 size_t proto_msg_len(const ptl_event_t *ev);
+void fill_status(MPI_Request r, uint64_t bits, size_t got, size_t sent);
+void self_send(MPI_Request r);
+void on_put(MPI_Request r, const ptl_event_t *ev);
+void on_reply(MPI_Request r, const ptl_event_t *ev);
+void on_probe(struct tagged *t, const ptl_event_t *ev);
 
 /* flowctl.c: initiator back-pressure and flow-control recovery */
 void ctrl_send(int world, uint64_t hdr);
@@ -102,6 +152,7 @@ void fc_init(void);
 void fc_acked(int world);
 void fc_got(void);
 void fc_refused(MPI_Request r);
+bool fc_withdraw(MPI_Request r);
 void fc_begin(void);
 void fc_ctrl(int type, int from);
 void hold_drained(const ptl_event_t *ev);

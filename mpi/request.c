@@ -337,15 +337,21 @@ int MPI_Cancel(MPI_Request *rp)
     if (rp == NULL || *rp == MPI_REQUEST_NULL)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel");
     r = *rp;
-    /* Only a receive not yet matched can be withdrawn; a send, once
-     * started, always completes (the standard allows cancel to fail). */
-    if (r->state == RS_ACTIVE && r->kind == RQ_RECV && proto_cancel_recv(r)) {
+    /* A receive not yet matched is withdrawn; so is a send no receive has
+     * matched yet, if it can be taken back (send.c).  Otherwise the
+     * request completes as it would have (the standard's other outcome).
+     * Either way MPI_Wait on it returns without the peer's help. */
+    if (r->state != RS_ACTIVE)
+        return MPI_SUCCESS;
+    if (r->kind == RQ_RECV && proto_cancel_recv(r)) {
         r->cancelled = true;
         r->status.mpi_cancelled = 1;
         r->status.MPI_SOURCE = MPI_ANY_SOURCE;
         r->status.MPI_TAG = MPI_ANY_TAG;
         r->status.mpi_bytes = 0;
         req_complete(r);
+    } else if (r->kind == RQ_SEND) {
+        proto_cancel_send(r);           /* done once its ACK is in */
     }
     return MPI_SUCCESS;
 }

@@ -27,6 +27,11 @@ typedef struct mpi_op_s *MPI_Op;
 typedef struct mpi_req_s *MPI_Request;
 typedef struct mpi_errh_s *MPI_Errhandler;
 typedef intptr_t MPI_Aint;
+typedef struct mpi_win_s *MPI_Win;
+typedef struct mpi_file_s *MPI_File;
+typedef struct mpi_info_s *MPI_Info;
+typedef int64_t MPI_Offset;
+typedef int64_t MPI_Count;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -39,6 +44,10 @@ typedef struct MPI_Status {
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
 typedef void MPI_Handler_function(MPI_Comm *comm, int *code, ...);
+typedef MPI_Handler_function MPI_Comm_errhandler_function;
+typedef MPI_Handler_function MPI_Comm_errhandler_fn;
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *code, ...);
+typedef void MPI_File_errhandler_function(MPI_File *file, int *code, ...);
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra,
                               void *attr_in, void *attr_out, int *flag);
 typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attr,
@@ -51,8 +60,24 @@ enum {
     MPI_ERR_ROOT, MPI_ERR_GROUP, MPI_ERR_OP, MPI_ERR_TOPOLOGY,
     MPI_ERR_DIMS, MPI_ERR_ARG, MPI_ERR_UNKNOWN, MPI_ERR_TRUNCATE,
     MPI_ERR_OTHER, MPI_ERR_INTERN, MPI_ERR_IN_STATUS, MPI_ERR_PENDING,
-    MPI_ERR_KEYVAL, MPI_ERR_LASTCODE
+    MPI_ERR_KEYVAL,
+    /* MPI-2 and MPI-3 classes */
+    MPI_ERR_ACCESS, MPI_ERR_AMODE, MPI_ERR_ASSERT, MPI_ERR_BAD_FILE,
+    MPI_ERR_BASE, MPI_ERR_CONVERSION, MPI_ERR_DISP, MPI_ERR_DUP_DATAREP,
+    MPI_ERR_FILE_EXISTS, MPI_ERR_FILE_IN_USE, MPI_ERR_FILE, MPI_ERR_INFO_KEY,
+    MPI_ERR_INFO_NOKEY, MPI_ERR_INFO_VALUE, MPI_ERR_INFO, MPI_ERR_IO,
+    MPI_ERR_LOCKTYPE, MPI_ERR_NAME, MPI_ERR_NO_MEM, MPI_ERR_NOT_SAME,
+    MPI_ERR_NO_SPACE, MPI_ERR_NO_SUCH_FILE, MPI_ERR_PORT, MPI_ERR_QUOTA,
+    MPI_ERR_READ_ONLY, MPI_ERR_RMA_ATTACH, MPI_ERR_RMA_CONFLICT,
+    MPI_ERR_RMA_RANGE, MPI_ERR_RMA_SHARED, MPI_ERR_RMA_SYNC,
+    MPI_ERR_RMA_FLAVOR, MPI_ERR_SERVICE, MPI_ERR_SIZE, MPI_ERR_SPAWN,
+    MPI_ERR_UNSUPPORTED_DATAREP, MPI_ERR_UNSUPPORTED_OPERATION, MPI_ERR_WIN,
+    MPIX_ERR_NCLASSES           /* private: the number of predefined classes */
 };
+/* Codes up to MPI_ERR_LASTCODE are the library's (a class is its own
+ * code; others name one failure and belong to a class: MPI_Error_class);
+ * MPI_Add_error_class/_code hand out codes above it. */
+#define MPI_ERR_LASTCODE 0x3ff
 
 /* ---- predefined objects (tables in the library) ---- */
 extern struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
@@ -371,6 +396,20 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
 int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
                   int *newrank);
 
+/* ==== MPI-2 and MPI-3 ==== */
+
+/* ---- errors ---- */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                               MPI_Errhandler *eh);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+
+/* ==== end of MPI-2 and MPI-3 ==== */
+
 /* ---- the profiling interface: every MPI_X is also PMPI_X ---- */
 int PMPI_Init(int *argc, char ***argv);
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
@@ -568,6 +607,17 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
                  int *newrank);
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
                   int *newrank);
+
+/* ==== PMPI_ names of the MPI-2 and MPI-3 calls ==== */
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *eh);
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh);
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh);
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int PMPI_Add_error_class(int *errorclass);
+int PMPI_Add_error_code(int errorclass, int *errorcode);
+int PMPI_Add_error_string(int errorcode, const char *string);
+/* ==== end of PMPI_ names ==== */
 
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */

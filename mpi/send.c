@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * send.c: the sending side of the protocol (proto.c describes it): small
+ * sends completed by a copy, eager puts, long and synchronous sends that
+ * expose their buffer on READ and finish on FIN, acknowledgements, and
+ * cancelling a send that has not been matched.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_impl.h"
+#include "proto.h"
+
+static MPI_Request rdv_wait;    /* long and synchronous sends before FIN */
+static uint32_t next_key;
+static int copies_out;          /* copied sends not yet ACKed */
+
+/* Copy buffers (COPY_LIMIT bytes each) freed by completed copies, kept
+ * for the next ones rather than costing a malloc and a free per send. */
+static void *copy_bufs[COPIES_MAX];
+static int copy_bufs_n;
+
+void proto_copy_release(void *buf)
+{
+    if (copy_bufs_n < COPIES_MAX)
+        copy_bufs[copy_bufs_n++] = buf;
+    else
+        free(buf);
+}
+
+void copy_fini(void)
+{
+    while (copy_bufs_n > 0)
+        free(copy_bufs[--copy_bufs_n]);
+}
+
+/* Anything sent that still waits for its FIN? */
+bool send_pending(void)
+{
+    return rdv_wait != NULL;
+}
+
+/* MPI lets a standard send complete once its data is buffered.  For a
+ * small one, copying is cheaper than waiting a round trip for the ACK: the
+ * sender goes on at once (to post the receive for the answer before the
+ * answer comes, in a ping-pong), and an internal request with the copy
+ * takes the ACK and is what flow control re-sends if refused.  Past
+ * COPIES_MAX copies in flight, sends wait for their ACKs again, so a
+ * sender cannot bury a slow receiver.  The internal request, or NULL if
+ * the message is too big, too many are out, or memory is short. */
+static MPI_Request copy_make(const void *data, size_t len, int peer, int tag,
+                             MPI_Comm comm, uint32_t ctx)
+{
+    void *copy;
+    MPI_Request c;
+
+    if (len > COPY_LIMIT || copies_out >= COPIES_MAX)
+        return NULL;
+    copy = copy_bufs_n ? copy_bufs[--copy_bufs_n] : malloc(COPY_LIMIT);
+    if (copy == NULL ||
+        (c = p2p_make(RQ_SEND, copy, (int)len, MPI_BYTE, peer, tag, comm,
+                      ctx, M_STD)) == NULL) {
+        if (copy)
+            proto_copy_release(copy);
+        return NULL;
+    }
+    if (len)
+        memcpy(copy, data, len);
+    c->data = c->tmp = copy;            /* released when c completes */
+    c->len = len;
+    c->state = RS_ACTIVE;
+    c->internal = c->freed = c->copied = true;
+    copies_out++;
+    return c;
+}
+
+/* The request to send for r: a copy if r may complete now (r is then
+ * complete), else r itself. */
+static MPI_Request copy_send(MPI_Request r)
+{
+    MPI_Request c;
+
+    if ((r->mode != M_STD && r->mode != M_READY) || r->internal ||
+        (c = copy_make(r->data, r->len, r->peer, r->tag, r->comm,
+                       r->ctx)) == NULL)
+        return r;
+    c->world = r->world;
+    c->bits = r->bits;
+    req_complete(r);
+    return c;
+}
+
+/* MPI_Send's fast path: a small contiguous message to another rank goes
+ * as a copy at once, and the caller needs no request of its own: making,
+ * completing and freeing one cost ~260 of the ~11.5k instructions of a
+ * 0-byte ping-pong round trip (callgrind, rank 0 over the host libportals).
+ * false: take the general path. */
+bool proto_send_copy(const void *data, size_t len, int peer, int tag,
+                     MPI_Comm comm, uint32_t ctx)
+{
+    MPI_Request c;
+
+    if (comm->remote->world[peer] == job.rank ||
+        (c = copy_make(data, len, peer, tag, comm, ctx)) == NULL)
+        return false;
+    proto_send(c);
+    return true;
+}
+
+/* A long or synchronous send: the receiver Gets the data from a READ
+ * entry named by the key when a receive matches the header. */
+static int expose(MPI_Request r)
+{
+    ptl_me_t me = me_make(r->data, r->len, PTL_ME_OP_GET | ME_ONCE,
+                          (ptl_rank_t)r->world, r->key, 0);
+    int rc = entry_rc(PtlMEAppend(job.ni, PT_READ, &me, PTL_PRIORITY_LIST, r,
+                              &r->me), "PtlMEAppend (long send)");
+    r->me_linked = rc == MPI_SUCCESS;
+    return rc;
+}
+
+/* Start a send; an error (no match entry for a long one, too long) is
+ * returned before anything leaves. */
+int proto_send(MPI_Request r)
+{
+    /* A synchronous send is a rendezvous whatever its size: it is done
+     * when the receiver fetched it (FIN), and until then it can be
+     * withdrawn (MPI_Cancel). */
+    bool rdv = r->len > EAGER_LIMIT || r->mode == M_SYNC;
+    int rc;
+
+    r->world = r->comm->remote->world[r->peer];
+    r->bits = MB_CTX(r->ctx) | MB_SRC(r->comm->rank) | MB_TAG(r->tag) |
+              (rdv ? MB_LONG : 0);
+    if (r->world == job.rank) {
+        self_send(r);
+        return MPI_SUCCESS;
+    }
+    if (rdv && r->len > UINT32_MAX)
+        return ERRC_SIZE4G;
+    if (++next_key > HKEY_MASK)
+        next_key = 1;           /* 24 bits: a key names one send in flight */
+    r->key = next_key;
+    if (rdv && (rc = expose(r)) != MPI_SUCCESS)
+        return rc;
+    if (!rdv)
+        r = copy_send(r);
+    r->seq = peers[r->world].next_seq++;
+    r->hdr = r->key | (rdv ? (uint64_t)r->len << 24 : 0);
+    r->wait = 1;                        /* the ACK */
+    r->prio = false;
+    if (rdv) {
+        list_add(&rdv_wait, r);
+        r->wait++;                      /* FIN, or withdrawn */
+    }
+    data_put(r);
+    return MPI_SUCCESS;
+}
+
+static void step_done(MPI_Request r)
+{
+    if (--r->wait == 0)
+        req_complete(r);
+}
+
+void on_ack(MPI_Request r, const ptl_event_t *ev)
+{
+    if (ev->ni_fail_type == PTL_NI_PT_DISABLED) {
+        fc_refused(r);                  /* PAUSE follows; held, re-sent */
+        if (r->cancelled)
+            step_done(r);               /* ... unless withdrawn */
+        return;
+    }
+    fc_acked(r->world);
+    if (ev->ni_fail_type != PTL_NI_OK)
+        mpi_fatal_peer(r->world, "message to rank %d failed (Portals "
+                       "ni_fail %d): is that rank alive?", r->world,
+                       (int)ev->ni_fail_type);
+    r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
+    if (r->copied)
+        copies_out--;
+    step_done(r);
+}
+
+/* The receiver's Get took a READ entry: a FIN follows once the data has
+ * left (this event comes when the request arrives, before the reply). */
+void on_get(MPI_Request r)
+{
+    r->me_linked = false;
+}
+
+void on_ctrl(const ptl_event_t *ev)
+{
+    int from = (int)ev->initiator.rank;
+    uint32_t key = HKEY(ev->hdr_data);
+
+    if ((int)(ev->hdr_data >> 56) != C_FIN) {
+        fc_ctrl((int)(ev->hdr_data >> 56), from);
+        return;
+    }
+    for (MPI_Request r = rdv_wait; r != NULL; r = r->next)
+        if (r->key == key && r->world == from) {
+            list_del(&rdv_wait, r);
+            step_done(r);
+            return;
+        }
+    mpi_fatal("FIN from rank %d for unknown key %u", from, key);
+}
+
+/* ---- cancelling a send ---- */
+
+/* A synchronous send to self waits in the held queue until a receive
+ * takes it: withdrawn if it is still there. */
+static bool cancel_self(MPI_Request r)
+{
+    struct uq *u = uq_find(r->bits, MB_LONG, r, true);
+
+    if (u == NULL)
+        return false;
+    free(u->data);
+    free(u);
+    r->wait = 0;
+    return true;
+}
+
+/* A message still held by flow control (never sent, or refused), or a
+ * long or synchronous one whose READ entry nobody has fetched (a receiver
+ * that matches its header later finds nothing and forgets it). */
+static bool withdraw(MPI_Request r)
+{
+    bool held = fc_withdraw(r);
+
+    if (!held && !r->me_linked)
+        return false;           /* eager and sent, or being fetched */
+    if (r->me_linked) {
+        if (PtlMEUnlink(r->me) != PTL_OK)
+            return false;       /* the Get is under way: FIN will come */
+        r->me_linked = false;
+        list_del(&rdv_wait, r);
+        r->wait--;
+    }
+    if (held)
+        r->wait--;              /* its ACK will never come */
+    return true;
+}
+
+/* Withdraw r if no receive has matched it.  Local: no answer from the
+ * receiver is awaited, only the ACK of a header already sent. */
+bool proto_cancel_send(MPI_Request r)
+{
+    drain();        /* a GET already queued means the data is taken */
+    if (r->state != RS_ACTIVE || r->internal)
+        return false;
+    if (r->world == job.rank ? !cancel_self(r) : !withdraw(r))
+        return false;
+    r->cancelled = true;
+    r->status.mpi_cancelled = 1;
+    if (r->wait == 0)
+        req_complete(r);
+    return true;
+}
