@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * attr.c: attribute caching on communicators (MPI_Keyval_*, MPI_Attr_*).
- * Keyvals are slots in a table; the predefined keys (MPI_TAG_UB, MPI_HOST,
- * MPI_IO, MPI_WTIME_IS_GLOBAL) are answered for every communicator.
- * MPI_Comm_dup runs each copy callback; MPI_Comm_free each delete one.
+ * attr.c: attribute caching on communicators (MPI_Keyval_*, MPI_Attr_*,
+ * and MPI-2's MPI_Comm_*_keyval/_attr, the same calls).  Keyvals are
+ * slots in a table; the predefined keys (MPI_TAG_UB, MPI_HOST, MPI_IO,
+ * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE, MPI_UNIVERSE_SIZE, MPI_APPNUM)
+ * are answered for every communicator.  MPI_Comm_dup runs each copy
+ * callback; MPI_Comm_free each delete one.
  */
 #include <stdlib.h>
 #include "mpi_impl.h"
 
-#define NPREDEF 4
+#define NPREDEF 7
 #define MAXKEYS 256
 
 struct keyval {
@@ -21,7 +23,7 @@ struct keyval {
 
 static struct keyval keys[MAXKEYS];
 static int predef_vals[NPREDEF] = { 0xfffffff, MPI_PROC_NULL, MPI_ANY_SOURCE,
-                                    0 };
+                                    0, 0, 0, 0 };
 
 int MPI_DUP_FN(MPI_Comm c, int k, void *extra, void *in, void *out,
                int *flag)
@@ -126,6 +128,8 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
     if (comm_check(comm))
         return mpi_err(comm, MPI_ERR_COMM, "MPI_Attr_get");
     if (keyval >= 0 && keyval < NPREDEF) {
+        predef_vals[MPI_LASTUSEDCODE] = err_last_used();
+        predef_vals[MPI_UNIVERSE_SIZE] = MPI_COMM_WORLD->size;
         *(void **)value = &predef_vals[keyval];
         *flag = 1;
         return MPI_SUCCESS;
@@ -181,9 +185,43 @@ int attr_delete_all(MPI_Comm c)
     return MPI_SUCCESS;
 }
 
+/* ---- MPI-2 names for the same ---- */
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+                           MPI_Comm_delete_attr_function *del, int *keyval,
+                           void *extra)
+{
+    return MPI_Keyval_create(copy, del, keyval, extra);
+}
+
+int MPI_Comm_free_keyval(int *keyval)
+{
+    return MPI_Keyval_free(keyval);
+}
+
+int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
+{
+    return MPI_Attr_put(comm, keyval, value);
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return MPI_Attr_get(comm, keyval, value, flag);
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+    return MPI_Attr_delete(comm, keyval);
+}
+
 /* profiling names (mpi_impl.h: PMPI) */
 PMPI(MPI_Keyval_create)
 PMPI(MPI_Keyval_free)
 PMPI(MPI_Attr_put)
 PMPI(MPI_Attr_get)
 PMPI(MPI_Attr_delete)
+PMPI(MPI_Comm_create_keyval)
+PMPI(MPI_Comm_free_keyval)
+PMPI(MPI_Comm_set_attr)
+PMPI(MPI_Comm_get_attr)
+PMPI(MPI_Comm_delete_attr)

@@ -86,12 +86,23 @@ static int alloc_ctx_n(MPI_Comm parent, uint32_t *ctx, unsigned n)
     unsigned mine = next_ctx, all;
     int rc = coll_allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_MAX, parent);
 
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (all + 2 * n > CTX_LIMIT)
+    return rc ? rc : comm_ctx_take(all, n, ctx);
+}
+
+/* The lowest context pair this process has never used. */
+unsigned comm_ctx_next(void)
+{
+    return next_ctx;
+}
+
+/* Take n pairs from agreed, the maximum of comm_ctx_next() over the
+ * processes that will share them. */
+int comm_ctx_take(unsigned agreed, unsigned n, uint32_t *ctx)
+{
+    if (agreed + 2 * n > CTX_LIMIT)
         return MPI_ERR_INTERN;      /* out of contexts */
-    *ctx = all;
-    next_ctx = all + 2 * n;
+    *ctx = agreed;
+    next_ctx = agreed + 2 * n;
     return MPI_SUCCESS;
 }
 
@@ -278,6 +289,8 @@ static void comm_destroy(MPI_Comm c)
         group_release(c->remote);
     topo_free(c->topo);
     errh_release(c->errh);
+    free(c->name);
+    info_free(c->info);
     c->refs = 0;
     free(c);
 }
@@ -421,15 +434,6 @@ int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
 
 /* ---- topology copy for MPI_Comm_dup ---- */
 
-static int *dup_ints(const int *a, int n)
-{
-    int *b = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-
-    if (b != NULL && n > 0)
-        memcpy(b, a, (size_t)n * sizeof(int));
-    return b;
-}
-
 static int dup_topo(MPI_Comm from, MPI_Comm to)
 {
     struct topo *t = from->topo, *n;
@@ -439,10 +443,14 @@ static int dup_topo(MPI_Comm from, MPI_Comm to)
     if ((n = calloc(1, sizeof(*n))) == NULL)
         return MPI_ERR_INTERN;
     *n = *t;
-    n->dims = dup_ints(t->dims, t->ndims);
-    n->periods = dup_ints(t->periods, t->ndims);
-    n->index = dup_ints(t->index, t->nnodes);
-    n->edges = dup_ints(t->edges, t->nnodes ? t->index[t->nnodes - 1] : 0);
+    n->dims = copy_ints(t->dims, t->ndims);
+    n->periods = copy_ints(t->periods, t->ndims);
+    n->index = copy_ints(t->index, t->nnodes);
+    n->edges = copy_ints(t->edges, t->nnodes ? t->index[t->nnodes - 1] : 0);
+    n->in = copy_ints(t->in, t->indeg);
+    n->out = copy_ints(t->out, t->outdeg);
+    n->inw = copy_ints(t->inw, t->indeg);
+    n->outw = copy_ints(t->outw, t->outdeg);
     to->topo = n;
     return MPI_SUCCESS;
 }

@@ -88,6 +88,13 @@ static MPI_Aint dt_align(const struct mpi_dt_s *dt)
     return a;
 }
 
+/* A live datatype, committed or not (what constructors accept). */
+int dt_check_any(MPI_Datatype dt)
+{
+    return dt == MPI_DATATYPE_NULL || dt->refs <= 0 ? MPI_ERR_TYPE
+                                                    : MPI_SUCCESS;
+}
+
 int dt_check(MPI_Datatype dt)
 {
     if (dt == MPI_DATATYPE_NULL || dt->refs <= 0)
@@ -107,6 +114,7 @@ void dt_release(MPI_Datatype dt)
 {
     if (dt->builtin || --dt->refs > 0)
         return;
+    dt_forget(dt);
     free(dt->runs);
     free(dt);
 }
@@ -307,81 +315,195 @@ static int TYPE_ERR(int rc, const char *name)
     return rc ? mpi_err(MPI_COMM_WORLD, rc, name) : MPI_SUCCESS;
 }
 
+int dt_build(int count, const int *lens, const MPI_Aint *disps,
+             MPI_Datatype old, MPI_Datatype *out)
+{
+    return build(count, lens, disps, &old, true, false, out);
+}
+
+void dt_resize(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent)
+{
+    dt->lb = lb;
+    dt->ub = lb + extent;
+    dt->lb_marked = dt->ub_marked = true;
+}
+
+/* Each constructor records what it was given (typeinfo.c). */
+static int record(int rc, MPI_Datatype *newt, int comb, int ni,
+                  const int *ints, int na, const MPI_Aint *aints, int nt,
+                  const MPI_Datatype *types)
+{
+    struct rec r;
+
+    rec_init(&r, comb);
+    rec_ints(&r, ints, ni);
+    rec_aints(&r, aints, na);
+    rec_types(&r, types, nt);
+    return rec_keep(rc, newt, &r);
+}
+
 int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newt)
 {
     MPI_Aint d = 0;
     int rc = count < 0 ? MPI_ERR_COUNT : build(1, &count, &d, &old, true,
                                                false, newt);
+    rc = record(rc, newt, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1,
+                &old);
     return TYPE_ERR(rc, "MPI_Type_contiguous");
 }
 
 int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
                     MPI_Datatype *newt)
 {
+    int a[3] = { count, blocklen, stride };
     int rc = (old == MPI_DATATYPE_NULL) ? MPI_ERR_TYPE :
              build_strided(count, blocklen, stride * dt_extent(old), old,
                            newt);
+    rc = record(rc, newt, MPI_COMBINER_VECTOR, 3, a, 0, NULL, 1, &old);
     return TYPE_ERR(rc, "MPI_Type_vector");
-}
-
-int MPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
-                     MPI_Datatype old, MPI_Datatype *newt)
-{
-    int rc = build_strided(count, blocklen, stride, old, newt);
-    return TYPE_ERR(rc, "MPI_Type_hvector");
 }
 
 int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride,
                             MPI_Datatype old, MPI_Datatype *newt)
 {
-    return MPI_Type_hvector(count, blocklen, stride, old, newt);
+    int a[2] = { count, blocklen };
+    int rc = build_strided(count, blocklen, stride, old, newt);
+    rc = record(rc, newt, MPI_COMBINER_HVECTOR, 2, a, 1, &stride, 1, &old);
+    return TYPE_ERR(rc, "MPI_Type_create_hvector");
 }
 
-int MPI_Type_indexed(int count, int *lens, int *displs, MPI_Datatype old,
-                     MPI_Datatype *newt)
+int MPI_Type_hvector(int count, int blocklen, MPI_Aint stride,
+                     MPI_Datatype old, MPI_Datatype *newt)
+{
+    return MPI_Type_create_hvector(count, blocklen, stride, old, newt);
+}
+
+/* indexed and indexed_block: displacements in extents of old */
+static int indexed(int count, const int *lens, const int *displs,
+                   MPI_Datatype old, MPI_Datatype *newt)
 {
     MPI_Aint *d;
     int rc;
 
     if (count < 0 || old == MPI_DATATYPE_NULL)
-        return TYPE_ERR(count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE,
-                        "MPI_Type_indexed");
+        return count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE;
     if ((d = malloc(((size_t)count + 1) * sizeof(*d))) == NULL)
-        return TYPE_ERR(MPI_ERR_INTERN, "MPI_Type_indexed");
+        return MPI_ERR_INTERN;
     for (int i = 0; i < count; i++)
         d[i] = (MPI_Aint)displs[i] * dt_extent(old);
     rc = build(count, lens, d, &old, true, false, newt);
     free(d);
-    return TYPE_ERR(rc, "MPI_Type_indexed");
+    return rc;
 }
 
-int MPI_Type_hindexed(int count, int *lens, MPI_Aint *displs,
-                      MPI_Datatype old, MPI_Datatype *newt)
+int MPI_Type_indexed(int count, int *lens, int *displs, MPI_Datatype old,
+                     MPI_Datatype *newt)
 {
-    int rc = build(count, lens, displs, &old, true, false, newt);
-    return TYPE_ERR(rc, "MPI_Type_hindexed");
+    struct rec r;
+    int rc = indexed(count, lens, displs, old, newt);
+
+    rec_init(&r, MPI_COMBINER_INDEXED);
+    rec_ints(&r, &count, 1);
+    rec_ints(&r, lens, rc ? 0 : count);
+    rec_ints(&r, displs, rc ? 0 : count);
+    rec_types(&r, &old, 1);
+    return TYPE_ERR(rec_keep(rc, newt, &r), "MPI_Type_indexed");
+}
+
+/* The same block length for every block: one array of lengths. */
+static int *same_lens(int count, int blocklen)
+{
+    int *lens = malloc(((size_t)(count > 0 ? count : 0) + 1) * sizeof(int));
+
+    for (int i = 0; lens != NULL && i < count; i++)
+        lens[i] = blocklen;
+    return lens;
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklen,
+                                  const int *displs, MPI_Datatype old,
+                                  MPI_Datatype *newt)
+{
+    int *lens = same_lens(count, blocklen), a[2] = { count, blocklen };
+    int rc = lens ? indexed(count, lens, displs, old, newt) : MPI_ERR_NO_MEM;
+    struct rec r;
+
+    free(lens);
+    rec_init(&r, MPI_COMBINER_INDEXED_BLOCK);
+    rec_ints(&r, a, 2);
+    rec_ints(&r, displs, rc ? 0 : count);
+    rec_types(&r, &old, 1);
+    return TYPE_ERR(rec_keep(rc, newt, &r), "MPI_Type_create_indexed_block");
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklen,
+                                   const MPI_Aint *displs, MPI_Datatype old,
+                                   MPI_Datatype *newt)
+{
+    int *lens = same_lens(count, blocklen), a[2] = { count, blocklen };
+    int rc = count < 0 ? MPI_ERR_COUNT : lens == NULL ? MPI_ERR_NO_MEM :
+             build(count, lens, displs, &old, true, false, newt);
+
+    free(lens);
+    rc = record(rc, newt, MPI_COMBINER_HINDEXED_BLOCK, 2, a,
+                rc ? 0 : count, displs, 1, &old);
+    return TYPE_ERR(rc, "MPI_Type_create_hindexed_block");
 }
 
 int MPI_Type_create_hindexed(int count, const int *lens,
                              const MPI_Aint *displs, MPI_Datatype old,
                              MPI_Datatype *newt)
 {
+    struct rec r;
     int rc = build(count, lens, displs, &old, true, false, newt);
-    return TYPE_ERR(rc, "MPI_Type_create_hindexed");
+
+    rec_init(&r, MPI_COMBINER_HINDEXED);
+    rec_ints(&r, &count, 1);
+    rec_ints(&r, lens, rc ? 0 : count);
+    rec_aints(&r, displs, rc ? 0 : count);
+    rec_types(&r, &old, 1);
+    return TYPE_ERR(rec_keep(rc, newt, &r), "MPI_Type_create_hindexed");
 }
 
-int MPI_Type_struct(int count, int *lens, MPI_Aint *displs,
-                    MPI_Datatype *types, MPI_Datatype *newt)
+int MPI_Type_hindexed(int count, int *lens, MPI_Aint *displs,
+                      MPI_Datatype old, MPI_Datatype *newt)
 {
-    int rc = build(count, lens, displs, types, false, true, newt);
-    return TYPE_ERR(rc, "MPI_Type_struct");
+    return MPI_Type_create_hindexed(count, lens, displs, old, newt);
 }
 
 int MPI_Type_create_struct(int count, const int *lens, const MPI_Aint *displs,
                            const MPI_Datatype *types, MPI_Datatype *newt)
 {
+    struct rec r;
     int rc = build(count, lens, displs, types, false, true, newt);
-    return TYPE_ERR(rc, "MPI_Type_create_struct");
+
+    rec_init(&r, MPI_COMBINER_STRUCT);
+    rec_ints(&r, &count, 1);
+    rec_ints(&r, lens, rc ? 0 : count);
+    rec_aints(&r, displs, rc ? 0 : count);
+    rec_types(&r, types, rc ? 0 : count);
+    return TYPE_ERR(rec_keep(rc, newt, &r), "MPI_Type_create_struct");
+}
+
+int MPI_Type_struct(int count, int *lens, MPI_Aint *displs,
+                    MPI_Datatype *types, MPI_Datatype *newt)
+{
+    return MPI_Type_create_struct(count, lens, displs, types, newt);
+}
+
+/* The same data with the bounds lb and lb+extent (MPI-2's way of
+ * setting them; MPI_LB/MPI_UB markers are MPI-1's). */
+int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype *newt)
+{
+    MPI_Aint zero = 0, a[2] = { lb, extent };
+    int one = 1, rc = newt == NULL ? MPI_ERR_ARG :
+                      build(1, &one, &zero, &old, true, false, newt);
+
+    if (rc == MPI_SUCCESS)
+        dt_resize(*newt, lb, extent);
+    rc = record(rc, newt, MPI_COMBINER_RESIZED, 0, NULL, 2, a, 1, &old);
+    return TYPE_ERR(rc, "MPI_Type_create_resized");
 }
 
 int MPI_Type_commit(MPI_Datatype *dt)
@@ -404,9 +526,7 @@ int MPI_Type_free(MPI_Datatype *dt)
 
 static int dt_query(MPI_Datatype dt, const char *name)
 {
-    if (dt == MPI_DATATYPE_NULL || dt->refs <= 0)
-        return TYPE_ERR(MPI_ERR_TYPE, name);
-    return MPI_SUCCESS;
+    return TYPE_ERR(dt_check_any(dt), name);
 }
 
 int MPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
@@ -473,6 +593,9 @@ PMPI(MPI_Type_hindexed)
 PMPI(MPI_Type_create_hindexed)
 PMPI(MPI_Type_struct)
 PMPI(MPI_Type_create_struct)
+PMPI(MPI_Type_create_indexed_block)
+PMPI(MPI_Type_create_hindexed_block)
+PMPI(MPI_Type_create_resized)
 PMPI(MPI_Type_commit)
 PMPI(MPI_Type_free)
 PMPI(MPI_Type_extent)

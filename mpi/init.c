@@ -2,9 +2,15 @@
 /*
  * init.c: the MPI environment: MPI_Init/Finalize (the job NI from
  * ptl_job.h, then the protocol's portals), MPI_Abort, timers, the
- * processor name, versions and threading level (single-threaded).
+ * processor name, versions and threading level, memory for RMA
+ * (MPI_Alloc_mem), address arithmetic.
+ *
+ * Threads: MPI_THREAD_SINGLE, whatever is asked.  The library keeps no
+ * locks, and the compute nodes run one thread per process today; asking
+ * for more gets SINGLE, as the standard allows, so a program can see it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +32,10 @@ int MPI_Init(int *argc, char ***argv)
         return rc;
     }
     comm_init_builtin(proto_world_rank(), proto_world_size());
+    char host[MPI_MAX_PROCESSOR_NAME];
+    int len;
+    MPI_Get_processor_name(host, &len);
+    info_env_init(host);
     mpi_state = 1;
     return MPI_SUCCESS;
 }
@@ -33,8 +43,15 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)required;
-    *provided = MPI_THREAD_SINGLE;
+    if (provided != NULL)
+        *provided = MPI_THREAD_SINGLE;
     return MPI_Init(argc, argv);
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+    *flag = 1;          /* one thread: the one that called MPI_Init */
+    return MPI_SUCCESS;
 }
 
 int MPI_Query_thread(int *provided)
@@ -61,6 +78,12 @@ int MPI_Finalize(void)
 int MPI_Initialized(int *flag)
 {
     *flag = mpi_state != 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+    *flag = mpi_state == 2;
     return MPI_SUCCESS;
 }
 
@@ -115,6 +138,54 @@ int MPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
+/* What this library is and what of MPI it has, for bug reports. */
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+             "Q-Kernel MPI over Portals 4: MPI-1.1, and of MPI-2/3 one-sided "
+             "communication, nonblocking and neighbourhood collectives, "
+             "MPI-IO, info, the MPI-2 datatypes (%s)",
+#ifdef __lwk__
+             "compute node"
+#else
+             "Linux"
+#endif
+             );
+    *resultlen = (int)strlen(version);
+    return MPI_SUCCESS;
+}
+
+/* Memory for windows: plain heap memory (every byte of a process is
+ * reachable by Portals through the one MD), so malloc's. */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    void *p;
+
+    (void)info;
+    if (size < 0 || baseptr == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem");
+    if ((p = malloc(size ? (size_t)size : 1)) == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem");
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+int MPI_Free_mem(void *base)
+{
+    free(base);
+    return MPI_SUCCESS;
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+
 int MPI_Pcontrol(const int level, ...)
 {
     (void)level;        /* no profiling layer to control */
@@ -133,3 +204,10 @@ PMPI(MPI_Wtick)
 PMPI(MPI_Get_processor_name)
 PMPI(MPI_Get_version)
 PMPI(MPI_Pcontrol)
+PMPI(MPI_Is_thread_main)
+PMPI(MPI_Finalized)
+PMPI(MPI_Get_library_version)
+PMPI(MPI_Alloc_mem)
+PMPI(MPI_Free_mem)
+PMPI(MPI_Aint_add)
+PMPI(MPI_Aint_diff)

@@ -44,6 +44,8 @@ struct mpi_dt_s {
     int nruns;
     struct dt_run *runs;        /* builtin: one run, points at run1 */
     struct dt_run run1;
+    struct dt_make *make;       /* how it was made (typeinfo.c) */
+    char *name;                 /* MPI_Type_set_name, or NULL */
 };
 
 static inline MPI_Aint dt_extent(const struct mpi_dt_s *dt)
@@ -56,6 +58,7 @@ size_t dt_basic_size(int base);
 bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off);
 bool dt_null_buffer(const void *buf, int count, MPI_Datatype dt);
 int dt_check(MPI_Datatype dt);
+int dt_check_any(MPI_Datatype dt);
 void dt_retain(MPI_Datatype dt);
 void dt_release(MPI_Datatype dt);
 /* Pack `count` items at buf into out (size*count bytes); unpack back;
@@ -64,6 +67,38 @@ void dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
 void dt_unpack(const void *in, size_t bytes, void *buf, int count,
                MPI_Datatype dt);
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes);
+/* count blocks of lens[i] items of old at byte displacements disps[i]. */
+int dt_build(int count, const int *lens, const MPI_Aint *disps,
+             MPI_Datatype old, MPI_Datatype *out);
+/* Give dt the bounds lb, lb+extent, as MPI_LB/MPI_UB markers would. */
+void dt_resize(MPI_Datatype dt, MPI_Aint lb, MPI_Aint extent);
+
+/* A constructor's record for MPI_Type_get_contents (typeinfo.c): start
+ * it, append its arguments in the standard's order, keep it. */
+struct rec {
+    int comb;
+    bool ok;
+    int ni, na, nt;
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;
+};
+void rec_init(struct rec *r, int comb);
+void rec_ints(struct rec *r, const int *v, int n);
+void rec_aints(struct rec *r, const MPI_Aint *v, int n);
+void rec_types(struct rec *r, const MPI_Datatype *v, int n);
+int rec_keep(int rc, MPI_Datatype *t, struct rec *r);
+void dt_forget(MPI_Datatype dt);
+/* Object names (comm, type, window): set a copy, get into out. */
+int name_set(char **slot, const char *name);
+int name_get(const char *name, char *out, int *len);
+
+/* ---- info objects (info.c) ---- */
+int info_set(MPI_Info info, const char *key, const char *val);
+int info_copy(MPI_Info info, MPI_Info *out);     /* NULL stays NULL */
+void info_free(MPI_Info info);
+int info_give(MPI_Info kept, MPI_Info *out);     /* for MPI_*_get_info */
+void info_env_init(const char *host);
 
 /* ---- reduction operations (op.c) ---- */
 struct mpi_op_s {
@@ -97,9 +132,12 @@ struct attr {
 };
 
 struct topo {
-    int kind;                   /* MPI_CART or MPI_GRAPH */
+    int kind;                   /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
     int ndims, *dims, *periods; /* cartesian */
     int nnodes, *index, *edges; /* graph */
+    int indeg, outdeg;          /* distributed graph: this rank's edges */
+    int *in, *out, *inw, *outw; /* ... and their weights */
+    bool weighted;
 };
 
 struct mpi_comm_s {
@@ -112,15 +150,25 @@ struct mpi_comm_s {
     struct attr *attrs;
     struct topo *topo;
     MPI_Comm local_comm;        /* intercomm: its local group's intracomm */
+    char *name;                 /* MPI_Comm_set_name, or NULL */
+    MPI_Info info;              /* MPI_Comm_set_info's copy, or NULL */
+    struct nbc_comm *nbc;       /* nonblocking collectives' state (nbc.c) */
 };
 
 int comm_check(MPI_Comm c);
 int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out);
 int comm_alloc_ctx(MPI_Comm parent, uint32_t *ctx);
+unsigned comm_ctx_next(void);
+int comm_ctx_take(unsigned agreed, unsigned n, uint32_t *ctx);
 void comm_init_builtin(int rank, int size);
 int attr_copy_all(MPI_Comm from, MPI_Comm to);
 int attr_delete_all(MPI_Comm c);
 void topo_free(struct topo *t);
+int *copy_ints(const int *a, int n);
+/* The ranks a neighbourhood collective receives from (in) and sends to
+ * (out), in the standard's order; MPI_PROC_NULL for a missing Cartesian
+ * neighbour.  Arrays the caller frees; MPI_ERR_TOPOLOGY without one. */
+int topo_neighbors(MPI_Comm comm, int **in, int *nin, int **out, int *nout);
 
 /* ---- errors (errh.c) ---- */
 enum { ERRH_COMM, ERRH_WIN, ERRH_FILE };
@@ -204,6 +252,7 @@ void req_free(MPI_Request r);
 void req_complete(MPI_Request r);
 int req_finish(MPI_Request *rp, MPI_Status *st);  /* status + free */
 void status_empty(MPI_Status *st);
+MPI_Count status_count(const MPI_Status *st, MPI_Datatype dt);
 
 /* A request with its arguments set (the datatype retained), not started. */
 MPI_Request p2p_make(enum req_kind kind, void *buf, int count,

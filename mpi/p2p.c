@@ -458,13 +458,18 @@ int MPI_Get_count(MPI_Status *st, MPI_Datatype dt, int *count)
     if (rc != MPI_SUCCESS || st == NULL || count == NULL)
         return mpi_err(MPI_COMM_WORLD, rc ? rc : MPI_ERR_ARG,
                        "MPI_Get_count");
-    if (dt->size == 0)
-        *count = st->mpi_bytes == 0 ? 0 : MPI_UNDEFINED;
-    else if (st->mpi_bytes % (size_t)dt->size)
-        *count = MPI_UNDEFINED;
-    else
-        *count = (int)(st->mpi_bytes / (size_t)dt->size);
+    *count = (int)status_count(st, dt);
     return MPI_SUCCESS;
+}
+
+/* Items of dt a status's message holds; MPI_UNDEFINED if not whole. */
+MPI_Count status_count(const MPI_Status *st, MPI_Datatype dt)
+{
+    if (dt->size == 0)
+        return st->mpi_bytes == 0 ? 0 : MPI_UNDEFINED;
+    if (st->mpi_bytes % (size_t)dt->size)
+        return MPI_UNDEFINED;
+    return (MPI_Count)(st->mpi_bytes / (size_t)dt->size);
 }
 
 int MPI_Get_elements(MPI_Status *st, MPI_Datatype dt, int *count)

@@ -16,10 +16,14 @@ void topo_free(struct topo *t)
     free(t->periods);
     free(t->index);
     free(t->edges);
+    free(t->in);
+    free(t->out);
+    free(t->inw);
+    free(t->outw);
     free(t);
 }
 
-static int *copy_ints(const int *a, int n)
+int *copy_ints(const int *a, int n)
 {
     int *b = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
 

@@ -398,6 +398,191 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
 
 /* ==== MPI-2 and MPI-3 ==== */
 
+/* ---- constants ---- */
+#define MPI_MAX_OBJECT_NAME    64
+#define MPI_MAX_INFO_KEY       255
+#define MPI_MAX_INFO_VAL       1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_DATAREP_STRING 128
+
+extern struct mpi_info_s mpi_info_env_;
+#define MPI_INFO_NULL      ((MPI_Info)0)
+#define MPI_INFO_ENV       (&mpi_info_env_)
+#define MPI_WIN_NULL       ((MPI_Win)0)
+#define MPI_FILE_NULL      ((MPI_File)0)
+
+/* More attribute keys (MPI_Comm_get_attr on MPI_COMM_WORLD). */
+#define MPI_LASTUSEDCODE    4
+#define MPI_UNIVERSE_SIZE   5
+#define MPI_APPNUM          6
+
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED     ((int *)1)
+#define MPI_WEIGHTS_EMPTY  ((int *)2)
+
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Datatype constructors (MPI_Type_get_envelope). */
+enum {
+    MPI_COMBINER_NAMED, MPI_COMBINER_DUP, MPI_COMBINER_CONTIGUOUS,
+    MPI_COMBINER_VECTOR, MPI_COMBINER_HVECTOR_INTEGER, MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_INDEXED, MPI_COMBINER_HINDEXED_INTEGER,
+    MPI_COMBINER_HINDEXED, MPI_COMBINER_INDEXED_BLOCK,
+    MPI_COMBINER_HINDEXED_BLOCK, MPI_COMBINER_STRUCT_INTEGER,
+    MPI_COMBINER_STRUCT, MPI_COMBINER_SUBARRAY, MPI_COMBINER_DARRAY,
+    MPI_COMBINER_F90_REAL, MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER, MPI_COMBINER_RESIZED
+};
+#define MPI_ORDER_C              56
+#define MPI_ORDER_FORTRAN        57
+#define MPI_DISTRIBUTE_BLOCK     121
+#define MPI_DISTRIBUTE_CYCLIC    122
+#define MPI_DISTRIBUTE_NONE      123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* ---- environment ---- */
+int MPI_Finalized(int *flag);
+int MPI_Is_thread_main(int *flag);
+int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* ---- info ---- */
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                 int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+                          int *flag);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+
+/* ---- datatypes ---- */
+int MPI_Type_create_indexed_block(int count, int blocklen,
+                                  const int *displs, MPI_Datatype old,
+                                  MPI_Datatype *newt);
+int MPI_Type_create_hindexed_block(int count, int blocklen,
+                                   const MPI_Aint *displs, MPI_Datatype old,
+                                   MPI_Datatype *newt);
+int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype *newt);
+int MPI_Type_create_subarray(int ndims, const int *sizes,
+                             const int *subsizes, const int *starts,
+                             int order, MPI_Datatype old,
+                             MPI_Datatype *newt);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int *gsizes,
+                           const int *distribs, const int *dargs,
+                           const int *psizes, int order, MPI_Datatype old,
+                           MPI_Datatype *newt);
+int MPI_Type_dup(MPI_Datatype dt, MPI_Datatype *newt);
+int MPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb,
+                             MPI_Aint *extent);
+int MPI_Type_get_envelope(MPI_Datatype dt, int *num_integers,
+                          int *num_addresses, int *num_datatypes,
+                          int *combiner);
+int MPI_Type_get_contents(MPI_Datatype dt, int max_integers,
+                          int max_addresses, int max_datatypes,
+                          int *integers, MPI_Aint *addresses,
+                          MPI_Datatype *datatypes);
+int MPI_Type_set_name(MPI_Datatype dt, const char *name);
+int MPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen);
+
+/* ---- collectives ---- */
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int recvcount,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                     MPI_Datatype dt, MPI_Op op);
+
+/* ---- communicators ---- */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+                        MPI_Info info, MPI_Comm *newc);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newc);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,
+                          MPI_Comm *newc);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info);
+int MPI_Comm_set_name(MPI_Comm comm, const char *name);
+int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
+typedef MPI_Copy_function MPI_Comm_copy_attr_function;
+typedef MPI_Delete_function MPI_Comm_delete_attr_function;
+#define MPI_COMM_NULL_COPY_FN   MPI_NULL_COPY_FN
+#define MPI_COMM_NULL_DELETE_FN MPI_NULL_DELETE_FN
+#define MPI_COMM_DUP_FN         MPI_DUP_FN
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+                           MPI_Comm_delete_attr_function *del, int *keyval,
+                           void *extra);
+int MPI_Comm_free_keyval(int *keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value);
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int keyval);
+
+/* ---- topologies and neighbourhood collectives ---- */
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree,
+                                   const int *sources,
+                                   const int *sourceweights, int outdegree,
+                                   const int *destinations,
+                                   const int *destweights, MPI_Info info,
+                                   int reorder, MPI_Comm *newc);
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
+                          const int *degrees, const int *destinations,
+                          const int *weights, MPI_Info info, int reorder,
+                          MPI_Comm *newc);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+                                   int *outdegree, int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources,
+                             int *sourceweights, int maxoutdegree,
+                             int *destinations, int *destweights);
+int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
+                           void *rbuf, int rcount, MPI_Datatype rtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void *sbuf, int scount,
+                            MPI_Datatype stype, void *rbuf,
+                            const int *rcounts, const int *displs,
+                            MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                          void *rbuf, int rcount, MPI_Datatype rtype,
+                          MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
+                           const int *sdispls, MPI_Datatype stype,
+                           void *rbuf, const int *rcounts,
+                           const int *rdispls, MPI_Datatype rtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
+                           const MPI_Aint *sdispls,
+                           const MPI_Datatype *stypes, void *rbuf,
+                           const int *rcounts, const MPI_Aint *rdispls,
+                           const MPI_Datatype *rtypes, MPI_Comm comm);
+
+/* ---- MPI_Count forms of the common calls (counts past INT_MAX are
+ * MPI_ERR_COUNT: every message here fits Portals' 4 GiB anyway) ---- */
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+               int tag, MPI_Comm comm);
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
+               int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req);
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Request *req);
+int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root,
+                MPI_Comm comm);
+int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count,
+                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count,
+                 MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt,
+                    MPI_Count *count);
+int MPI_Type_size_c(MPI_Datatype dt, MPI_Count *size);
+int MPI_Type_size_x(MPI_Datatype dt, MPI_Count *size);
+int MPI_Type_get_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent);
+
 /* ---- errors ---- */
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                MPI_Errhandler *eh);
@@ -609,6 +794,129 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
                   int *newrank);
 
 /* ==== PMPI_ names of the MPI-2 and MPI-3 calls ==== */
+int PMPI_Finalized(int *flag);
+int PMPI_Is_thread_main(int *flag);
+int PMPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Free_mem(void *base);
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                  int *flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+                           int *flag);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_free(MPI_Info *info);
+int PMPI_Type_create_indexed_block(int count, int blocklen,
+                                   const int *displs, MPI_Datatype old,
+                                   MPI_Datatype *newt);
+int PMPI_Type_create_hindexed_block(int count, int blocklen,
+                                    const MPI_Aint *displs, MPI_Datatype old,
+                                    MPI_Datatype *newt);
+int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newt);
+int PMPI_Type_create_subarray(int ndims, const int *sizes,
+                              const int *subsizes, const int *starts,
+                              int order, MPI_Datatype old,
+                              MPI_Datatype *newt);
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int *gsizes,
+                            const int *distribs, const int *dargs,
+                            const int *psizes, int order, MPI_Datatype old,
+                            MPI_Datatype *newt);
+int PMPI_Type_dup(MPI_Datatype dt, MPI_Datatype *newt);
+int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb,
+                              MPI_Aint *extent);
+int PMPI_Type_get_envelope(MPI_Datatype dt, int *num_integers,
+                           int *num_addresses, int *num_datatypes,
+                           int *combiner);
+int PMPI_Type_get_contents(MPI_Datatype dt, int max_integers,
+                           int max_addresses, int max_datatypes,
+                           int *integers, MPI_Aint *addresses,
+                           MPI_Datatype *datatypes);
+int PMPI_Type_set_name(MPI_Datatype dt, const char *name);
+int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen);
+int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int recvcount,
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                      MPI_Datatype dt, MPI_Op op);
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+                         MPI_Info info, MPI_Comm *newc);
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newc);
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,
+                           MPI_Comm *newc);
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info);
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name);
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+                            MPI_Comm_delete_attr_function *del, int *keyval,
+                            void *extra);
+int PMPI_Comm_free_keyval(int *keyval);
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value);
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag);
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval);
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree,
+                                    const int *sources,
+                                    const int *sourceweights, int outdegree,
+                                    const int *destinations,
+                                    const int *destweights, MPI_Info info,
+                                    int reorder, MPI_Comm *newc);
+int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
+                           const int *degrees, const int *destinations,
+                           const int *weights, MPI_Info info, int reorder,
+                           MPI_Comm *newc);
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+                                    int *outdegree, int *weighted);
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources,
+                              int *sourceweights, int maxoutdegree,
+                              int *destinations, int *destweights);
+int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
+                            void *rbuf, int rcount, MPI_Datatype rtype,
+                            MPI_Comm comm);
+int PMPI_Neighbor_allgatherv(const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *displs,
+                             MPI_Datatype rtype, MPI_Comm comm);
+int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                           void *rbuf, int rcount, MPI_Datatype rtype,
+                           MPI_Comm comm);
+int PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
+                            const int *sdispls, MPI_Datatype stype,
+                            void *rbuf, const int *rcounts,
+                            const int *rdispls, MPI_Datatype rtype,
+                            MPI_Comm comm);
+int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *stypes, void *rbuf,
+                            const int *rcounts, const MPI_Aint *rdispls,
+                            const MPI_Datatype *rtypes, MPI_Comm comm);
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm);
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
+                int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req);
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
+                 int tag, MPI_Comm comm, MPI_Request *req);
+int PMPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root,
+                 MPI_Comm comm);
+int PMPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count,
+                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count,
+                  MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm);
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt,
+                     MPI_Count *count);
+int PMPI_Type_size_c(MPI_Datatype dt, MPI_Count *size);
+int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size);
+int PMPI_Type_get_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent);
+int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                 MPI_Errhandler *eh);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh);

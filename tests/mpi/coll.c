@@ -150,6 +150,45 @@ static void scan_sum(void)
     CHECK(vr[0] == t_rank * (t_rank + 1) / 2 && vr[1] == t_rank + 1);
 }
 
+/* MPI-2's exclusive scan (sum, and the order-keeping user op), the
+ * equal-block reduce-scatter and the local reduction. */
+static void mpi2_reductions(void)
+{
+    int mine = t_rank + 1, r = -99, e = 0, n = 3 * t_size;
+    int *v = malloc(n * sizeof(int)), blk[3];
+    MPI_Op op;
+    double a[4] = { 1, 2, 3, 4 }, b[4] = { 10, 20, 30, 40 };
+
+    MPI_Exscan(&mine, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (t_rank > 0)                     /* rank 0's is undefined */
+        CHECK(r == t_rank * (t_rank + 1) / 2);
+    MPI_Op_create(concat, 0, &op);
+    r = -99;
+    MPI_Exscan(&mine, &r, 1, MPI_INT, op, MPI_COMM_WORLD);
+    for (int k = 0; k < t_rank; k++)
+        e = e * 10 + k + 1;             /* 1234 on rank 4 */
+    if (t_rank > 0)
+        CHECK(r == e);
+    r = mine;
+    MPI_Exscan(MPI_IN_PLACE, &r, 1, MPI_INT, op, MPI_COMM_WORLD);
+    if (t_rank > 0)
+        CHECK(r == e);
+    MPI_Op_free(&op);
+    for (int i = 0; i < n; i++)
+        v[i] = val(t_rank, i);
+    MPI_Reduce_scatter_block(v, blk, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < 3; i++) {
+        int want = 0;
+        for (int k = 0; k < t_size; k++)
+            want += val(k, 3 * t_rank + i);
+        CHECK(blk[i] == want);
+    }
+    MPI_Reduce_local(a, b, 4, MPI_DOUBLE, MPI_PROD);
+    CHECK(b[0] == 10 && b[1] == 40 && b[2] == 90 && b[3] == 160);
+    CHECK(a[3] == 4);
+    free(v);
+}
+
 static void bcast(void)
 {
     for (int n = 10; n <= 20000; n *= 2000)
@@ -352,6 +391,8 @@ int main(int argc, char **argv)
     t_report("user-op-noncommutative-reduce-scan");
     scan_sum();
     t_report("scan");
+    mpi2_reductions();
+    t_report("exscan-reduce-scatter-block-reduce-local");
     gather_scatter();
     t_report("gather-scatter-allgather");
     vvariants();

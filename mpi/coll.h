@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coll.h: what the collectives' files share (coll.c, gather.c, the
+ * nonblocking ones in nbc*.c and the neighbourhood ones in neighbor.c):
+ * typed temporaries, copies between typed buffers, argument checks.
+ */
+#ifndef MPI_COLL_H
+#define MPI_COLL_H
+
+#include "mpi_impl.h"
+
+/* A buffer for count items of dt, returned so that item 0 starts at the
+ * type's lower bound; *base is what to free. */
+void *tmp_typed(int count, MPI_Datatype dt, void **base);
+/* Copy count items of dt between typed buffers (via the packed form). */
+int dt_copy(const void *src, void *dst, int count, MPI_Datatype dt);
+/* Copy between differently typed buffers (send type -> receive type). */
+int dt_copy2(const void *src, int scount, MPI_Datatype st, void *dst,
+             int rcount, MPI_Datatype rt);
+/* Block i of count items of dt in buf. */
+char *coll_at(void *buf, int i, int count, MPI_Datatype dt);
+
+int check_coll(MPI_Comm c);
+int check_buf(MPI_Comm c, int count, MPI_Datatype dt);
+int check_root(MPI_Comm c, int root);
+
+int coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, int root, MPI_Comm c);
+int coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
+                  MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
+                  int root, MPI_Comm c);
+
+/* Tags in a communicator's collective context: blocking collectives
+ * 0, neighbourhood ones 1, nonblocking ones from TAG_NBC (cycling below
+ * 2^27), MPI_Comm_create_group from 2^27 (commx.c). */
+#define TAG_COLL     0
+#define TAG_NEIGHBOR 1
+#define TAG_NBC      2
+
+#define RET(c, rc, name) ((rc) ? mpi_err(c, rc, name) : MPI_SUCCESS)
+
+#endif

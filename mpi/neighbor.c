@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * neighbor.c: neighbourhood collectives on Cartesian, graph and
+ * distributed graph communicators: every rank sends block j to its j-th
+ * out-neighbour and receives block i from its i-th in-neighbour
+ * (topo_neighbors gives the order), all requests posted at once.  A
+ * missing Cartesian neighbour (MPI_PROC_NULL) leaves its block alone.
+ * Messages go in the collective context with their own tag, in list
+ * order, so two edges between the same ranks pair up in order.
+ */
+#include <stdlib.h>
+#include "mpi_impl.h"
+#include "coll.h"
+
+/* One exchange: block j of the send side goes to out[j], block i of the
+ * receive side comes from in[i]; where and how many are per block. */
+struct side {
+    const char *buf;
+    const int *counts;          /* NULL: every block count[0] */
+    const MPI_Aint *bytes;      /* byte displacements, or NULL */
+    const int *displs;          /* displacements in extents, or NULL */
+    const MPI_Datatype *types;  /* per block, or NULL: type */
+    int count;
+    MPI_Datatype type;
+};
+
+static MPI_Datatype type_of(const struct side *s, int i)
+{
+    return s->types ? s->types[i] : s->type;
+}
+
+static int count_of(const struct side *s, int i)
+{
+    return s->counts ? s->counts[i] : s->count;
+}
+
+/* Where block i starts: a byte or extent displacement, else block i of
+ * equal blocks (allgather sends the same block to everyone: stride 0). */
+static char *block(const struct side *s, int i, bool same)
+{
+    MPI_Datatype t = type_of(s, i);
+
+    if (s->bytes)
+        return (char *)s->buf + s->bytes[i];
+    if (s->displs)
+        return (char *)s->buf + (MPI_Aint)s->displs[i] * dt_extent(t);
+    return same ? (char *)s->buf : coll_at((void *)s->buf, i, s->count, t);
+}
+
+static int side_check(const struct side *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = count_of(s, i) < 0 ? MPI_ERR_COUNT : dt_check(type_of(s, i));
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int exchange(MPI_Comm comm, const struct side *snd, bool same,
+                    const struct side *rcv, const char *name)
+{
+    int *in, *out, nin, nout, rc = check_coll(comm);
+    MPI_Request *q = NULL;
+
+    if (rc == MPI_SUCCESS)
+        rc = topo_neighbors(comm, &in, &nin, &out, &nout);
+    if (rc != MPI_SUCCESS)
+        return mpi_err(comm, rc, name);
+    if ((rc = side_check(rcv, nin)) == MPI_SUCCESS)
+        rc = side_check(snd, same ? (nout > 0) : nout);
+    if (rc == MPI_SUCCESS &&
+        (q = calloc((size_t)(nin + nout) + 1, sizeof(*q))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    for (int i = 0; rc == MPI_SUCCESS && i < nin; i++)
+        if (in[i] != MPI_PROC_NULL)
+            rc = p2p_irecv(block(rcv, i, false), count_of(rcv, i),
+                           type_of(rcv, i), in[i], TAG_NEIGHBOR, comm,
+                           comm->ctx + 1, &q[i]);
+    for (int j = 0; rc == MPI_SUCCESS && j < nout; j++)
+        if (out[j] != MPI_PROC_NULL)
+            rc = p2p_isend(block(snd, j, same), count_of(snd, j),
+                           type_of(snd, j), out[j], TAG_NEIGHBOR, comm,
+                           comm->ctx + 1, M_STD, &q[nin + j]);
+    for (int i = 0; q != NULL && i < nin + nout; i++) {
+        int rc2 = p2p_wait(&q[i], MPI_STATUS_IGNORE);
+        rc = rc ? rc : rc2;
+    }
+    free(q);
+    free(in);
+    free(out);
+    return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
+}
+
+int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st,
+                           void *rbuf, int rcount, MPI_Datatype rt,
+                           MPI_Comm comm)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .count = rcount, .type = rt };
+
+    return exchange(comm, &s, true, &r, "MPI_Neighbor_allgather");
+}
+
+int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
+                            void *rbuf, const int *rcounts,
+                            const int *displs, MPI_Datatype rt,
+                            MPI_Comm comm)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .displs = displs,
+                      .type = rt };
+
+    return exchange(comm, &s, true, &r, "MPI_Neighbor_allgatherv");
+}
+
+int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st,
+                          void *rbuf, int rcount, MPI_Datatype rt,
+                          MPI_Comm comm)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .count = rcount, .type = rt };
+
+    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoall");
+}
+
+int MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
+                           const int *sdispls, MPI_Datatype st, void *rbuf,
+                           const int *rcounts, const int *rdispls,
+                           MPI_Datatype rt, MPI_Comm comm)
+{
+    struct side s = { .buf = sbuf, .counts = scounts, .displs = sdispls,
+                      .type = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .displs = rdispls,
+                      .type = rt };
+
+    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoallv");
+}
+
+int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
+                           const MPI_Aint *sdispls, const MPI_Datatype *st,
+                           void *rbuf, const int *rcounts,
+                           const MPI_Aint *rdispls, const MPI_Datatype *rt,
+                           MPI_Comm comm)
+{
+    struct side s = { .buf = sbuf, .counts = scounts, .bytes = sdispls,
+                      .types = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .bytes = rdispls,
+                      .types = rt };
+
+    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoallw");
+}
+
+/* profiling names (mpi_impl.h: PMPI) */
+PMPI(MPI_Neighbor_allgather)
+PMPI(MPI_Neighbor_allgatherv)
+PMPI(MPI_Neighbor_alltoall)
+PMPI(MPI_Neighbor_alltoallv)
+PMPI(MPI_Neighbor_alltoallw)
