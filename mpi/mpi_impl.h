@@ -67,6 +67,9 @@ void dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
 void dt_unpack(const void *in, size_t bytes, void *buf, int count,
                MPI_Datatype dt);
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes);
+/* A pair type's (MPI_DOUBLE_INT...) value size and its int's offset. */
+size_t dt_pair_val(int base);
+size_t dt_pair_int_off(int base);
 /* count blocks of lens[i] items of old at byte displacements disps[i]. */
 int dt_build(int count, const int *lens, const MPI_Aint *disps,
              MPI_Datatype old, MPI_Datatype *out);
@@ -101,6 +104,8 @@ int info_give(MPI_Info kept, MPI_Info *out);     /* for MPI_*_get_info */
 void info_env_init(const char *host);
 
 /* ---- reduction operations (op.c) ---- */
+enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR,
+       O_BXOR, O_MAXLOC, O_MINLOC, O_REPLACE, O_NO_OP, O_NBUILTIN };
 struct mpi_op_s {
     MPI_User_function *fn;      /* user op; NULL for built-in */
     int which;                  /* built-in index */
@@ -110,6 +115,7 @@ struct mpi_op_s {
 int op_apply(MPI_Op op, const void *in, void *inout, int count,
              MPI_Datatype dt);
 int op_check(MPI_Op op, MPI_Datatype dt);
+int op_check_rma(MPI_Op op, MPI_Datatype dt);
 
 /* ---- groups (group.c) ---- */
 struct mpi_group_s {
@@ -232,6 +238,7 @@ struct mpi_req_s {
     uint64_t seq;               /* per-peer send order (flow control) */
     unsigned wait;              /* protocol steps still outstanding */
     size_t fetch;               /* bytes a long receive Gets */
+    MPI_Win win;                /* a one-sided request's window */
     bool prio;                  /* matched a posted receive */
     ptl_handle_me_t me;
     bool me_linked;
@@ -246,6 +253,7 @@ struct mpi_req_s {
 #define UP_PROBE 4
 #define UP_DRAIN 5
 #define UP_HOOK  6
+#define UP_RMA   7              /* a one-sided request (rma.c) */
 
 MPI_Request req_new(enum req_kind kind);
 void req_free(MPI_Request r);
@@ -296,6 +304,7 @@ bool proto_cancel_send(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);
 void proto_progress(bool block);
+void proto_poll(void);
 int proto_world_rank(void);
 long proto_nid(void);
 int proto_world_size(void);

@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include "mpi_impl.h"
 
-enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR,
-       O_BXOR, O_MAXLOC, O_MINLOC, O_NBUILTIN };
 
 #define OPB(name, i) struct mpi_op_s mpi_op_##name##_ = { .fn = NULL,        \
     .which = i, .commute = true, .builtin = true };
 OPB(max, O_MAX) OPB(min, O_MIN) OPB(sum, O_SUM) OPB(prod, O_PROD)
 OPB(land, O_LAND) OPB(band, O_BAND) OPB(lor, O_LOR) OPB(bor, O_BOR)
 OPB(lxor, O_LXOR) OPB(bxor, O_BXOR) OPB(maxloc, O_MAXLOC)
-OPB(minloc, O_MINLOC)
+OPB(minloc, O_MINLOC) OPB(replace, O_REPLACE) OPB(no_op, O_NO_OP)
 
 /* Which ops each kind of basic type admits (MPI-1 4.9.2). */
 enum kind { K_INT, K_FLOAT, K_BYTE, K_PAIR, K_NONE };
@@ -43,9 +41,25 @@ static bool allowed(int which, enum kind k)
         return k == K_INT;
     case O_BAND: case O_BOR: case O_BXOR:
         return k == K_INT || k == K_BYTE;
-    default:
+    case O_MAXLOC: case O_MINLOC:
         return k == K_PAIR;
+    default:
+        return false;           /* REPLACE, NO_OP: one-sided only */
     }
+}
+
+/* The ops one-sided accumulates take: any built-in op the type admits,
+ * and MPI_REPLACE and MPI_NO_OP on any type. */
+int op_check_rma(MPI_Op op, MPI_Datatype dt)
+{
+    int rc = dt_check(dt);
+
+    if (rc == MPI_SUCCESS && op != MPI_OP_NULL && op->builtin &&
+        (op->which == O_REPLACE || op->which == O_NO_OP))
+        return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && (op == MPI_OP_NULL || !op->builtin))
+        return MPI_ERR_OP;      /* user ops are not for one-sided */
+    return rc ? rc : op_check(op, dt);
 }
 
 int op_check(MPI_Op op, MPI_Datatype dt)
@@ -160,6 +174,20 @@ static basic_fn *const fns[B_NBUILTIN] = {
     [B_2INT] = op_ii, [B_SHORT_INT] = op_si, [B_LDOUBLE_INT] = op_ldi,
 };
 
+/* inout = in, item by item, through the packed form. */
+static int replace(const void *in, void *inout, int count, MPI_Datatype dt)
+{
+    size_t n = (size_t)count * (size_t)dt->size;
+    void *p = malloc(n);
+
+    if (p == NULL)
+        return MPI_ERR_NO_MEM;
+    dt_pack(in, count, dt, p);
+    dt_unpack(p, n, inout, count, dt);
+    free(p);
+    return MPI_SUCCESS;
+}
+
 int op_apply(MPI_Op op, const void *in, void *inout, int count,
              MPI_Datatype dt)
 {
@@ -169,8 +197,10 @@ int op_apply(MPI_Op op, const void *in, void *inout, int count,
         op->fn((void *)in, inout, &count, &dt);
         return MPI_SUCCESS;
     }
-    if (dt->size == 0 || count == 0)
+    if (dt->size == 0 || count == 0 || op->which == O_NO_OP)
         return MPI_SUCCESS;
+    if (op->which == O_REPLACE)
+        return replace(in, inout, count, dt);
     if (dt->base < 0 || fns[dt->base] == NULL)
         return MPI_ERR_OP;
     if (dt->builtin) {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "mpi_impl.h"
 
-static size_t pair_val(int base)
+size_t dt_pair_val(int base)
 {
     switch (base) {
     case B_FLOAT_INT: return sizeof(float);
@@ -22,9 +22,9 @@ static size_t pair_val(int base)
 }
 
 /* Byte offset of the int in a pair: after the value, int-aligned. */
-static size_t pair_int_off(int base)
+size_t dt_pair_int_off(int base)
 {
-    size_t v = pair_val(base);
+    size_t v = dt_pair_val(base);
     return (v + sizeof(int) - 1) / sizeof(int) * sizeof(int);
 }
 
@@ -45,7 +45,7 @@ static size_t run_copy(char *mem, char *s, const struct dt_run *r,
         return n;
     }
     size_t ext = (size_t)dt_extent(mpi_dt_table[r->base]);
-    size_t v = pair_val(r->base), io = pair_int_off(r->base);
+    size_t v = dt_pair_val(r->base), io = dt_pair_int_off(r->base);
     for (MPI_Aint i = 0; i < r->count && done + sz <= room; i++) {
         char *e = mem + i * ext;
         if (to_stream) {

@@ -180,6 +180,9 @@ static void on_event(const ptl_event_t *ev)
     case UP_HOOK:
         ((struct hook *)t)->fn((struct hook *)t, ev);
         return;
+    case UP_RMA:
+        rma_event((MPI_Request)t, ev);
+        return;
     }
     MPI_Request r = (MPI_Request)t;
     switch (ev->type) {
@@ -213,6 +216,19 @@ bool drain(void)
         any = true;
     unstall();
     return any;
+}
+
+/* Take in what the link holds and handle it, never waiting: for calls
+ * that may complete without a Portals call of their own (one-sided
+ * operations on oneself), so a process spinning in them still answers. */
+void proto_poll(void)
+{
+    ptl_event_t ev;
+    unsigned which;
+
+    drain();
+    if (handle(PtlEQPoll(&eq, 1, 0, &ev, &which), &ev))
+        drain();
 }
 
 /* Handle what is queued, then read the link: on Linux PtlEQGet only
@@ -249,6 +265,7 @@ static void setup_portals(void)
           "PtlPTAlloc (data)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_READ, &got), "PtlPTAlloc (read)");
     check(PtlPTAlloc(job.ni, 0, eq, PT_CTRL, &got), "PtlPTAlloc (ctrl)");
+    check(PtlPTAlloc(job.ni, 0, eq, PT_ONE, &got), "PtlPTAlloc (one-sided)");
     /* One MD over the whole user address space (ptl_job.h). */
     d.start = PTL_JOB_MD_START;
     d.length = PTL_JOB_MD_LENGTH;

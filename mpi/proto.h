@@ -143,6 +143,9 @@ void on_put(MPI_Request r, const ptl_event_t *ev);
 void on_reply(MPI_Request r, const ptl_event_t *ev);
 void on_probe(struct tagged *t, const ptl_event_t *ev);
 
+/* rma.c */
+void rma_event(MPI_Request r, const ptl_event_t *ev);
+
 /* flowctl.c: initiator back-pressure and flow-control recovery */
 void ctrl_send(int world, uint64_t hdr);
 void data_put(MPI_Request r);

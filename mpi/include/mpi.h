@@ -84,7 +84,7 @@ extern struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
 extern struct mpi_group_s mpi_group_empty_;
 extern struct mpi_errh_s mpi_errh_fatal_, mpi_errh_return_;
 extern struct mpi_dt_s mpi_dt_char_, mpi_dt_short_, mpi_dt_int_, mpi_dt_long_, mpi_dt_unsigned_char_, mpi_dt_unsigned_short_, mpi_dt_unsigned_, mpi_dt_unsigned_long_, mpi_dt_float_, mpi_dt_double_, mpi_dt_long_double_, mpi_dt_byte_, mpi_dt_packed_, mpi_dt_long_long_int_, mpi_dt_unsigned_long_long_, mpi_dt_signed_char_, mpi_dt_int8_t_, mpi_dt_int16_t_, mpi_dt_int32_t_, mpi_dt_int64_t_, mpi_dt_uint8_t_, mpi_dt_uint16_t_, mpi_dt_uint32_t_, mpi_dt_uint64_t_, mpi_dt_float_int_, mpi_dt_double_int_, mpi_dt_long_int_, mpi_dt_2int_, mpi_dt_short_int_, mpi_dt_long_double_int_, mpi_dt_ub_, mpi_dt_lb_;
-extern struct mpi_op_s mpi_op_max_, mpi_op_min_, mpi_op_sum_, mpi_op_prod_, mpi_op_land_, mpi_op_band_, mpi_op_lor_, mpi_op_bor_, mpi_op_lxor_, mpi_op_bxor_, mpi_op_maxloc_, mpi_op_minloc_;
+extern struct mpi_op_s mpi_op_max_, mpi_op_min_, mpi_op_sum_, mpi_op_prod_, mpi_op_land_, mpi_op_band_, mpi_op_lor_, mpi_op_bor_, mpi_op_lxor_, mpi_op_bxor_, mpi_op_maxloc_, mpi_op_minloc_, mpi_op_replace_, mpi_op_no_op_;
 
 #define MPI_COMM_NULL       ((MPI_Comm)0)
 #define MPI_COMM_WORLD      (&mpi_comm_world_)
@@ -130,6 +130,9 @@ extern struct mpi_op_s mpi_op_max_, mpi_op_min_, mpi_op_sum_, mpi_op_prod_, mpi_
 #define MPI_2INT               (&mpi_dt_2int_)
 #define MPI_SHORT_INT          (&mpi_dt_short_int_)
 #define MPI_LONG_DOUBLE_INT    (&mpi_dt_long_double_int_)
+#define MPI_AINT               MPI_LONG     /* MPI_Aint is a long */
+#define MPI_OFFSET             MPI_INT64_T  /* MPI_Offset, MPI_Count */
+#define MPI_COUNT              MPI_INT64_T
 #define MPI_UB                 (&mpi_dt_ub_)
 #define MPI_LB                 (&mpi_dt_lb_)
 
@@ -145,6 +148,8 @@ extern struct mpi_op_s mpi_op_max_, mpi_op_min_, mpi_op_sum_, mpi_op_prod_, mpi_
 #define MPI_BXOR    (&mpi_op_bxor_)
 #define MPI_MAXLOC  (&mpi_op_maxloc_)
 #define MPI_MINLOC  (&mpi_op_minloc_)
+#define MPI_REPLACE (&mpi_op_replace_)  /* one-sided accumulates only */
+#define MPI_NO_OP   (&mpi_op_no_op_)
 
 /* ---- other constants ---- */
 #define MPI_ANY_SOURCE   (-1)
@@ -560,6 +565,92 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                            const int *rcounts, const MPI_Aint *rdispls,
                            const MPI_Datatype *rtypes, MPI_Comm comm);
 
+/* ---- one-sided communication ---- */
+#define MPI_WIN_BASE          10    /* MPI_Win_get_attr keys */
+#define MPI_WIN_SIZE          11
+#define MPI_WIN_DISP_UNIT     12
+#define MPI_WIN_CREATE_FLAVOR 13
+#define MPI_WIN_MODEL         14
+#define MPI_WIN_FLAVOR_CREATE   1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC  3
+#define MPI_WIN_FLAVOR_SHARED   4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED  2
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED    235
+#define MPI_MODE_NOCHECK   1024   /* asserts */
+#define MPI_MODE_NOSTORE   2048
+#define MPI_MODE_NOPUT     4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                   MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *name);
+int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+                              MPI_Errhandler *eh);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int MPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target,
+            MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win);
+int MPI_Get(void *obuf, int ocount, MPI_Datatype otype, int target,
+            MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win);
+int MPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int target,
+             MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win,
+             MPI_Request *req);
+int MPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int target,
+             MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win,
+             MPI_Request *req);
+int MPI_Accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                   int target, MPI_Aint tdisp, int tcount,
+                   MPI_Datatype ttype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                       void *rbuf, int rcount, MPI_Datatype rtype,
+                       int target, MPI_Aint tdisp, int tcount,
+                       MPI_Datatype ttype, MPI_Op op, MPI_Win win);
+int MPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                    int target, MPI_Aint tdisp, int tcount,
+                    MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                    MPI_Request *req);
+int MPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                        void *rbuf, int rcount, MPI_Datatype rtype,
+                        int target, MPI_Aint tdisp, int tcount,
+                        MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                        MPI_Request *req);
+int MPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt,
+                     int target, MPI_Aint tdisp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
+                         MPI_Datatype dt, int target, MPI_Aint tdisp,
+                         MPI_Win win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+
 /* ---- MPI_Count forms of the common calls (counts past INT_MAX are
  * MPI_ERR_COUNT: every message here fits Portals' 4 GiB anyway) ---- */
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
@@ -897,6 +988,71 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                             const MPI_Datatype *stypes, void *rbuf,
                             const int *rcounts, const MPI_Aint *rdispls,
                             const MPI_Datatype *rtypes, MPI_Comm comm);
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int PMPI_Win_detach(MPI_Win win, const void *base);
+int PMPI_Win_free(MPI_Win *win);
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag);
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int PMPI_Win_set_name(MPI_Win win, const char *name);
+int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen);
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info);
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+                               MPI_Errhandler *eh);
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh);
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh);
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int PMPI_Put(const void *obuf, int ocount, MPI_Datatype otype, int target,
+             MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win);
+int PMPI_Get(void *obuf, int ocount, MPI_Datatype otype, int target,
+             MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win);
+int PMPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int target,
+              MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win,
+              MPI_Request *req);
+int PMPI_Rget(void *obuf, int ocount, MPI_Datatype otype, int target,
+              MPI_Aint tdisp, int tcount, MPI_Datatype ttype, MPI_Win win,
+              MPI_Request *req);
+int PMPI_Accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                    int target, MPI_Aint tdisp, int tcount,
+                    MPI_Datatype ttype, MPI_Op op, MPI_Win win);
+int PMPI_Get_accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                        void *rbuf, int rcount, MPI_Datatype rtype,
+                        int target, MPI_Aint tdisp, int tcount,
+                        MPI_Datatype ttype, MPI_Op op, MPI_Win win);
+int PMPI_Raccumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                     int target, MPI_Aint tdisp, int tcount,
+                     MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                     MPI_Request *req);
+int PMPI_Rget_accumulate(const void *obuf, int ocount, MPI_Datatype otype,
+                         void *rbuf, int rcount, MPI_Datatype rtype,
+                         int target, MPI_Aint tdisp, int tcount,
+                         MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                         MPI_Request *req);
+int PMPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt,
+                      int target, MPI_Aint tdisp, MPI_Op op, MPI_Win win);
+int PMPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
+                          MPI_Datatype dt, int target, MPI_Aint tdisp,
+                          MPI_Win win);
+int PMPI_Win_fence(int assert, MPI_Win win);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_complete(MPI_Win win);
+int PMPI_Win_wait(MPI_Win win);
+int PMPI_Win_test(MPI_Win win, int *flag);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int PMPI_Win_unlock(int rank, MPI_Win win);
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+int PMPI_Win_unlock_all(MPI_Win win);
+int PMPI_Win_flush(int rank, MPI_Win win);
+int PMPI_Win_flush_all(MPI_Win win);
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+int PMPI_Win_flush_local_all(MPI_Win win);
+int PMPI_Win_sync(MPI_Win win);
 int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm);
 int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rma.c: the moves every one-sided operation is made of (rma.h describes
+ * windows): puts, gets and atomics to a target's window memory or state
+ * area, counted to completion, and the flush that waits for them.
+ *
+ * On Linux a process cannot send to itself (no loopback in libportals),
+ * so moves to oneself are done here with plain memory operations; they
+ * cannot race with other processes' atomics, which are applied only
+ * inside this process's own Portals calls.  A node's kernel loops frames
+ * back, and its interrupts apply remote atomics at any time, so there a
+ * move to oneself goes through Portals like any other.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "rma.h"
+
+/* Operations on the window counter in flight at once: enough to fill
+ * the link, few enough to leave the message slots to others. */
+#define INFLIGHT_MAX 64
+
+int win_check(MPI_Win w)
+{
+    return w == MPI_WIN_NULL || w->refs <= 0 ? MPI_ERR_WIN : MPI_SUCCESS;
+}
+
+bool rma_local(MPI_Win w, int t)
+{
+#ifdef __lwk__
+    (void)w, (void)t;
+    return false;
+#else
+    return t == w->comm->rank;
+#endif
+}
+
+static ptl_process_t target_of(MPI_Win w, int t)
+{
+    return rank_id(w->comm->local->world[t]);
+}
+
+/* ---- where an access lands ---- */
+
+static const struct region *region_of(const struct dyn_table *tb,
+                                      MPI_Aint addr, size_t len)
+{
+    for (int64_t i = 0; tb != NULL && i < tb->n; i++)
+        if (addr >= tb->r[i].base &&
+            (uint64_t)(addr - tb->r[i].base) + len <= (uint64_t)tb->r[i].size)
+            return &tb->r[i];
+    return NULL;
+}
+
+
+/* Fetch target t's table of regions (one Get, waited for). */
+static int refresh(MPI_Win w, int t)
+{
+    ptl_size_t off = 0;
+    int rc;
+
+    if (w->known[t] == NULL &&
+        (w->known[t] = calloc(1, sizeof(struct dyn_table))) == NULL)
+        return MPI_ERR_NO_MEM;
+    w->issued++;
+    do
+        rc = PtlGet(w->md, ptl_job_md_off(w->known[t], sizeof(*w->table)),
+                    sizeof(*w->table), target_of(w, t), PT_ONE,
+                    RMA_BITS(w->comm->ctx, RMA_TABLE), off, NULL);
+    while (rc == PTL_NO_SPACE && (proto_progress(false), true));
+    check(rc, "PtlGet (RMA regions)");
+    return rma_complete(w);
+}
+
+int rma_where(MPI_Win w, int t, MPI_Aint disp, size_t len, struct where *at)
+{
+    const struct region *r;
+
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        at->bits = RMA_BITS(w->comm->ctx, RMA_MEM);
+        at->off = (uint64_t)disp;
+        return MPI_SUCCESS;
+    }
+    if (rma_local(w, t))
+        r = region_of(w->table, disp, len);
+    else if ((r = region_of(w->known[t], disp, len)) == NULL &&
+             refresh(w, t) == MPI_SUCCESS)
+        r = region_of(w->known[t], disp, len);  /* attached since */
+    if (r == NULL)
+        return MPI_ERR_RMA_RANGE;       /* in no region it attached */
+    at->bits = RMA_BITS(w->comm->ctx, RMA_REGION(r->id));
+    at->off = (uint64_t)(disp - r->base);
+    return MPI_SUCCESS;
+}
+
+void *rma_local_addr(MPI_Win w, const struct where *at)
+{
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        for (int64_t i = 0; i < w->table->n; i++)
+            if (RMA_BITS(w->comm->ctx, RMA_REGION(w->table->r[i].id)) ==
+                at->bits)
+                return (char *)(intptr_t)w->table->r[i].base + at->off;
+    }
+    return (char *)w->base + at->off;
+}
+
+/* ---- counting completions ---- */
+
+static uint64_t done_count(MPI_Win w, uint64_t *failed)
+{
+    ptl_ct_event_t c;
+
+    check(PtlCTGet(w->ct, &c), "PtlCTGet (window)");
+    if (failed)
+        *failed = c.failure;
+    return c.success + c.failure;
+}
+
+/* Wait until at least `count` operations completed, keeping the rest of
+ * MPI answering (flow control, FINs) while we do. */
+static void wait_count(MPI_Win w, uint64_t count)
+{
+    ptl_ct_event_t c;
+    ptl_size_t test = count;
+    unsigned which;
+
+    while (done_count(w, NULL) < count) {
+        if (PtlCTPoll(&w->ct, &test, 1, 1, &c, &which) == PTL_OK)
+            break;
+        proto_progress(false);
+    }
+}
+
+/* Room for one more: at most INFLIGHT_MAX of ours in flight. */
+static void room(MPI_Win w)
+{
+    if (w->issued >= INFLIGHT_MAX)
+        wait_count(w, w->issued - INFLIGHT_MAX + 1);
+}
+
+/* Portals had no message slot free: let some of ours finish. */
+static bool breathe(MPI_Win w)
+{
+    if (w->issued > done_count(w, NULL))
+        wait_count(w, done_count(w, NULL) + 1);
+    else
+        proto_progress(false);
+    return true;
+}
+
+/* Wait until everything issued is complete at its target; the buffers
+ * held for it stay (an operation under way may still use its own). */
+int rma_complete(MPI_Win w)
+{
+    uint64_t failed;
+
+    proto_poll();       /* even with nothing out: others may wait on us */
+    wait_count(w, w->issued);
+    while (w->rq_pending > 0)
+        proto_progress(true);
+    done_count(w, &failed);
+    /* a target refused an access outside its window (a dynamic one's
+     * entry spans everything, so that is the only check there) */
+    if (failed > w->failed) {
+        w->failed = failed;
+        return MPI_ERR_RMA_RANGE;
+    }
+    return MPI_SUCCESS;
+}
+
+int rma_flush(MPI_Win w)
+{
+    int rc = rma_complete(w);
+
+    for (struct held *h = w->held; h != NULL; h = w->held) {
+        if (h->ubuf != NULL)
+            dt_unpack(h->mem, (size_t)h->ucount * (size_t)h->utype->size,
+                      h->ubuf, h->ucount, h->utype);
+        if (h->utype != MPI_DATATYPE_NULL)
+            dt_release(h->utype);
+        w->held = h->next;
+        free(h->mem);
+        free(h);
+    }
+    return rc;
+}
+
+void rma_hold(MPI_Win w, void *mem, void *ubuf, int ucount,
+              MPI_Datatype utype)
+{
+    struct held *h = malloc(sizeof(*h));
+
+    if (h == NULL)
+        mpi_fatal("out of memory keeping an RMA buffer");
+    *h = (struct held){ w->held, mem, ubuf, ucount, utype };
+    if (utype != MPI_DATATYPE_NULL)
+        dt_retain(utype);
+    w->held = h;
+}
+
+/* ---- the moves ---- */
+
+/* Which MD an operation uses: the window's, counting on its counter, or
+ * for a request the MPI one, whose events complete the request. */
+static ptl_handle_md_t md_for(MPI_Win w, MPI_Request rq)
+{
+    if (rq == NULL) {
+        room(w);
+        w->issued++;
+        return w->md;
+    }
+    rq->wait++;
+    w->rq_pending++;
+    return md;
+}
+
+static void issued(int rc, const char *what)
+{
+    check(rc, what);
+}
+
+int rma_put(MPI_Win w, int t, const void *src, size_t len,
+            const struct where *at, MPI_Request rq)
+{
+    int rc;
+
+    if (rma_local(w, t)) {
+        memmove(rma_local_addr(w, at), src, len);
+        return MPI_SUCCESS;
+    }
+    ptl_handle_md_t m = md_for(w, rq);
+    do
+        rc = PtlPut(m, ptl_job_md_off(src, len), len,
+                    rq ? PTL_ACK_REQ : PTL_CT_ACK_REQ, target_of(w, t),
+                    PT_ONE, at->bits, at->off, rq, 0);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlPut (RMA)");
+    return MPI_SUCCESS;
+}
+
+int rma_get(MPI_Win w, int t, void *dst, size_t len, const struct where *at,
+            MPI_Request rq)
+{
+    int rc;
+
+    if (rma_local(w, t)) {
+        memmove(dst, rma_local_addr(w, at), len);
+        return MPI_SUCCESS;
+    }
+    ptl_handle_md_t m = md_for(w, rq);
+    do
+        rc = PtlGet(m, ptl_job_md_off(dst, len), len, target_of(w, t),
+                    PT_ONE, at->bits, at->off, rq);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlGet (RMA)");
+    return MPI_SUCCESS;
+}
+
+int rma_atomic(MPI_Win w, int t, const void *src, size_t len,
+               const struct where *at, ptl_op_t op, ptl_datatype_t pt,
+               MPI_Request rq)
+{
+    int rc;
+    ptl_handle_md_t m = md_for(w, rq);
+
+    do
+        rc = PtlAtomic(m, ptl_job_md_off(src, len), len,
+                       rq ? PTL_ACK_REQ : PTL_CT_ACK_REQ, target_of(w, t),
+                       PT_ONE, at->bits, at->off, rq, 0, op, pt);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlAtomic (RMA)");
+    return MPI_SUCCESS;
+}
+
+int rma_fetch(MPI_Win w, int t, void *res, const void *src, size_t len,
+              const struct where *at, ptl_op_t op, ptl_datatype_t pt,
+              MPI_Request rq)
+{
+    int rc;
+    ptl_handle_md_t m = md_for(w, rq);
+
+    do
+        rc = PtlFetchAtomic(m, ptl_job_md_off(res, len), m,
+                            ptl_job_md_off(src, len), len, target_of(w, t),
+                            PT_ONE, at->bits, at->off, rq, 0, op, pt);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlFetchAtomic (RMA)");
+    return MPI_SUCCESS;
+}
+
+/* A swap on one element (or PTL_SWAP on several): bits names the entry. */
+static int swap_on(MPI_Win w, int t, uint64_t bits, void *res,
+                   const void *src, const void *cmp, size_t len,
+                   uint64_t off, ptl_op_t op, ptl_datatype_t pt,
+                   MPI_Request rq)
+{
+    int rc;
+    ptl_handle_md_t m = md_for(w, rq);
+
+    do
+        rc = PtlSwap(m, ptl_job_md_off(res, len), m,
+                     ptl_job_md_off(src, len), len, target_of(w, t), PT_ONE,
+                     bits, off, rq, 0, cmp, op, pt);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlSwap (RMA)");
+    return MPI_SUCCESS;
+}
+
+int rma_swap(MPI_Win w, int t, void *res, const void *src, const void *cmp,
+             size_t len, const struct where *at, ptl_op_t op,
+             ptl_datatype_t pt, MPI_Request rq)
+{
+    return swap_on(w, t, at->bits, res, src, cmp, len, at->off, op, pt, rq);
+}
+
+/* ---- the state area: lock words and PSCW notices ---- */
+
+/* The operands of the state atomics live in the window, not on the
+ * stack: Portals is given their addresses as MD offsets, integers the
+ * compiler does not see as pointers, so it would take a local whose
+ * address only went that way for unused and never read it back. */
+int rma_state_add(MPI_Win w, int t, int word, int64_t v)
+{
+    int rc;
+
+    if (rma_local(w, t)) {
+        w->state[word] += v;
+        return MPI_SUCCESS;
+    }
+    w->io.operand = v;          /* read when the frame leaves: flushed */
+    room(w);
+    w->issued++;
+    do
+        rc = PtlAtomic(w->md, ptl_job_md_off(&w->io.operand, 8), 8,
+                       PTL_CT_ACK_REQ,
+                       target_of(w, t), PT_ONE,
+                       RMA_BITS(w->comm->ctx, RMA_STATE),
+                       (uint64_t)word * 8, NULL, 0, PTL_SUM, PTL_INT64_T);
+    while (rc == PTL_NO_SPACE && breathe(w));
+    issued(rc, "PtlAtomic (RMA state)");
+    return rma_complete(w);
+}
+
+/* A swap (PTL_SWAP, PTL_CSWAP against cmp) or, for PTL_SUM, a fetching
+ * add on target t's state word; returns the word's old value. */
+int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp, int64_t v,
+                       ptl_op_t op)
+{
+    if (rma_local(w, t)) {
+        int64_t old = w->state[word];
+        if (op == PTL_SUM)
+            w->state[word] += v;
+        else if (op == PTL_SWAP || old == cmp)
+            w->state[word] = v;
+        return old;
+    }
+    w->io.old = 0;
+    w->io.operand = v;
+    w->io.cmp = cmp;
+    if (op == PTL_SUM) {
+        room(w);
+        w->issued++;
+        int rc;
+        do
+            rc = PtlFetchAtomic(w->md, ptl_job_md_off(&w->io.old, 8), w->md,
+                                ptl_job_md_off(&w->io.operand, 8), 8,
+                                target_of(w, t), PT_ONE,
+                                RMA_BITS(w->comm->ctx, RMA_STATE),
+                                (uint64_t)word * 8, NULL, 0, PTL_SUM,
+                                PTL_INT64_T);
+        while (rc == PTL_NO_SPACE && breathe(w));
+        issued(rc, "PtlFetchAtomic (RMA state)");
+    } else {
+        swap_on(w, t, RMA_BITS(w->comm->ctx, RMA_STATE), &w->io.old,
+                &w->io.operand, &w->io.cmp, 8, (uint64_t)word * 8, op,
+                PTL_INT64_T, NULL);
+    }
+    rma_complete(w);
+    return w->io.old;
+}
+
+/* Until something arrives at our state area, keep MPI going. */
+void rma_wait_state(MPI_Win w)
+{
+    ptl_ct_event_t c, now;
+    ptl_size_t test;
+    unsigned which;
+
+    check(PtlCTGet(w->state_ct, &c), "PtlCTGet (window state)");
+    test = c.success + c.failure + 1;
+    if (PtlCTPoll(&w->state_ct, &test, 1, 1, &now, &which) != PTL_OK)
+        proto_progress(false);
+}
+
+/* A request's operation finished (its ACK or REPLY event). */
+void rma_event(MPI_Request r, const ptl_event_t *ev)
+{
+    if (ev->ni_fail_type != PTL_NI_OK)
+        r->status.MPI_ERROR = MPI_ERR_RMA_RANGE;
+    r->win->rq_pending--;
+    if (--r->wait == 0)
+        req_complete(r);
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rma.h: what the one-sided files share (win.c: windows; rma.c: the
+ * moves to a target; rma_ops.c: MPI_Put, MPI_Get and the accumulates;
+ * rma_sync.c: fences, post-start-complete-wait, locks, flushes).
+ *
+ * A window is two match entries per rank on the ONE portal: its memory
+ * and a small state area (lock words and PSCW counters), neither of
+ * which posts events, so nothing runs on the target's CPU.  The origin
+ * counts its completions on a counter of its own MD (ACKs and REPLYs:
+ * Portals says an ACK comes once the data is in the target's memory), and
+ * a flush waits for the count to reach what it issued.
+ */
+#ifndef MPI_RMA_H
+#define MPI_RMA_H
+
+#include "mpi_impl.h"
+#include "proto.h"
+
+/* Match bits on PT_ONE: bit 63 clear (set: triggered collectives), the
+ * window's id (a context of its own communicator), which entry: its
+ * memory, its state area, a dynamic window's table of attached regions,
+ * or its region number n (RMA_REGION(n)). */
+#define RMA_BITS(id, which) (MB_CTX(id) | (uint64_t)(which))
+enum { RMA_MEM, RMA_STATE, RMA_TABLE };
+#define RMA_REGION(n) ((uint64_t)(n) << 8)
+
+/* A dynamic window's regions, as every rank publishes them: each is an
+ * entry of its own, matched by its number; origins fetch the table when
+ * an address is in none of the regions they know of. */
+#define MAX_ATTACH 64
+struct region {
+    int64_t base, size, id;
+};
+struct dyn_table {
+    int64_t n;
+    struct region r[MAX_ATTACH];
+};
+
+/* Where an access lands at a target: the entry and the offset in it. */
+struct where {
+    uint64_t bits, off;
+};
+
+/* The state area: lock words, then a counter per rank for each PSCW
+ * notice (posts it received as an origin, completes as a target). */
+enum { ST_LOCK, ST_ACC, ST_POSTS };
+#define ST_COMPLETES(n) (ST_POSTS + (n))
+#define ST_WORDS(n) (ST_POSTS + 2 * (n))
+
+/* ST_LOCK: readers counted in the low bits, a writer is this bit. */
+#define LOCK_EXCL ((int64_t)1 << 40)
+
+/* Portals atomics carry at most this many bytes (one frame, so one
+ * frame's worth is applied at once: plain puts and gets of this size
+ * serve MPI_REPLACE and MPI_NO_OP with the same element atomicity). */
+#define ATOMIC_MAX 512
+
+/* Which synchronisation the window is in (MPI's epochs). */
+enum { EP_NONE, EP_FENCE, EP_PSCW, EP_LOCK, EP_LOCK_ALL };
+
+/* Memory an operation reads or fills on this side, kept until a flush:
+ * a packed copy of the origin, or a result to unpack into the user's
+ * buffer (non-contiguous) afterwards. */
+struct held {
+    struct held *next;
+    void *mem;
+    void *ubuf;                 /* unpack into this at the flush, or NULL */
+    int ucount;
+    MPI_Datatype utype;
+};
+
+struct mpi_win_s {
+    int refs;
+    int flavor;                 /* MPI_WIN_FLAVOR_* */
+    MPI_Comm comm;              /* a duplicate: its context is the id */
+    void *base;
+    MPI_Aint size;
+    int disp_unit;
+    bool base_ours;             /* MPI_Win_allocate's: freed with it */
+    MPI_Aint *sizes;            /* every rank's size and unit */
+    int *units;
+    ptl_handle_me_t mem_me, state_me;
+    ptl_handle_ct_t ct;         /* origin completions */
+    ptl_handle_md_t md;         /* all memory, completions counted on ct */
+    ptl_handle_ct_t state_ct;   /* arrivals at our state area */
+    int64_t *state;             /* ST_WORDS(n) words */
+    struct {                    /* the state atomics' operands */
+        int64_t old, operand, cmp;
+    } io;
+    uint64_t issued;            /* operations counted on ct */
+    uint64_t failed;            /* ... of which refused, reported */
+    int rq_pending;             /* request-based ones (events) not done */
+    struct held *held;
+    /* synchronisation */
+    int epoch;
+    bool *locked;               /* EP_LOCK: per target; EP_LOCK_ALL: all */
+    int *lock_kind;
+    MPI_Group start_grp, post_grp;
+    int64_t *posts_seen, *completes_seen;
+    struct attach *attached;    /* dynamic windows' regions: ours */
+    struct dyn_table *table;    /* ... as published */
+    struct dyn_table **known;   /* ... others', as last fetched */
+    int64_t next_region;
+    MPI_Errhandler errh;
+    char *name;
+    MPI_Info info;
+};
+
+/* ---- rma.c: moving bytes to and from a target ---- */
+int win_check(MPI_Win w);
+/* Is target t this process, reached without Portals (Linux processes
+ * have no loopback; a node's kernel loops frames back)? */
+bool rma_local(MPI_Win w, int t);
+/* Where len bytes at target t's byte displacement lie (a dynamic
+ * window: in which attached region); MPI_ERR_RMA_RANGE if nowhere. */
+int rma_where(MPI_Win w, int t, MPI_Aint byte_disp, size_t len,
+              struct where *at);
+/* Our own memory at a where (rma_local targets). */
+void *rma_local_addr(MPI_Win w, const struct where *at);
+int rma_put(MPI_Win w, int t, const void *src, size_t len,
+            const struct where *at, MPI_Request rq);
+int rma_get(MPI_Win w, int t, void *dst, size_t len, const struct where *at,
+            MPI_Request rq);
+int rma_atomic(MPI_Win w, int t, const void *src, size_t len,
+               const struct where *at, ptl_op_t op, ptl_datatype_t pt,
+               MPI_Request rq);
+int rma_fetch(MPI_Win w, int t, void *res, const void *src, size_t len,
+              const struct where *at, ptl_op_t op, ptl_datatype_t pt,
+              MPI_Request rq);
+int rma_swap(MPI_Win w, int t, void *res, const void *src,
+             const void *cmp, size_t len, const struct where *at,
+             ptl_op_t op, ptl_datatype_t pt, MPI_Request rq);
+/* Wait until every operation issued on w is complete at its target
+ * (MPI_ERR_RMA_RANGE if one was refused since the last time); a flush
+ * also unpacks results and frees the buffers held for them. */
+int rma_complete(MPI_Win w);
+int rma_flush(MPI_Win w);
+/* Wait for a notice at our state area (or anything else to do). */
+void rma_wait_state(MPI_Win w);
+void rma_hold(MPI_Win w, void *mem, void *ubuf, int ucount,
+              MPI_Datatype utype);
+/* A word of target t's state area: an atomic on it (local or not). */
+int rma_state_add(MPI_Win w, int t, int word, int64_t v);
+int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp,
+                       int64_t v, ptl_op_t op);
+
+/* ---- rma_sync.c ---- */
+/* May this process access target t now (an epoch covers it)? */
+bool rma_may_access(MPI_Win w, int t);
+
+#endif
