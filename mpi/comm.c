@@ -289,6 +289,7 @@ static void comm_destroy(MPI_Comm c)
         group_release(c->remote);
     topo_free(c->topo);
     errh_release(c->errh);
+    trig_comm_free(c);
     free(c->name);
     info_free(c->info);
     c->refs = 0;

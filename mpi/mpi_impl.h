@@ -158,7 +158,8 @@ struct mpi_comm_s {
     MPI_Comm local_comm;        /* intercomm: its local group's intracomm */
     char *name;                 /* MPI_Comm_set_name, or NULL */
     MPI_Info info;              /* MPI_Comm_set_info's copy, or NULL */
-    struct nbc_comm *nbc;       /* nonblocking collectives' state (nbc.c) */
+    uint32_t nbc_seq;           /* nonblocking collectives started (tags) */
+    struct tbar *tbar;          /* triggered barriers' state (nbc_trig.c) */
 };
 
 int comm_check(MPI_Comm c);
@@ -208,7 +209,7 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void mpi_fatal_peer(int peer, const char *fmt, ...);
 
 /* ---- requests and point to point (request.c, p2p.c, proto.c) ---- */
-enum req_kind { RQ_SEND, RQ_RECV };
+enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL };
 enum send_mode { M_STD, M_SYNC, M_BUF, M_READY };
 enum req_state { RS_INACTIVE, RS_ACTIVE, RS_DONE };
 
@@ -309,6 +310,11 @@ int proto_world_rank(void);
 long proto_nid(void);
 int proto_world_size(void);
 void proto_barrier(void);
+
+/* nonblocking collectives (nbc.c, nbc_trig.c) */
+bool nbc_progress(void);         /* true if one completed */
+bool nbc_block(void);           /* waited on a triggered barrier's counter */
+void trig_comm_free(MPI_Comm comm);
 
 /* buffered sends (p2p.c) */
 int bsend_start(MPI_Request r);

@@ -231,6 +231,15 @@ void proto_poll(void)
         drain();
 }
 
+/* Work that moves without events of its own: nonblocking collectives'
+ * next rounds, triggered barriers' counters (nbc.c).  True if something
+ * completed, so a blocking pass must not sleep for an event that its
+ * waiter no longer needs. */
+static bool advance(void)
+{
+    return nbc_progress();
+}
+
 /* Handle what is queued, then read the link: on Linux PtlEQGet only
  * processes frames the library already has (nothing reads the socket
  * without a poll or wait), so every pass polls the link once, whether or
@@ -243,12 +252,16 @@ void proto_progress(bool block)
     unsigned which;
     bool any = drain();
 
-    if (block && !any) {
+    any |= advance();
+    if (block && !any && nbc_block()) {
+        proto_poll();           /* slept on a counter: look at the rest */
+    } else if (block && !any) {
         if (handle(PtlEQWait(eq, &ev), &ev))
             drain();
     } else if (handle(PtlEQPoll(&eq, 1, any ? 0 : 1, &ev, &which), &ev)) {
         drain();
     }
+    advance();
 }
 
 /* ---- setup ---- */

@@ -565,6 +565,52 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                            const int *rcounts, const MPI_Aint *rdispls,
                            const MPI_Datatype *rtypes, MPI_Comm comm);
 
+/* ---- nonblocking collectives ---- */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req);
+int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root,
+               MPI_Comm comm, MPI_Request *req);
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Request *req);
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                MPI_Request *req);
+int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, const int *rcounts, const int *displs,
+                 MPI_Datatype rtype, int root, MPI_Comm comm,
+                 MPI_Request *req);
+int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm, MPI_Request *req);
+int MPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs,
+                  MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request *req);
+int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                   MPI_Request *req);
+int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                    void *rbuf, const int *rcounts, const int *displs,
+                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req);
+int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                  MPI_Request *req);
+int MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+                   MPI_Datatype stype, void *rbuf, const int *rcounts,
+                   const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                   MPI_Request *req);
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *req);
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int recvcount,
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *req);
+int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+              MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, MPI_Comm comm, MPI_Request *req);
+
 /* ---- one-sided communication ---- */
 #define MPI_WIN_BASE          10    /* MPI_Win_get_attr keys */
 #define MPI_WIN_SIZE          11
@@ -988,6 +1034,50 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                             const MPI_Datatype *stypes, void *rbuf,
                             const int *rcounts, const MPI_Aint *rdispls,
                             const MPI_Datatype *rtypes, MPI_Comm comm);
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req);
+int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root,
+                MPI_Comm comm, MPI_Request *req);
+int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *req);
+int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                 MPI_Request *req);
+int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, const int *rcounts, const int *displs,
+                  MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request *req);
+int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                  MPI_Comm comm, MPI_Request *req);
+int PMPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs,
+                   MPI_Datatype stype, void *rbuf, int rcount,
+                   MPI_Datatype rtype, int root, MPI_Comm comm,
+                   MPI_Request *req);
+int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype,
+                    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                    MPI_Request *req);
+int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                     void *rbuf, const int *rcounts, const int *displs,
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req);
+int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                   MPI_Request *req);
+int PMPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+                    MPI_Datatype stype, void *rbuf, const int *rcounts,
+                    const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                    MPI_Request *req);
+int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *req);
+int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int recvcount,
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *req);
+int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *req);
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                     MPI_Comm comm, MPI_Win *win);
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,

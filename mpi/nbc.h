@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * nbc.h: nonblocking collectives (nbc.c: the schedule engine and its
+ * progress; nbc_algo.c: the algorithms as schedules and the MPI_I*
+ * calls; nbc_trig.c: MPI_Ibarrier on Portals triggered operations).
+ *
+ * A schedule is a list of steps in rounds: a round's sends and receives
+ * start together (internal requests in the communicator's collective
+ * context, with this collective's own tag), its local steps (a
+ * reduction, a copy) run when it starts, and the next round starts when
+ * every request of this one is done.  Steps only name buffers known when
+ * the schedule is built, so a reduction tree that alternates two
+ * buffers is written down once, at the start.
+ */
+#ifndef MPI_NBC_H
+#define MPI_NBC_H
+
+#include "mpi_impl.h"
+#include "coll.h"
+
+enum { ST_SEND, ST_RECV, ST_OP, ST_COPY, ST_ROUND };
+
+struct step {
+    int kind;
+    const void *src;            /* SEND, OP (in), COPY */
+    void *dst;                  /* RECV, OP (inout), COPY */
+    int count;
+    MPI_Datatype dt;
+    int peer;
+    MPI_Op op;
+};
+
+struct nbc {
+    struct nbc *next;           /* active schedules, in start order */
+    MPI_Request req;            /* the user's */
+    MPI_Comm comm;
+    int tag;
+    struct step *steps;
+    int nsteps, cap, at;        /* at: the next step to run */
+    MPI_Request *live;          /* the round's requests */
+    int nlive, livecap;
+    void *tmp[8];               /* freed at the end */
+    bool ok;                    /* no step failed to be recorded */
+    struct tbar_wait *trig;     /* a triggered barrier instead (nbc_trig.c) */
+    void (*done)(struct nbc *s);    /* called when it is complete */
+};
+
+/* Building (nbc.c): a fresh schedule for comm, its steps, its temps. */
+struct nbc *nbc_new(MPI_Comm comm);
+void nbc_send(struct nbc *s, const void *buf, int count, MPI_Datatype dt,
+              int peer);
+void nbc_recv(struct nbc *s, void *buf, int count, MPI_Datatype dt,
+              int peer);
+void nbc_op(struct nbc *s, const void *in, void *inout, int count,
+            MPI_Datatype dt, MPI_Op op);
+void nbc_copy(struct nbc *s, const void *src, void *dst, int count,
+              MPI_Datatype dt);
+void nbc_round(struct nbc *s);
+/* A temp for count items of dt (typed, see tmp_typed), freed at the end. */
+void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt);
+/* Start s as the request *out (or report MPI_ERR_NO_MEM). */
+int nbc_start(struct nbc *s, MPI_Request *out);
+void nbc_free(struct nbc *s);
+void nbc_build_barrier(struct nbc *s);      /* nbc_algo.c */
+
+/* nbc_algo.c: an allreduce's steps (nbc_trig.c's agreement). */
+void nbc_build_allreduce(struct nbc *s, const void *sbuf, void *rbuf,
+                         int count, MPI_Datatype dt, MPI_Op op);
+
+/* nbc_trig.c: an Ibarrier by triggered operations, or NULL when the
+ * software schedule is to be used (the first one on a communicator is
+ * an agreement that every rank has the counters for them). */
+struct nbc *trig_ibarrier(MPI_Comm comm);
+/* Started (a pending one converts itself to software if it must)? */
+bool trig_ready(struct nbc *s);
+bool trig_done(struct nbc *s);
+/* Sleep until its counter moves (or 1 ms). */
+void trig_wait(struct nbc *s);
+
+#endif
