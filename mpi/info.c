@@ -4,8 +4,8 @@
  * strings that programs pass to window, file and communicator calls.
  * The library reads none of the hints it is given (it has no use for
  * them yet), so an info is kept only for MPI_*_get_info to give back.
- * MPI_INFO_ENV holds what the standard suggests: the command and its
- * arguments are not known to the library, so it holds the host.
+ * MPI_INFO_ENV holds what the standard suggests and the library knows:
+ * the host and the thread level (not the command and its arguments).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -261,11 +261,11 @@ int MPI_Info_free(MPI_Info *info)
 }
 
 /* MPI_INFO_ENV: filled once at MPI_Init. */
-void info_env_init(const char *host)
+void info_env_init(const char *host, const char *thread_level)
 {
     if (host != NULL && host[0])
         info_set(&mpi_info_env_, "host", host);
-    info_set(&mpi_info_env_, "thread_level", "MPI_THREAD_SINGLE");
+    info_set(&mpi_info_env_, "thread_level", thread_level);
 }
 
 /* profiling names (mpi_impl.h: PMPI) */

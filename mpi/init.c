@@ -5,10 +5,14 @@
  * processor name, versions and threading level, memory for RMA
  * (MPI_Alloc_mem), address arithmetic.
  *
- * Threads: MPI_THREAD_SINGLE, whatever is asked.  The library keeps no
- * locks, and the compute nodes run one thread per process today; asking
- * for more gets SINGLE, as the standard allows, so a program can see it.
+ * Threads: MPI_THREAD_FUNNELED at most.  The library keeps no locks, and
+ * on the compute nodes only a process's main thread may use Portals
+ * (libc/README.md: threads run on the node's other CPUs in yod's threads
+ * mode), which is FUNNELED's rule: other threads compute, the main one
+ * calls MPI.  Asking for SERIALIZED or MULTIPLE gets FUNNELED, as the
+ * standard allows, so a program can see it.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,8 @@
 #include "ptl_job.h"
 
 int mpi_state;
+static int thread_level = MPI_THREAD_SINGLE;
+static pthread_t main_thread;
 
 int MPI_Init(int *argc, char ***argv)
 {
@@ -31,32 +37,36 @@ int MPI_Init(int *argc, char ***argv)
                 "under tools/ptlrun, or yod on the nodes)\n");
         return rc;
     }
+    main_thread = pthread_self();
     comm_init_builtin(proto_world_rank(), proto_world_size());
     char host[MPI_MAX_PROCESSOR_NAME];
     int len;
     MPI_Get_processor_name(host, &len);
-    info_env_init(host);
+    info_env_init(host, thread_level == MPI_THREAD_FUNNELED
+                        ? "MPI_THREAD_FUNNELED" : "MPI_THREAD_SINGLE");
     mpi_state = 1;
     return MPI_SUCCESS;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    (void)required;
+    thread_level = required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED
+                                                   : MPI_THREAD_SINGLE;
     if (provided != NULL)
-        *provided = MPI_THREAD_SINGLE;
+        *provided = thread_level;
     return MPI_Init(argc, argv);
 }
 
+/* Any thread may ask (the standard says so). */
 int MPI_Is_thread_main(int *flag)
 {
-    *flag = 1;          /* one thread: the one that called MPI_Init */
+    *flag = pthread_equal(pthread_self(), main_thread) != 0;
     return MPI_SUCCESS;
 }
 
 int MPI_Query_thread(int *provided)
 {
-    *provided = MPI_THREAD_SINGLE;
+    *provided = thread_level;
     return MPI_SUCCESS;
 }
 

@@ -9,13 +9,14 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/datatype.c mpi/pack.c mpi/op.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
               mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \
-              mpi/rma_sync.c mpi/nbc.c mpi/nbc_algo.c mpi/nbc_trig.c
+              mpi/rma_sync.c mpi/nbc.c mpi/nbc_algo.c mpi/nbc_trig.c \
+              mpi/io.c mpi/io_view.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
 MPI_CFLAGS := $(HOSTCFLAGS) -O2 -fPIC -Impi/include -Impi -Iportals/include
 
 $(MPI_B)/obj/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                   mpi/nbc.h mpi/include/mpi.h
+                   mpi/nbc.h mpi/io.h mpi/include/mpi.h
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(MPI_CFLAGS) -c $< -o $@
@@ -33,7 +34,7 @@ mpi: $(MPI_B)/libmpi.a $(PTL_B)/libportals.a
 MPI_LWKOBJS := $(patsubst mpi/%.c,$(MPI_B)/lwk/%.o,$(MPI_SRCS))
 
 $(MPI_B)/lwk/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                  mpi/nbc.h mpi/include/mpi.h \
+                  mpi/nbc.h mpi/io.h mpi/include/mpi.h \
                   $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)

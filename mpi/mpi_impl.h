@@ -67,6 +67,10 @@ void dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
 void dt_unpack(const void *in, size_t bytes, void *buf, int count,
                MPI_Datatype dt);
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes);
+/* fn(arg, offset, length) on each contiguous piece of count items of dt,
+ * in typemap (packed) order; the first nonzero return stops it. */
+int dt_pieces(MPI_Datatype dt, int count,
+              int (*fn)(void *arg, MPI_Aint off, size_t len), void *arg);
 /* A pair type's (MPI_DOUBLE_INT...) value size and its int's offset. */
 size_t dt_pair_val(int base);
 size_t dt_pair_int_off(int base);
@@ -101,7 +105,7 @@ int info_set(MPI_Info info, const char *key, const char *val);
 int info_copy(MPI_Info info, MPI_Info *out);     /* NULL stays NULL */
 void info_free(MPI_Info info);
 int info_give(MPI_Info kept, MPI_Info *out);     /* for MPI_*_get_info */
-void info_env_init(const char *host);
+void info_env_init(const char *host, const char *thread_level);
 
 /* ---- reduction operations (op.c) ---- */
 enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR,
@@ -261,6 +265,7 @@ void req_free(MPI_Request r);
 void req_complete(MPI_Request r);
 int req_finish(MPI_Request *rp, MPI_Status *st);  /* status + free */
 void status_empty(MPI_Status *st);
+MPI_Request req_done(MPI_Comm comm, const MPI_Status *st);
 MPI_Count status_count(const MPI_Status *st, MPI_Datatype dt);
 
 /* A request with its arguments set (the datatype retained), not started. */
@@ -274,6 +279,7 @@ int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, uint32_t ctx, MPI_Request *out);
 int p2p_start(MPI_Request r);
 int p2p_wait(MPI_Request *rp, MPI_Status *st);
+int buf_check(const void *buf, int count, MPI_Datatype dt);
 int p2p_check_send(MPI_Comm comm, const void *buf, int count,
                    MPI_Datatype dt, int dest, int tag);
 int p2p_check_recv(MPI_Comm comm, const void *buf, int count,

@@ -14,20 +14,26 @@
 
 /* ---- argument checks (the MPI error classes) ---- */
 
-/* A NULL buffer (MPI_BOTTOM) is refused unless the datatype holds
- * absolute addresses: copying from address 0 would kill the program. */
-static int check_common(MPI_Comm comm, const void *buf, int count,
-                        MPI_Datatype dt)
+/* count items of dt at buf: a count, a committed type, and a buffer.  A
+ * NULL buffer (MPI_BOTTOM) is refused unless the datatype holds absolute
+ * addresses: copying from address 0 would kill the program. */
+int buf_check(const void *buf, int count, MPI_Datatype dt)
 {
-    int rc = comm_check(comm);
+    int rc;
 
-    if (rc != MPI_SUCCESS)
-        return rc;
     if (count < 0)
         return MPI_ERR_COUNT;
     if ((rc = dt_check(dt)) != MPI_SUCCESS)
         return rc;
     return dt_null_buffer(buf, count, dt) ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+
+static int check_common(MPI_Comm comm, const void *buf, int count,
+                        MPI_Datatype dt)
+{
+    int rc = comm_check(comm);
+
+    return rc ? rc : buf_check(buf, count, dt);
 }
 
 int p2p_check_send(MPI_Comm comm, const void *buf, int count,

@@ -102,6 +102,63 @@ void dt_unpack(const void *in, size_t bytes, void *buf, int count,
     walk(buf, count, dt, (char *)in, bytes, false);
 }
 
+/* ---- contiguous pieces, for moves that are not copies ---- */
+
+struct pieces {
+    int (*fn)(void *arg, MPI_Aint off, size_t len);
+    void *arg;
+    MPI_Aint start;
+    size_t len;
+    int rc;
+};
+
+static void emit(struct pieces *p, MPI_Aint off, size_t len)
+{
+    if (p->len > 0 && p->start + (MPI_Aint)p->len == off) {
+        p->len += len;          /* continues the last piece */
+        return;
+    }
+    if (p->len > 0 && p->rc == MPI_SUCCESS)
+        p->rc = p->fn(p->arg, p->start, p->len);
+    p->start = off;
+    p->len = len;
+}
+
+/* fn on each contiguous piece of count items of dt, in typemap order
+ * (offsets from the first item's address), adjacent ones merged; stops
+ * at fn's first error.  A pair type's element is two pieces (its value,
+ * its int), as it is packed, so the pieces in order are the packed
+ * stream's bytes in order: one-sided moves and file views use it. */
+int dt_pieces(MPI_Datatype dt, int count,
+              int (*fn)(void *arg, MPI_Aint off, size_t len), void *arg)
+{
+    struct pieces p = { fn, arg, 0, 0, MPI_SUCCESS };
+    MPI_Aint ext = dt_extent(dt), off;
+
+    if (dt_contig(dt, count, &off)) {
+        size_t n = (size_t)count * (size_t)dt->size;
+        return n ? fn(arg, off, n) : MPI_SUCCESS;
+    }
+    for (int i = 0; i < count && p.rc == MPI_SUCCESS; i++)
+        for (int k = 0; k < dt->nruns; k++) {
+            const struct dt_run *r = &dt->runs[k];
+            MPI_Aint at = i * ext + r->off;
+            if (r->base < B_FLOAT_INT) {
+                emit(&p, at, (size_t)r->count * dt_basic_size(r->base));
+                continue;
+            }
+            MPI_Aint e = dt_extent(mpi_dt_table[r->base]);
+            for (MPI_Aint j = 0; j < r->count; j++) {
+                emit(&p, at + j * e, dt_pair_val(r->base));
+                emit(&p, at + j * e + (MPI_Aint)dt_pair_int_off(r->base),
+                     sizeof(int));
+            }
+        }
+    if (p.len > 0 && p.rc == MPI_SUCCESS)      /* the last piece */
+        p.rc = fn(arg, p.start, p.len);
+    return p.rc;
+}
+
 /* Basic elements in the first `bytes` bytes of count items of dt. */
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes)
 {

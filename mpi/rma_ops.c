@@ -77,58 +77,6 @@ struct rop {
     MPI_Request rq;
 };
 
-/* ---- the target side: contiguous pieces of a datatype ---- */
-
-struct pieces {
-    int (*fn)(struct rop *o, MPI_Aint off, size_t len);
-    struct rop *o;
-    MPI_Aint start;
-    size_t len;
-    int rc;
-};
-
-static void emit(struct pieces *p, MPI_Aint off, size_t len)
-{
-    if (p->len > 0 && p->start + (MPI_Aint)p->len == off) {
-        p->len += len;          /* continues the last piece */
-        return;
-    }
-    if (p->len > 0 && p->rc == MPI_SUCCESS)
-        p->rc = p->fn(p->o, p->start, p->len);
-    p->start = off;
-    p->len = len;
-}
-
-/* fn on each contiguous piece of count items of dt, in typemap order,
- * offsets from the first item's address.  A pair type's element is two
- * pieces (its value, its int), as it is packed. */
-static int each_piece(MPI_Datatype dt, int count, struct pieces *p)
-{
-    MPI_Aint ext = dt_extent(dt), off;
-
-    if (dt_contig(dt, count, &off)) {
-        size_t n = (size_t)count * (size_t)dt->size;
-        return n ? p->fn(p->o, off, n) : MPI_SUCCESS;
-    }
-    for (int i = 0; i < count; i++)
-        for (int k = 0; k < dt->nruns; k++) {
-            const struct dt_run *r = &dt->runs[k];
-            MPI_Aint at = i * ext + r->off;
-            if (r->base < B_FLOAT_INT) {
-                emit(p, at, (size_t)r->count * dt_basic_size(r->base));
-                continue;
-            }
-            MPI_Aint e = dt_extent(mpi_dt_table[r->base]);
-            for (MPI_Aint j = 0; j < r->count; j++) {
-                emit(p, at + j * e, dt_pair_val(r->base));
-                emit(p, at + j * e + (MPI_Aint)dt_pair_int_off(r->base),
-                     sizeof(int));
-            }
-        }
-    emit(p, 0, 0);              /* the last piece */
-    return p->rc;
-}
-
 /* ---- moving one piece ---- */
 
 /* The most bytes of elements of the target's type one atomic carries. */
@@ -165,8 +113,9 @@ static int move(struct rop *o, const struct where *off, size_t n)
                       (ptl_datatype_t)pt, o->rq);
 }
 
-static int piece(struct rop *o, MPI_Aint off, size_t len)
+static int piece(void *arg, MPI_Aint off, size_t len)
 {
+    struct rop *o = arg;
     size_t chunk = chunk_of(o);
 
     for (size_t done = 0; done < len;) {
@@ -184,12 +133,11 @@ static int piece(struct rop *o, MPI_Aint off, size_t len)
     return MPI_SUCCESS;
 }
 
+/* The target side: its datatype's contiguous pieces. */
 static int to_target(struct rop *o)
 {
-    struct pieces p = { .fn = piece, .o = o };
-
     o->pos = 0;
-    return each_piece(o->tdt, o->tcount, &p);
+    return dt_pieces(o->tdt, o->tcount, piece, o);
 }
 
 /* ---- accumulates the long way: under the target's accumulate lock ---- */

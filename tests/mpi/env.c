@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The MPI-2/3 environment calls: thread level, Finalized, the library
+/* The MPI-2/3 environment calls: thread level (FUNNELED, and another
+ * thread is not the main one), Finalized, the library
  * version, info objects (set, get, truncation, order, delete, dup,
  * MPI_INFO_ENV, bad keys), error handlers of MPI-2 (create, set, get,
  * call), error classes, codes and strings added at run time (and the
  * MPI_LASTUSEDCODE attribute), MPI_Alloc_mem, address arithmetic,
  * communicator names and keyvals, and the MPI_Count forms. */
+#include <pthread.h>
 #include <stdint.h>
 #include "mpitest.h"
 
@@ -50,7 +52,7 @@ static void info(void)
     MPI_Info_free(&d);
     CHECK(i == MPI_INFO_NULL && d == MPI_INFO_NULL);
     MPI_Info_get(MPI_INFO_ENV, "thread_level", MPI_MAX_INFO_VAL, v, &flag);
-    CHECK(flag && strcmp(v, "MPI_THREAD_SINGLE") == 0);
+    CHECK(flag && strcmp(v, "MPI_THREAD_FUNNELED") == 0);
     /* a communicator keeps a copy of its info */
     MPI_Comm c;
     MPI_Info_create(&i);
@@ -111,6 +113,12 @@ static void errors(void)
     MPI_Errhandler_free(&eh);
 }
 
+static void *ask_main(void *arg)
+{
+    MPI_Is_thread_main(arg);
+    return NULL;
+}
+
 static void memory_and_names(void)
 {
     double *p = NULL;
@@ -140,7 +148,15 @@ static void memory_and_names(void)
     MPI_Comm_free(&c);
     MPI_Query_thread(&provided);
     MPI_Is_thread_main(&main_thread);
-    CHECK(provided == MPI_THREAD_SINGLE && main_thread);
+    CHECK(provided == MPI_THREAD_FUNNELED && main_thread);
+    /* another thread is not the main one (on the nodes threads run only
+     * in yod's threads mode: without it there is none to ask) */
+    pthread_t th;
+    int other = -1;
+    if (pthread_create(&th, NULL, ask_main, &other) == 0) {
+        pthread_join(th, NULL);
+        CHECK(other == 0);
+    }
     MPI_Finalized(&flag);
     CHECK(!flag);
     MPI_Get_library_version(ver, &len);
@@ -207,7 +223,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t_size);
     t_prog = "env";
-    CHECK(provided == MPI_THREAD_SINGLE);   /* honest: no threads yet */
+    CHECK(provided == MPI_THREAD_FUNNELED);  /* the main thread calls MPI */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     info();
     t_report("info");
