@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "mpi_impl.h"
 #include "ptl_job.h"
 #include "proto.h"
@@ -240,28 +241,63 @@ static bool advance(void)
     return nbc_progress();
 }
 
+/* A caller polling for nothing in a tight loop (MPI_Test or MPI_Iprobe
+ * until a message comes) sleeps once it has done so for SPIN_NS: it
+ * leaves the CPU to the processes it waits for (many ranks share two
+ * cores).  A pass after the caller was away for more than GAP_NS
+ * (computing between MPI_Tests) starts afresh and returns at once, so
+ * polling now and then costs no sleep. */
+#define SPIN_NS 100000
+#define GAP_NS  20000
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t spin_since, pass_left;    /* this loop's start, last pass's end */
+
+/* May this non-blocking pass, which found nothing unless found, sleep? */
+static bool spun_long(bool found)
+{
+    uint64_t now = now_ns();
+
+    if (found || now - pass_left > GAP_NS)
+        spin_since = now;       /* news, or the caller was away: afresh */
+    return now - spin_since >= SPIN_NS;
+}
+
 /* Handle what is queued, then read the link: on Linux PtlEQGet only
  * processes frames the library already has (nothing reads the socket
  * without a poll or wait), so every pass polls the link once, whether or
  * not events were queued: a loop of MPI_Iprobe, whose own search event is
- * always queued, must still take in the message it waits for.  A
- * non-blocking pass that found nothing at all waits at most 1 ms. */
+ * always queued, must still take in the message it waits for.  A pass
+ * that found nothing sleeps (on the event queue, or on a triggered
+ * barrier's counter, which posts no event) if it blocks, or for at most
+ * 1 ms if its caller has spun long. */
 void proto_progress(bool block)
 {
     ptl_event_t ev;
     unsigned which;
     bool any = drain();
+    bool rest = block ? !any : spun_long(any);
 
     any |= advance();
-    if (block && !any && nbc_block()) {
+    rest = rest && !any;
+    if (rest && nbc_block()) {
         proto_poll();           /* slept on a counter: look at the rest */
     } else if (block && !any) {
         if (handle(PtlEQWait(eq, &ev), &ev))
             drain();
-    } else if (handle(PtlEQPoll(&eq, 1, any ? 0 : 1, &ev, &which), &ev)) {
+    } else if (handle(PtlEQPoll(&eq, 1, rest ? 1 : 0, &ev, &which), &ev)) {
         drain();
     }
     advance();
+    if (!block)
+        pass_left = now_ns();
 }
 
 /* ---- setup ---- */

@@ -153,7 +153,8 @@ int rma_complete(MPI_Win w)
 {
     uint64_t failed;
 
-    proto_poll();       /* even with nothing out: others may wait on us */
+    if (done_count(w, NULL) >= w->issued)
+        proto_poll();   /* nothing out, but others may wait on us */
     wait_count(w, w->issued);
     while (w->rq_pending > 0)
         proto_progress(true);
