@@ -126,4 +126,35 @@ $(MPI_B)/coll-bench: tests/bench/mpicoll/coll_bench.c $(MPI_B)/libmpi.a \
 bench-mpicoll: $(MPI_B)/coll-bench
 	tests/bench/mpicoll/run $(BUILD) 5
 
-.PHONY: bench-mpi bench-mpinodes bench-mpicoll
+# One-sided against raw Portals put/get between two compute nodes
+# (tests/bench/rma/run), and nonblocking collectives overlapped with
+# computation on 2, 4 and 8 nodes (tests/bench/nbc/run).
+$(MPI_B)/rma-bench: tests/bench/rma/rma_bench.c $(MPI_B)/libmpi.a \
+                    $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Werror $< -o $@
+
+$(MPI_B)/node/rma-bench.elf: tests/bench/rma/rma_bench.c $(MPI_LWK) \
+                             $(LIBC_ALL) tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-rma: $(MPI_B)/rma-bench $(MPI_B)/node/rma-bench.elf $$(YOD_BIN)
+	tests/bench/rma/run $(BUILD) 5
+
+$(MPI_B)/nbc-bench: tests/bench/nbc/nbc_bench.c $(MPI_B)/libmpi.a \
+                    $(PTL_B)/libportals.a tools/mpicc
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc -O2 -Wall -Werror $< -o $@
+
+$(MPI_B)/node/nbc-bench.elf: tests/bench/nbc/nbc_bench.c $(MPI_LWK) \
+                             $(LIBC_ALL) tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-nbc: $(MPI_B)/nbc-bench $(MPI_B)/node/nbc-bench.elf $$(YOD_BIN)
+	tests/bench/nbc/run $(BUILD) 5
+
+.PHONY: bench-mpi bench-mpinodes bench-mpicoll bench-rma bench-nbc
