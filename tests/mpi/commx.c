@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* MPI-2/3 communicator calls: MPI_Comm_split_type groups the ranks of one
  * node (here computed from the host name on Linux and the node id on the
- * nodes), in key order, MPI_UNDEFINED gets none; MPI_Comm_create_group
- * called by the members only, two groups at once with different tags. */
+ * nodes, or, given "per-node K", from yod's placement in virtual-node
+ * mode: ranks K*i .. K*i+K-1 share node i), in key order, MPI_UNDEFINED
+ * gets none; MPI_Comm_create_group called by the members only, two groups
+ * at once with different tags.  Usage: commx [per-node K] */
+#include <stdio.h>
 #include <unistd.h>
 #include "mpitest.h"
 
 #define NODE 64
 
+static int per_node;            /* ranks per node as yod -vn places them */
+
 /* This rank's node, found without the library's help. */
 static void node_of(char *out)
 {
     memset(out, 0, NODE);
+    if (per_node > 0) {
+        snprintf(out, NODE, "node %d", t_rank / per_node);
+        return;
+    }
 #ifdef __lwk__
     int len;
     char p[MPI_MAX_PROCESSOR_NAME];
@@ -101,6 +110,8 @@ static void create_group(void)
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "commx");
+    if (argc > 2 && strcmp(argv[1], "per-node") == 0)
+        per_node = atoi(argv[2]);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     split_type();
