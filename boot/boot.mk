@@ -8,14 +8,14 @@ BOOT_SRCS := boot/header.S boot/entry.S boot/bootinfo.c
 # of machine.  lwk.iso boots a
 # node; lwk-test.iso runs the in-kernel tests (same kernel, other command
 # line), so the tests cover the GRUB path too.
-$(BUILD)/iso/%/boot/grub/grub.cfg: boot/grub.cfg.in
+$(BUILD)/iso/%/boot/grub/grub.cfg: boot/grub.cfg.in boot/boot.mk
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@CMDLINE@|$(ISO_CMDLINE_$*)|' -e 's|@TIMEOUT@|$(ISO_TIMEOUT_$*)|' $< > $@
 
 GRUB_LIB             := /usr/lib/grub
-ISO_CMDLINE_lwk      := nid=0
+ISO_CMDLINE_lwk      := nid=0 console=serial,fb
 ISO_TIMEOUT_lwk      := 2
-ISO_CMDLINE_lwk-test := test=all
+ISO_CMDLINE_lwk-test := test=all console=serial,fb
 ISO_TIMEOUT_lwk-test := 0
 
 $(BUILD)/%.iso: $(BUILD)/iso/%/boot/grub/grub.cfg $(BUILD)/kernel.elf

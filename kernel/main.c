@@ -115,6 +115,7 @@ void kmain(uint32_t magic, uint32_t info)
     trap_init();                /* GDT, TSS, IDT: faults are reported now */
     mem_init(&bootinfo);        /* region pool from the memory map */
     paging_init();              /* 2 MB page tables; boot identity map gone */
+    console_setup(&kernel_cmdline, &bootinfo.fb);   /* console=fb */
     apic_init();                /* local APIC on, 8259 PICs masked */
     find_acpi();                /* RSDP, root table, checksummed tables */
     power_init();               /* FADT and \_S5: power-off, reset */
