@@ -129,14 +129,18 @@ static uint64_t pit_measure(const struct tsc_cal_ops *o)
     return span * PIT_HZ / (uint32_t)(a.count - b.count);
 }
 
-uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
+/* Measure until CAL_GOOD measurements were good, or CAL_TRIES were made:
+   the median of the good ones; 0 if none, or if the reference is dead
+   (TSC_CAL_NO_PIT). */
+static uint64_t calibrate(uint64_t (*measure)(const void *), const void *o,
+                          unsigned *discarded)
 {
     uint64_t good[CAL_GOOD];
     int n = 0;
 
     *discarded = 0;
     for (int i = 0; i < CAL_TRIES && n < CAL_GOOD; i++) {
-        uint64_t hz = pit_measure(o);
+        uint64_t hz = measure(o);
         if (hz == TSC_CAL_NO_PIT)
             return 0;
         if (hz)
@@ -145,6 +149,16 @@ uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
             ++*discarded;
     }
     return n ? median(good, n) : 0;
+}
+
+static uint64_t pit_measure_any(const void *o)
+{
+    return pit_measure(o);
+}
+
+uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
+{
+    return calibrate(pit_measure_any, o, discarded);
 }
 
 /* ---- against an up-counter (HPET, ACPI PM timer) --------------------------
@@ -189,23 +203,15 @@ static uint64_t ref_measure(const struct tsc_ref_ops *o)
     return span * o->hz / delta;
 }
 
+static uint64_t ref_measure_any(const void *o)
+{
+    return ref_measure(o);
+}
+
 uint64_t tsc_calibrate_counter(const struct tsc_ref_ops *o,
                                unsigned *discarded)
 {
-    uint64_t good[CAL_GOOD];
-    int n = 0;
-
-    *discarded = 0;
-    for (int i = 0; i < CAL_TRIES && n < CAL_GOOD; i++) {
-        uint64_t hz = ref_measure(o);
-        if (hz == TSC_CAL_NO_PIT)
-            return 0;
-        if (hz)
-            good[n++] = hz;
-        else
-            ++*discarded;
-    }
-    return n ? median(good, n) : 0;
+    return calibrate(ref_measure_any, o, discarded);
 }
 
 static uint64_t hw_tsc(void)
