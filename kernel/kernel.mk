@@ -25,7 +25,7 @@ KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
 # In-kernel tests are part of every kernel image; test= selects them.
 KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
                tests/kernel/test_net.c tests/kernel/test_smp.c \
-               tests/kernel/test_fbcon.c
+               tests/kernel/test_fbcon.c tests/kernel/test_power.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))

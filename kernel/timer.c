@@ -290,7 +290,7 @@ static uint64_t hpet_setup(void)
     return 1000000000000000ULL / period;
 }
 
-static uint64_t calibrate_against(const char *src, unsigned *discarded)
+uint64_t calibrate_against(const char *src, unsigned *discarded)
 {
     const struct acpi_fadt *f = power_fadt();
     struct tsc_ref_ops o = { .tsc = hw_tsc };

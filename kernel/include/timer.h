@@ -46,6 +46,10 @@ struct tsc_ref_ops {
 };
 uint64_t tsc_calibrate_counter(const struct tsc_ref_ops *o,
                                unsigned *discarded);
+/* Measure the TSC against "PIT", "HPET" or "ACPI PM timer" now (boot,
+   and tests comparing the sources): Hz, 0 if it is absent or gave
+   nothing steady. */
+uint64_t calibrate_against(const char *src, unsigned *discarded);
 /* Where the TSC frequency came from: "PIT", "HPET", "ACPI PM timer" or
    "nothing (assumed 1 GHz)". */
 extern const char *tsc_source;

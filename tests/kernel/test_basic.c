@@ -280,6 +280,25 @@ KTEST(timer, counter_calibration_dead_counter)
     KEXPECT_EQ(tsc_calibrate_counter(&sim_pm, &discarded), 0);
 }
 
+/* Every reference this machine has gives the boot figure within 2% (q35
+   has all three, under SeaBIOS and OVMF): a wrong HPET period or PM
+   timer rate or width would not. */
+KTEST(timer, references_agree)
+{
+    static const char *const src[] = { "PIT", "HPET", "ACPI PM timer" };
+    unsigned discarded, n = 0;
+
+    for (int i = 0; i < 3; i++) {
+        uint64_t hz = calibrate_against(src[i], &discarded);
+        if (!hz)
+            continue;
+        n++;
+        if (hz < tsc_hz - tsc_hz / 50 || hz > tsc_hz + tsc_hz / 50)
+            KEXPECT(!"a reference disagrees with the boot calibration");
+    }
+    KEXPECT_EQ(n, 3);
+}
+
 KTEST(timer, clock_monotonic)
 {
     uint64_t a = clock_ns(), b;
