@@ -139,10 +139,15 @@ void console_setup(const struct cmdline *cl, const struct bootinfo_fb *fb)
     to_serial = serial;
 }
 
+/* Program output goes to its UART whatever console= says (launchers read
+   it there), and to the screen too when there is one: on a machine with
+   no serial port the screen is all there is. */
 void console_write_user(const char *s, size_t n)
 {
     spin_lock(&console_lock);
     uart_write(user_port, s, n);
+    if (fbcon_active())
+        fbcon_write(s, n);
     spin_unlock(&console_lock);
 }
 
