@@ -79,6 +79,11 @@ run: $(BUILD)/kernel.elf
 run-iso: $(BUILD)/lwk.iso
 	$(QEMU) $(QEMU_ARGS) -cdrom $(BUILD)/lwk.iso
 
+# The same ISO on a UEFI machine (Debian's ovmf); slow to start under TCG.
+OVMF       ?= /usr/share/ovmf/OVMF.fd
+run-uefi: $(BUILD)/lwk.iso
+	$(QEMU) $(QEMU_ARGS) -bios $(OVMF) -cdrom $(BUILD)/lwk.iso
+
 # QEMU waits for gdb on tcp::1234+uid%1000; see README "Debugging".
 GDBPORT    := $(shell expr 1234 + $$(id -u) % 1000)
 debug: $(BUILD)/kernel.elf
@@ -114,6 +119,7 @@ help:
 	@echo 'make install        PREFIX=/usr/local (DESTDIR=...): bin/ lib/ include/'
 	@echo '                    share/lwk/ (tools/install); make uninstall removes it'
 	@echo 'make run | debug    boot one node under QEMU (debug: wait for gdb)'
+	@echo 'make run-iso        the ISO under SeaBIOS; run-uefi: under OVMF (UEFI)'
 	@echo 'make clean          remove build/'
 
-.PHONY: all deps run run-iso debug demo test clean kernel iso test-build help
+.PHONY: all deps run run-iso run-uefi debug demo test clean kernel iso test-build help

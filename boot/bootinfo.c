@@ -4,6 +4,7 @@
  * blocks.  Everything it keeps is copied: once it returns, the loader's
  * block may be overwritten.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include "bootinfo.h"
 #include "multiboot.h"
@@ -32,6 +33,11 @@ static void add_mem(struct bootinfo *bi, uint64_t base, uint64_t len,
         return;
     if (base + len < base)          /* wraps: a broken map, keep what fits */
         len = ~0ULL - base;
+    if (bi->nmem && bi->mem[bi->nmem - 1].base + bi->mem[bi->nmem - 1].len
+                    == base) {     /* EFI maps split RAM by owner: merge */
+        bi->mem[bi->nmem - 1].len += len;
+        return;
+    }
     if (bi->nmem == BOOTINFO_MAX_MEM) {
         bi->truncated = 1;
         return;
@@ -105,6 +111,51 @@ static int parse_mb2_mmap(struct bootinfo *bi, const struct mb2_tag_mmap *t)
     return 0;
 }
 
+/* The EFI memory map (UEFI machines): RAM by EFI type; what boot services
+   and the loader used is free once GRUB has exited boot services.  It
+   replaces the loader's own map (tag 6), whichever comes first. */
+static int parse_mb2_efi_mmap(struct bootinfo *bi,
+                              const struct mb2_tag_efi_mmap *t)
+{
+    const uint8_t *p = (const uint8_t *)(t + 1);
+    const uint8_t *end = (const uint8_t *)t + t->size;
+
+    if (t->descr_size < sizeof(struct efi_mem_desc))
+        return -1;
+    bi->nmem = 0;
+    bi->efi_mmap = 1;
+    for (; p + t->descr_size <= end; p += t->descr_size) {
+        const struct efi_mem_desc *d = (const void *)p;
+        bool ram = d->type == EFI_CONVENTIONAL_MEMORY ||
+                   (d->type >= EFI_LOADER_CODE &&
+                    d->type <= EFI_BOOT_SERVICES_DATA);
+        if (d->pages >> 52)
+            return -1;          /* more than 2^64 bytes: malformed */
+        add_mem(bi, d->phys, d->pages << 12,
+                ram ? MB_MEM_AVAILABLE : 0);
+    }
+    return 0;
+}
+
+/* Direct-colour framebuffers only: an indexed or text mode is no use to
+   the console (kernel/fbcon.c), so it is left out. */
+static int parse_mb2_fb(struct bootinfo *bi,
+                        const struct mb2_tag_framebuffer *t)
+{
+    if (t->size < sizeof(*t))
+        return -1;
+    if (t->fb_type != MB2_FB_TYPE_RGB)
+        return 0;
+    bi->fb = (struct bootinfo_fb){
+        .addr = t->addr, .pitch = t->pitch, .width = t->width,
+        .height = t->height, .bpp = t->bpp,
+        .red_pos = t->red_pos, .red_size = t->red_size,
+        .green_pos = t->green_pos, .green_size = t->green_size,
+        .blue_pos = t->blue_pos, .blue_size = t->blue_size,
+    };
+    return 0;
+}
+
 /* A copy of the RSDP follows the tag header (MB2 §3.6.13/14).  The new
    tag (ACPI 2.0+) wins over the old one whatever their order. */
 static void add_rsdp(struct bootinfo *bi, const struct mb2_tag *tag)
@@ -143,7 +194,14 @@ static int parse_mb2_tag(struct bootinfo *bi, const struct mb2_tag *tag,
         *have_mmap = 1;
         if (tag->size < sizeof(struct mb2_tag_mmap))
             return -1;
-        return parse_mb2_mmap(bi, (const void *)tag);
+        return bi->efi_mmap ? 0 : parse_mb2_mmap(bi, (const void *)tag);
+    case MB2_TAG_EFI_MMAP:
+        *have_mmap = 1;
+        if (tag->size < sizeof(struct mb2_tag_efi_mmap))
+            return -1;
+        return parse_mb2_efi_mmap(bi, (const void *)tag);
+    case MB2_TAG_FRAMEBUFFER:
+        return parse_mb2_fb(bi, (const void *)tag);
     default:
         return 0;               /* tags we do not need are skipped */
     }

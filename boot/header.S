@@ -31,6 +31,14 @@ mb2_header:
     .short MB2_HTAG_ENTRY, 0    /* entry address tag (MB2 §3.1.6) */
     .long 12
     .long _start32
+    /* A linear framebuffer for console=fb (MB2 §3.1.10), optional: GRUB
+       sets one up where it can (VBE under BIOS, GOP under UEFI) and boots
+       anyway where it cannot.  Under UEFI it also keeps GRUB from warning
+       that the OS gets no console. */
+    .align 8
+    .short MB2_HTAG_FRAMEBUFFER, MB2_HTAG_OPTIONAL
+    .long 20
+    .long 1024, 768, 32         /* width, height, depth: a preference */
     .align 8
     .short MB2_HTAG_END, 0
     .long 8

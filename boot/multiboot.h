@@ -23,13 +23,18 @@
 #define MB2_ARCH_I386           0
 #define MB2_HTAG_END            0
 #define MB2_HTAG_ENTRY          3
+#define MB2_HTAG_FRAMEBUFFER    5
+#define MB2_HTAG_OPTIONAL       1       /* header tag flags: may be ignored */
 #define MB2_TAG_END             0
 #define MB2_TAG_CMDLINE         1
 #define MB2_TAG_MODULE          3
 #define MB2_TAG_BASIC_MEMINFO   4
 #define MB2_TAG_MMAP            6
 #define MB2_TAG_ACPI_OLD        14
+#define MB2_TAG_FRAMEBUFFER     8
 #define MB2_TAG_ACPI_NEW        15
+#define MB2_TAG_EFI_MMAP        17
+#define MB2_FB_TYPE_RGB         1       /* §3.6.12: direct colour */
 
 /* Memory map entry type shared by both (MB1 §3.3, MB2 §3.6.8). */
 #define MB_MEM_AVAILABLE        1
@@ -82,8 +87,41 @@ struct mb2_mmap_entry {
     uint32_t type, zero;
 };
 
+/* §3.6.12: the framebuffer the loader set up (RGB colour info follows). */
+struct mb2_tag_framebuffer {
+    uint32_t type, size;
+    uint64_t addr;
+    uint32_t pitch, width, height;
+    uint8_t bpp, fb_type;
+    uint16_t reserved;
+    uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+} __attribute__((packed));
+
+/* §3.6.16: the EFI memory map as the firmware gave it, descriptors of
+   descr_size bytes (at least the UEFI 2.x EFI_MEMORY_DESCRIPTOR below). */
+struct mb2_tag_efi_mmap {
+    uint32_t type, size;
+    uint32_t descr_size, descr_version;
+};
+
+/* UEFI 2.10 §7.2.3 EFI_MEMORY_DESCRIPTOR (4 KiB pages). */
+struct efi_mem_desc {
+    uint32_t type, pad;
+    uint64_t phys, virt, pages, attr;
+};
+
+/* UEFI 2.10 §7.2.1 EFI_MEMORY_TYPE: what is RAM once boot services have
+   exited (loader, boot-services and conventional memory); the runtime
+   services, ACPI and reserved types are not. */
+enum {
+    EFI_LOADER_CODE = 1, EFI_LOADER_DATA = 2, EFI_BOOT_SERVICES_CODE = 3,
+    EFI_BOOT_SERVICES_DATA = 4, EFI_CONVENTIONAL_MEMORY = 7,
+};
+
 _Static_assert(sizeof(struct mb1_info) == 52, "MB1 info through mmap_addr");
 _Static_assert(sizeof(struct mb1_mmap_entry) == 24, "MB1 mmap entry");
 _Static_assert(sizeof(struct mb2_mmap_entry) == 24, "MB2 mmap entry");
+_Static_assert(sizeof(struct mb2_tag_framebuffer) == 38, "MB2 fb tag + RGB");
+_Static_assert(sizeof(struct efi_mem_desc) == 40, "EFI memory descriptor");
 #endif
 #endif

@@ -268,3 +268,193 @@ int acpi_madt(const struct acpi *a, struct acpi_madt *m, const char **why)
     }
     return 0;
 }
+
+/* ---- FADT, DSDT \_S5, HPET ------------------------------------------------ */
+
+/* §5.2.9, Table 5.9: the fields we read, at their offsets (asserted). */
+struct fadt {
+    struct acpi_header h;
+    uint32_t firmware_ctrl, dsdt;                       /* 36 */
+    uint8_t reserved0, pm_profile;
+    uint16_t sci_int;
+    uint32_t smi_cmd;                                   /* 48 */
+    uint8_t acpi_enable, acpi_disable, s4bios_req, pstate_cnt;
+    uint32_t pm1a_evt, pm1b_evt, pm1a_cnt, pm1b_cnt;    /* 56 */
+    uint32_t pm2_cnt, pm_tmr, gpe0, gpe1;               /* 72 */
+    uint8_t pm1_evt_len, pm1_cnt_len, pm2_cnt_len, pm_tmr_len;  /* 88 */
+    uint8_t gpe0_len, gpe1_len, gpe1_base, cst_cnt;
+    uint16_t p_lvl2_lat, p_lvl3_lat, flush_size, flush_stride;  /* 96 */
+    uint8_t duty_offset, duty_width, day_alrm, mon_alrm, century;
+    uint16_t iapc_boot_arch;                            /* 109 */
+    uint8_t reserved1;
+    uint32_t flags;                                     /* 112 */
+    struct acpi_gas reset_reg;                          /* 116 */
+    uint8_t reset_value;                                /* 128 */
+    uint16_t arm_boot_arch;
+    uint8_t minor_version;
+    uint64_t x_firmware_ctrl, x_dsdt;                   /* 132, 140 */
+    struct acpi_gas x_pm1a_evt, x_pm1b_evt, x_pm1a_cnt, x_pm1b_cnt; /* 148 */
+    struct acpi_gas x_pm2_cnt, x_pm_tmr;                /* 196, 208 */
+} __packed;
+_Static_assert(offsetof(struct fadt, dsdt) == 40, "FADT DSDT");
+_Static_assert(offsetof(struct fadt, smi_cmd) == 48, "FADT SMI_CMD");
+_Static_assert(offsetof(struct fadt, acpi_enable) == 52, "FADT ACPI_ENABLE");
+_Static_assert(offsetof(struct fadt, pm1a_cnt) == 64, "FADT PM1a_CNT_BLK");
+_Static_assert(offsetof(struct fadt, pm_tmr) == 76, "FADT PM_TMR_BLK");
+_Static_assert(offsetof(struct fadt, iapc_boot_arch) == 109, "FADT boot arch");
+_Static_assert(offsetof(struct fadt, flags) == 112, "FADT Flags");
+_Static_assert(offsetof(struct fadt, reset_reg) == 116, "FADT RESET_REG");
+_Static_assert(offsetof(struct fadt, reset_value) == 128, "FADT RESET_VALUE");
+_Static_assert(offsetof(struct fadt, x_dsdt) == 140, "FADT X_DSDT");
+_Static_assert(offsetof(struct fadt, x_pm1a_cnt) == 172, "FADT X_PM1a_CNT");
+_Static_assert(offsetof(struct fadt, x_pm_tmr) == 208, "FADT X_PM_TMR_BLK");
+_Static_assert(sizeof(struct fadt) == 220, "FADT through X_PM_TMR_BLK");
+_Static_assert(sizeof(struct acpi_gas) == 12, "Generic Address Structure");
+
+/* An ACPI 1.0 FADT ends at 116; fields past a table's length read 0. */
+static void fadt_copy(struct fadt *f, const struct acpi_header *h)
+{
+    memset(f, 0, sizeof(*f));
+    memcpy(f, h, MIN(h->length, sizeof(*f)));
+}
+
+/* The X_ block when it is an I/O port, else the 32-bit one. */
+static uint16_t io_block(const struct acpi_gas *x, uint32_t legacy)
+{
+    if (x->addr && x->space == ACPI_SPACE_IO && x->addr <= 0xFFFF)
+        return (uint16_t)x->addr;
+    return legacy <= 0xFFFF ? (uint16_t)legacy : 0;
+}
+
+int acpi_fadt(const struct acpi *a, struct acpi_fadt *out, const char **why)
+{
+    const struct acpi_header *h = acpi_table(a, "FACP");
+    struct fadt f;
+
+    *out = (struct acpi_fadt){ 0 };
+    if (!h || h->length < offsetof(struct fadt, reset_reg)) {
+        *why = h ? "the FADT is too short" : "no FADT (FACP table)";
+        return -1;
+    }
+    fadt_copy(&f, h);
+    out->dsdt = f.x_dsdt ? f.x_dsdt : f.dsdt;
+    out->smi_cmd = f.smi_cmd;
+    out->acpi_enable = f.acpi_enable;
+    out->pm1a_cnt = io_block(&f.x_pm1a_cnt, f.pm1a_cnt);
+    out->pm1b_cnt = io_block(&f.x_pm1b_cnt, f.pm1b_cnt);
+    out->pm_tmr = f.pm_tmr_len >= 4 || f.x_pm_tmr.addr
+                  ? io_block(&f.x_pm_tmr, f.pm_tmr) : 0;
+    out->pm_tmr_bits = f.flags & ACPI_FADT_TMR_VAL_EXT ? 32 : 24;
+    out->flags = f.flags;
+    out->boot_arch = f.iapc_boot_arch;
+    /* RESET_REG came with ACPI 2.0's 129-byte FADT (revision 2+). */
+    if (h->length > offsetof(struct fadt, reset_value) &&
+        (f.flags & ACPI_FADT_RESET_REG_SUP) && f.reset_reg.addr &&
+        f.reset_reg.space <= ACPI_SPACE_PCI) {
+        out->reset_supported = true;
+        out->reset_reg = f.reset_reg;
+        out->reset_value = f.reset_value;
+    }
+    return 0;
+}
+
+/* One AML integer of a package element: ZeroOp, OneOp, or BytePrefix,
+   WordPrefix, DWordPrefix and its value (ACPI 6.5 §20.2.3).  The bytes
+   it took, 0 if it is no such integer. */
+static size_t aml_int(const uint8_t *p, const uint8_t *end, uint32_t *v)
+{
+    static const uint8_t width[] = { [0x0A] = 1, [0x0B] = 2, [0x0C] = 4 };
+    size_t n;
+
+    if (p >= end)
+        return 0;
+    if (*p == 0x00 || *p == 0x01) {
+        *v = *p;
+        return 1;
+    }
+    if (*p < 0x0A || *p > 0x0C || (size_t)(end - p) <= width[*p])
+        return 0;
+    n = width[*p];
+    *v = 0;
+    memcpy(v, p + 1, n);
+    return n + 1;
+}
+
+/* After "_S5_": PackageOp, a PkgLength of 1-4 bytes (the lead byte's top
+   two bits count the bytes that follow, §20.2.4), NumElements, then the
+   elements: the first two are SLP_TYPa and SLP_TYPb. */
+static int s5_package(const uint8_t *p, const uint8_t *end, uint16_t *a,
+                      uint16_t *b)
+{
+    uint32_t va, vb;
+    size_t n;
+
+    if (end - p < 3 || *p++ != 0x12)
+        return -1;
+    p += 1 + (*p >> 6);             /* PkgLength */
+    if (p >= end || *p++ < 2)       /* NumElements */
+        return -1;
+    if (!(n = aml_int(p, end, &va)) || !aml_int(p + n, end, &vb))
+        return -1;
+    *a = (uint16_t)(va & 7);        /* SLP_TYP is 3 bits */
+    *b = (uint16_t)(vb & 7);
+    return 0;
+}
+
+int acpi_s5(const struct acpi *a, const struct acpi_fadt *f,
+            uint16_t *slp_typa, uint16_t *slp_typb, const char **why)
+{
+    const struct acpi_header *d = f->dsdt ? table_at(a->map, f->dsdt) : NULL;
+    const uint8_t *p, *end;
+
+    if (!d || memcmp(d->sig, "DSDT", 4)) {
+        *why = "the FADT names no DSDT, or its checksum is wrong";
+        return -1;
+    }
+    p = (const uint8_t *)(d + 1);
+    end = (const uint8_t *)d + d->length;
+    /* NameOp (0x08), an optional root prefix '\', "_S5_", the package. */
+    for (; p + 4 < end; p++) {
+        if (memcmp(p, "_S5_", 4) ||
+            !(p[-1] == 0x08 || (p[-1] == '\\' && p[-2] == 0x08)))
+            continue;
+        if (s5_package(p + 4, end, slp_typa, slp_typb) == 0)
+            return 0;
+    }
+    *why = "the DSDT has no \\_S5 package (no soft-off state)";
+    return -1;
+}
+
+/* IA-PC HPET 1.0a §3.2.4, Table 3. */
+struct hpet_table {
+    struct acpi_header h;
+    uint32_t block_id;                                  /* 36 */
+    struct acpi_gas base;                               /* 40 */
+    uint8_t number;                                     /* 52 */
+    uint16_t min_tick;
+    uint8_t attributes;
+} __packed;
+_Static_assert(offsetof(struct hpet_table, block_id) == 36, "HPET block id");
+_Static_assert(offsetof(struct hpet_table, base) == 40, "HPET base address");
+_Static_assert(offsetof(struct hpet_table, number) == 52, "HPET number");
+_Static_assert(sizeof(struct hpet_table) == 56, "HPET table");
+
+int acpi_hpet(const struct acpi *a, struct acpi_hpet *out, const char **why)
+{
+    const struct hpet_table *t = (const void *)acpi_table(a, "HPET");
+
+    *out = (struct acpi_hpet){ 0 };
+    if (!t || t->h.length < sizeof(*t)) {
+        *why = t ? "the HPET table is too short" : "no HPET table";
+        return -1;
+    }
+    if (t->base.space != ACPI_SPACE_MEM || !t->base.addr ||
+        (t->base.addr & 0x3FF)) {
+        *why = "the HPET's base address is not a 1 KiB-aligned memory address";
+        return -1;
+    }
+    out->base = t->base.addr;
+    out->block_id = t->block_id;
+    out->number = t->number;
+    return 0;
+}

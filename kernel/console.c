@@ -1,9 +1,15 @@
 /*
  * Serial console on COM1 (16550 UART, 115200 8N1).  Polled output with a
- * bounded wait, so a missing UART cannot hang the node.
+ * bounded wait, so a missing UART cannot hang the node.  The kernel log
+ * can go to the framebuffer too, or instead (console= on the command
+ * line; kernel/fbcon.c).
  */
 #include "kernel.h"
+#include "bootinfo.h"
+#include "cmdline.h"
 #include "console.h"
+#include "fbcon.h"
+#include "lib.h"
 #include "printf.h"
 #include "ratelimit.h"
 #include "spinlock.h"
@@ -31,6 +37,12 @@ static uint16_t user_port = COM1;
 /* Lines from different CPUs do not mix: one writer at a time per UART
    (one lock for both: they are written the same way, rarely at once). */
 static spinlock_t console_lock;
+/* console=: where the kernel log goes.  Until the framebuffer console can
+   start (after paging), the log is also kept here and replayed to it. */
+static bool to_serial = true;
+static char early[8192];
+static size_t early_len;
+static bool early_done;
 
 static void uart_init(uint16_t port)
 {
@@ -83,14 +95,59 @@ static void uart_write(uint16_t port, const char *s, size_t n)
 void console_write(const char *s, size_t n)
 {
     spin_lock(&console_lock);
-    uart_write(COM1, s, n);
+    if (to_serial)
+        uart_write(COM1, s, n);
+    if (fbcon_active())
+        fbcon_write(s, n);
+    else if (!early_done && early_len + n <= sizeof(early)) {
+        memcpy(early + early_len, s, n);
+        early_len += n;
+    }
     spin_unlock(&console_lock);
 }
 
+/* console=serial (the default), fb, or serial,fb. */
+void console_setup(const struct cmdline *cl, const struct bootinfo_fb *fb)
+{
+    const char *want = cmdline_get(cl, "console"), *why;
+    bool both = want && (!strcmp(want, "serial,fb") ||
+                         !strcmp(want, "fb,serial"));
+    bool serial = !want || both || !strcmp(want, "serial");
+    bool use_fb = both || (want && !strcmp(want, "fb"));
+
+    early_done = true;
+    if (want && !serial && !use_fb) {
+        kprintf("console: console=%s is not serial, fb or serial,fb; "
+                "keeping the serial console\n", want);
+        return;
+    }
+    if (!use_fb)
+        return;
+    spin_lock(&console_lock);
+    if (fbcon_init(fb, &why) == 0)
+        fbcon_write(early, early_len);      /* the log so far */
+    spin_unlock(&console_lock);
+    if (!fbcon_active()) {
+        kprintf("console: no framebuffer console: %s; keeping the serial "
+                "console\n", why);
+        return;
+    }
+    kprintf("console: framebuffer %ux%u, %u bpp at %#lx, %u x %u "
+            "characters%s\n", fb->width, fb->height, fb->bpp, fb->addr,
+            fb->width / FBCON_GLYPH_W, fb->height / FBCON_GLYPH_H,
+            serial ? "; serial too" : "; serial off from here");
+    to_serial = serial;
+}
+
+/* Program output goes to its UART whatever console= says (launchers read
+   it there), and to the screen too when there is one: on a machine with
+   no serial port the screen is all there is. */
 void console_write_user(const char *s, size_t n)
 {
     spin_lock(&console_lock);
     uart_write(user_port, s, n);
+    if (fbcon_active())
+        fbcon_write(s, n);
     spin_unlock(&console_lock);
 }
 

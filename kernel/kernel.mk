@@ -1,13 +1,13 @@
 # kernel/: the Q-Kernel.  Linked twice: the first link gives the addresses
 # for the symbol table (tools/genksyms) that the second link carries.
 
-KERNEL_SRCS := kernel/main.c kernel/console.c kernel/printf.c kernel/lib.c \
+KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/ratelimit.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
                kernel/elf.c kernel/aspace.c kernel/proc.c kernel/thread.c \
                kernel/syscall.c \
-               kernel/acpi.c kernel/smp.c kernel/smpboot.S \
+               kernel/acpi.c kernel/power.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
                kernel/netdev.c kernel/portals.c kernel/ptlcall.c \
                kernel/ptlengine.c
@@ -24,7 +24,8 @@ KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
 
 # In-kernel tests are part of every kernel image; test= selects them.
 KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
-               tests/kernel/test_net.c tests/kernel/test_smp.c
+               tests/kernel/test_net.c tests/kernel/test_smp.c \
+               tests/kernel/test_fbcon.c tests/kernel/test_power.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))
@@ -35,6 +36,16 @@ $(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) kernel/portals.c kernel/ptlcall.c \
 $(BUILD)/k/portals/atomic_ops.c.o: KCFLAGS := \
     $(filter-out -mno-sse -mno-sse2 -mno-mmx,$(KCFLAGS)) $(KPTL_SSE) \
     -Iportals/include -Iportals
+
+# The console font: GRUB's 8x16 ASCII glyphs (Unifont) from Debian's
+# grub-common, made const.
+FONT_H := /usr/share/grub/ascii.h
+$(BUILD)/k/font8x16.h: $(FONT_H)
+	@mkdir -p $(@D)
+	$(call say,FONT,$@)
+	$(Q)sed 's/^unsigned char ascii_bitmaps/static const unsigned char ascii_bitmaps/' $< > $@
+$(BUILD)/k/kernel/fbcon.c.o $(BUILD)/k/tests/kernel/test_fbcon.c.o: $(BUILD)/k/font8x16.h
+$(BUILD)/k/kernel/fbcon.c.o $(BUILD)/k/tests/kernel/test_fbcon.c.o: KCFLAGS += -I$(BUILD)/k
 
 $(BUILD)/k/%.c.o: %.c
 	@mkdir -p $(@D)

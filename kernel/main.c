@@ -17,6 +17,7 @@
 #include "paging.h"
 #include "pci.h"
 #include "portals.h"
+#include "power.h"
 #include "proc.h"
 #include "panic.h"
 #include "timer.h"
@@ -44,6 +45,8 @@ static void parse_boot(uint32_t magic, uint32_t info)
               "with GRUB multiboot2 or qemu -kernel", magic);
     cmdline_parse(&kernel_cmdline, bootinfo.cmdline);
     machine_exit_on_stop = cmdline_get(&kernel_cmdline, "test") != NULL;
+    machine_reset_on_panic = cmdline_get(&kernel_cmdline, "panic") &&
+        !strcmp(cmdline_get(&kernel_cmdline, "panic"), "reset");
     if (cmdline_get_u64(&kernel_cmdline, "nid", 0, &node_id) < 0)
         panic("nid=%s is not a number; give the node id as nid=N",
               cmdline_get(&kernel_cmdline, "nid"));
@@ -112,10 +115,12 @@ void kmain(uint32_t magic, uint32_t info)
     trap_init();                /* GDT, TSS, IDT: faults are reported now */
     mem_init(&bootinfo);        /* region pool from the memory map */
     paging_init();              /* 2 MB page tables; boot identity map gone */
+    console_setup(&kernel_cmdline, &bootinfo.fb);   /* console=fb */
     apic_init();                /* local APIC on, 8259 PICs masked */
-    timer_init();               /* TSC and LAPIC timer calibrated */
-    rtc_init();                 /* wall-clock base for CLOCK_REALTIME */
     find_acpi();                /* RSDP, root table, checksummed tables */
+    power_init();               /* FADT and \_S5: power-off, reset */
+    timer_init();               /* TSC (PIT, HPET or PM timer), LAPIC */
+    rtc_init();                 /* wall-clock base for CLOCK_REALTIME */
     start_cpus();               /* MADT's CPUs up, idle in their halt loop */
     pci_init();                 /* enumerate the PCI buses */
     virtio_net_probe();         /* NICs up, registered with netdev */

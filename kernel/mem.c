@@ -155,6 +155,8 @@ static void log_pools(void)
 void mem_init(const struct bootinfo *bi)
 {
     boot = bi;
+    pr_info("memory map from %s\n", bi->efi_mmap ? "the EFI memory map "
+            "(UEFI)" : "the boot loader");
     for (int i = 0; i < bi->nmem; i++) {
         pr_info("RAM %012lx-%012lx (%lu KiB)\n", bi->mem[i].base,
                 bi->mem[i].base + bi->mem[i].len - 1, bi->mem[i].len >> 10);

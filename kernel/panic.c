@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "console.h"
 #include "panic.h"
+#include "power.h"
 #include "printf.h"
 #include "trap.h"
 #include "x86.h"
@@ -12,6 +13,7 @@
 #define QEMU_DEBUG_EXIT_PORT    0xF4    /* -device isa-debug-exit,iobase=0xf4 */
 
 bool machine_exit_on_stop;
+bool machine_reset_on_panic;
 
 __noreturn void machine_stop(bool success)
 {
@@ -19,6 +21,7 @@ __noreturn void machine_stop(bool success)
     if (machine_exit_on_stop) {
         /* QEMU exits with (value << 1) | 1: 0x10 -> 33, 0x11 -> 35. */
         outb(QEMU_DEBUG_EXIT_PORT, success ? 0x10 : 0x11);
+        power_off();            /* still here: no debug-exit device */
     }
     kprintf("qkernel: node stopped\n");
     for (;;)
@@ -36,5 +39,7 @@ __noreturn void panic(const char *fmt, ...)
     va_end(ap);
     pr_info("%s\n", buf);
     stacktrace_print(0, read_rbp());
+    if (machine_reset_on_panic)
+        power_reset();
     machine_stop(false);
 }

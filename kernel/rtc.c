@@ -4,7 +4,9 @@
  */
 #define LOG_PREFIX "timer"
 #include "kernel.h"
+#include "acpi.h"
 #include "console.h"
+#include "power.h"
 #include "timer.h"
 #include "x86.h"
 
@@ -33,10 +35,24 @@ static uint64_t days_from_civil(unsigned y, unsigned m, unsigned d)
 
 void rtc_init(void)
 {
+    const struct acpi_fadt *f = power_fadt();
     uint8_t s, mi, h, d, mo, y, b;
+    int wait;
 
-    while (cmos(0x0A) & 0x80)           /* update in progress */
-        cpu_relax();
+    /* Some UEFI-only machines have no CMOS clock (the FADT says so), and
+       an absent one reads 0xFF: "update in progress" for ever.  An update
+       takes under 2 ms. */
+    if (f && (f->boot_arch & ACPI_BOOT_NO_CMOS_RTC)) {
+        pr_warn("no CMOS clock (FADT): CLOCK_REALTIME starts at 1970\n");
+        return;
+    }
+    for (wait = 0; wait < 20 && (cmos(0x0A) & 0x80); wait++)
+        udelay(1000);                   /* update in progress */
+    if (wait == 20) {
+        pr_warn("the CMOS clock never finishes its update (absent?): "
+                "CLOCK_REALTIME starts at 1970\n");
+        return;
+    }
     s = cmos(0x00); mi = cmos(0x02); h = cmos(0x04);
     d = cmos(0x07); mo = cmos(0x08); y = cmos(0x09); b = cmos(0x0B);
     bool bin = b & 0x04;

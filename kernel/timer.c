@@ -1,11 +1,18 @@
 /*
- * TSC calibration against PIT channel 2, and the LAPIC one-shot timer
- * calibrated against the TSC.
+ * TSC calibration against PIT channel 2 (else the HPET, else the ACPI PM
+ * timer: tsc_ref=pit|hpet|pmtimer on the command line picks one), and the
+ * LAPIC one-shot timer calibrated against the TSC.
  */
 #define LOG_PREFIX "timer"
 #include "kernel.h"
 #include "console.h"
 #include "cpu.h"
+#include "acpi.h"
+#include "cmdline.h"
+#include "lib.h"
+#include "memlayout.h"
+#include "paging.h"
+#include "power.h"
 #include "timer.h"
 #include "trap.h"
 #include "x86.h"
@@ -122,14 +129,18 @@ static uint64_t pit_measure(const struct tsc_cal_ops *o)
     return span * PIT_HZ / (uint32_t)(a.count - b.count);
 }
 
-uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
+/* Measure until CAL_GOOD measurements were good, or CAL_TRIES were made:
+   the median of the good ones; 0 if none, or if the reference is dead
+   (TSC_CAL_NO_PIT). */
+static uint64_t calibrate(uint64_t (*measure)(const void *), const void *o,
+                          unsigned *discarded)
 {
     uint64_t good[CAL_GOOD];
     int n = 0;
 
     *discarded = 0;
     for (int i = 0; i < CAL_TRIES && n < CAL_GOOD; i++) {
-        uint64_t hz = pit_measure(o);
+        uint64_t hz = measure(o);
         if (hz == TSC_CAL_NO_PIT)
             return 0;
         if (hz)
@@ -138,6 +149,69 @@ uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
             ++*discarded;
     }
     return n ? median(good, n) : 0;
+}
+
+static uint64_t pit_measure_any(const void *o)
+{
+    return pit_measure(o);
+}
+
+uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded)
+{
+    return calibrate(pit_measure_any, o, discarded);
+}
+
+/* ---- against an up-counter (HPET, ACPI PM timer) --------------------------
+
+   The same bracketing rule as the PIT's; the counter wraps at `bits`
+   (24 bits of the PM timer wrap in 4.7 s, far beyond a measurement). */
+
+struct ref_reading {
+    uint64_t tsc, spread, count;
+};
+
+static struct ref_reading ref_read(const struct tsc_ref_ops *o)
+{
+    struct ref_reading r;
+    uint64_t t0 = o->tsc(), t1;
+
+    r.count = o->read();
+    t1 = o->tsc();
+    r.tsc = t0 + (t1 - t0) / 2;
+    r.spread = t1 - t0;
+    return r;
+}
+
+#define REF_DEAD_TSC    20000000000ULL  /* 20e9 ticks: seconds on any CPU */
+
+static uint64_t ref_measure(const struct tsc_ref_ops *o)
+{
+    uint64_t mask = o->bits >= 64 ? ~0ULL : (1ULL << o->bits) - 1;
+    uint64_t want = o->hz * CALIBRATE_MS / 1000, delta, span;
+    struct ref_reading a = ref_read(o), b;
+
+    do {
+        b = ref_read(o);
+        delta = (b.count - a.count) & mask;
+        if (b.tsc - a.tsc > REF_DEAD_TSC)
+            return TSC_CAL_NO_PIT;      /* the counter does not count */
+    } while (delta < want);
+    span = b.tsc - a.tsc;
+    if ((a.spread + b.spread) * CAL_MAX_ERR > span ||
+        span > (UINT64_MAX >> 1) / o->hz)   /* paused for long: retry */
+        return 0;
+    return span * o->hz / delta;
+}
+
+static uint64_t ref_measure_any(const void *o)
+{
+    return ref_measure(o);
+}
+
+uint64_t tsc_calibrate_counter(const struct tsc_ref_ops *o,
+                               unsigned *discarded)
+{
+    return calibrate(ref_measure_any, o, discarded);
 }
 
 static uint64_t hw_tsc(void)
@@ -172,14 +246,98 @@ static const struct tsc_cal_ops hw_cal = {
     .pit_done = hw_pit_done,
 };
 
-static unsigned tsc_discarded, lapic_discarded;
+/* The HPET (IA-PC HPET 1.0a §2.3): capabilities (the counter's period
+   in femtoseconds in the high half), configuration (bit 0 starts the
+   main counter), the main counter; its low 32 bits are read, which any
+   HPET has. */
+#define HPET_CAP        0x000
+#define HPET_CFG        0x010
+#define HPET_COUNTER    0x0F0
+#define HPET_ENABLE     (1u << 0)
+#define HPET_MAX_PERIOD 100000000u      /* fs: 10 MHz at least (§2.3.4) */
+_Static_assert(HPET_COUNTER == 0xF0, "HPET main counter offset");
 
+static volatile uint32_t *hpet_regs;
+static uint16_t pm_tmr_port;
+
+static uint64_t hpet_read(void)
+{
+    return hpet_regs[HPET_COUNTER / 4];
+}
+
+static uint64_t pm_tmr_read(void)
+{
+    return inl(pm_tmr_port);
+}
+
+/* The HPET's counter rate, its counter started; 0 if there is none. */
+static uint64_t hpet_setup(void)
+{
+    struct acpi_hpet h;
+    const char *why;
+    uint32_t period;
+
+    if (acpi_hpet(&acpi_tables, &h, &why) < 0)
+        return 0;
+    if (h.base + 0x400 > paging_physmap_top() &&
+        paging_map_mmio(h.base, 0x400) < 0)
+        return 0;
+    hpet_regs = phys_to_virt(h.base);
+    period = hpet_regs[HPET_CAP / 4 + 1];
+    if (!period || period > HPET_MAX_PERIOD)
+        return 0;
+    hpet_regs[HPET_CFG / 4] |= HPET_ENABLE;
+    return 1000000000000000ULL / period;
+}
+
+uint64_t calibrate_against(const char *src, unsigned *discarded)
+{
+    const struct acpi_fadt *f = power_fadt();
+    struct tsc_ref_ops o = { .tsc = hw_tsc };
+
+    if (!strcmp(src, "PIT"))
+        return tsc_calibrate(&hw_cal, discarded);
+    if (!strcmp(src, "HPET")) {
+        if (!(o.hz = hpet_setup()))
+            return 0;
+        o.read = hpet_read;
+        o.bits = 32;
+    } else {
+        if (!f || !f->pm_tmr)
+            return 0;
+        pm_tmr_port = f->pm_tmr;
+        o.read = pm_tmr_read;
+        o.hz = ACPI_PM_TIMER_HZ;
+        o.bits = f->pm_tmr_bits;
+    }
+    return tsc_calibrate_counter(&o, discarded);
+}
+
+static unsigned tsc_discarded, lapic_discarded;
+const char *tsc_source;
+
+/* PIT first (every PC had one), then the HPET, then the PM timer; or the
+   one tsc_ref= names. */
 static void calibrate_tsc(void)
 {
-    uint64_t hz = tsc_calibrate(&hw_cal, &tsc_discarded);
+    static const char *const order[] = { "PIT", "HPET", "ACPI PM timer" };
+    static const char *const names[] = { "pit", "hpet", "pmtimer" };
+    const char *want = cmdline_get(&kernel_cmdline, "tsc_ref");
+    uint64_t hz = 0;
 
+    for (int i = 0; i < 3 && !hz; i++) {
+        if (want && strcmp(want, names[i]))
+            continue;
+        tsc_source = order[i];
+        hz = calibrate_against(order[i], &tsc_discarded);
+        if (!hz)
+            pr_warn("no steady measurement against the %s (absent, or "
+                    "always disturbed)\n", order[i]);
+    }
     if (!hz) {
-        pr_warn("no steady PIT measurement; assuming a 1 GHz TSC\n");
+        pr_warn("nothing to calibrate the TSC against (tsc_ref=%s); "
+                "assuming 1 GHz: timeouts will be off\n", want ? want : "");
+        tsc_source = "nothing (assumed 1 GHz)";
         hz = 1000000000ULL;
     }
     tsc_hz = hz;
@@ -312,8 +470,8 @@ void timer_init(void)
     trap_set_handler(VEC_TIMER, timer_irq);
     timer_init_cpu();
     pr_info("TSC %lu.%03lu MHz, LAPIC timer %lu kHz (calibrated against "
-            "the PIT; %u and %u measurements disturbed by pauses)\n",
+            "the %s; %u and %u measurements disturbed by pauses)\n",
             tsc_hz / 1000000, tsc_hz / 1000 % 1000, lapic_hz / 1000,
-            tsc_discarded, lapic_discarded);
+            tsc_source, tsc_discarded, lapic_discarded);
 }
 

@@ -5,14 +5,17 @@
  *
  * Pure logic over a "map" callback that turns a physical range into a
  * pointer (NULL if it cannot be read), so the host unit tests feed it
- * crafted tables (tests/unit/test_acpi.c).  Other tables (HPET, FADT) are
- * found with acpi_table() and read by whoever needs them.
+ * crafted tables (tests/unit/test_acpi.c).  The FADT (power-off, reset,
+ * PM timer), the DSDT's \_S5 sleep type (found by byte pattern) and the
+ * HPET table are read into plain structs too; kernel/power.c and the
+ * TSC calibration (timer.c) act on them.
  */
 #ifndef ACPI_H
 #define ACPI_H
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdbool.h>
 
 #define ACPI_MAX_TABLES     32
 #define ACPI_MAX_CPUS       64
@@ -70,5 +73,59 @@ struct acpi_madt {
 
 /* Read the MADT ("APIC").  0, or -1 with *why set (no MADT, malformed). */
 int acpi_madt(const struct acpi *a, struct acpi_madt *m, const char **why);
+
+/* A Generic Address Structure (ACPI 6.5 §5.2.3.2). */
+struct acpi_gas {
+    uint8_t space;              /* ACPI_SPACE_* */
+    uint8_t bit_width, bit_offset, access_size;
+    uint64_t addr;
+} __attribute__((packed));
+#define ACPI_SPACE_MEM      0
+#define ACPI_SPACE_IO       1
+#define ACPI_SPACE_PCI      2
+
+/* What the FADT ("FACP", §5.2.9) says about power and time.  Addresses
+   are I/O ports (the 64-bit X_ blocks are used when they are I/O ports,
+   else the 32-bit ones); 0 where the machine has none. */
+struct acpi_fadt {
+    uint64_t dsdt;              /* physical; X_DSDT preferred */
+    uint32_t smi_cmd;           /* port to write acpi_enable to; 0: none */
+    uint8_t acpi_enable;
+    uint16_t pm1a_cnt, pm1b_cnt;
+    uint16_t pm_tmr;            /* ACPI PM timer port (3.579545 MHz) */
+    int pm_tmr_bits;            /* 24 or 32 (flag TMR_VAL_EXT) */
+    bool reset_supported;       /* flag RESET_REG_SUP and a register */
+    struct acpi_gas reset_reg;
+    uint8_t reset_value;
+    uint16_t boot_arch;         /* IAPC_BOOT_ARCH: ACPI_BOOT_* */
+    uint32_t flags;             /* ACPI_FADT_* */
+};
+#define ACPI_FADT_TMR_VAL_EXT   (1u << 8)
+#define ACPI_FADT_RESET_REG_SUP (1u << 10)
+#define ACPI_FADT_HW_REDUCED    (1u << 20)
+#define ACPI_BOOT_LEGACY_DEVICES (1u << 0)
+#define ACPI_BOOT_NO_CMOS_RTC   (1u << 5)
+/* PM1 control register bits (§4.8.3.2.1). */
+#define ACPI_PM1_SCI_EN         (1u << 0)
+#define ACPI_PM1_SLP_TYP_SHIFT  10
+#define ACPI_PM1_SLP_EN         (1u << 13)
+#define ACPI_PM_TIMER_HZ        3579545
+
+/* Read the FADT.  0, or -1 with *why set. */
+int acpi_fadt(const struct acpi *a, struct acpi_fadt *f, const char **why);
+
+/* The S5 (soft-off) sleep type values for PM1a and PM1b, from the DSDT's
+   `Name (_S5, Package () { a, b, ... })`, found by byte pattern (no AML
+   interpreter).  0, or -1 with *why set. */
+int acpi_s5(const struct acpi *a, const struct acpi_fadt *f,
+            uint16_t *slp_typa, uint16_t *slp_typb, const char **why);
+
+/* The HPET table (IA-PC HPET 1.0a §3.2.4): the first timer block. */
+struct acpi_hpet {
+    uint64_t base;              /* MMIO, physical */
+    uint32_t block_id;          /* vendor, counter size, comparators */
+    uint8_t number;
+};
+int acpi_hpet(const struct acpi *a, struct acpi_hpet *h, const char **why);
 
 #endif

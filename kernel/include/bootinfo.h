@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define BOOTINFO_MAX_MEM        64
+#define BOOTINFO_MAX_MEM        128     /* after merging neighbours */
 #define BOOTINFO_MAX_MODS       16
 #define BOOTINFO_CMDLINE_LEN    512
 #define BOOTINFO_MODNAME_LEN    1024    /* = struct lwk_module's name */
@@ -23,6 +23,15 @@ struct bootinfo_mod {
     char name[BOOTINFO_MODNAME_LEN];
 };
 
+/* A linear framebuffer the loader set up (multiboot2 tag 8, RGB only):
+   addr 0 if none. */
+struct bootinfo_fb {
+    uint64_t addr;              /* physical */
+    uint32_t pitch, width, height;  /* bytes per line; pixels */
+    uint8_t bpp;                /* bits per pixel: 15, 16, 24 or 32 */
+    uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+};
+
 struct bootinfo {
     const char *loader;         /* "multiboot1" or "multiboot2" */
     int nmem;
@@ -35,6 +44,8 @@ struct bootinfo {
        over tag 14, "old"); rsdp_len 0 if none: search the BIOS areas. */
     uint8_t rsdp[BOOTINFO_RSDP_LEN];
     uint32_t rsdp_len;
+    struct bootinfo_fb fb;
+    int efi_mmap;               /* mem[] came from the EFI memory map */
     int truncated;              /* some entries did not fit: see above */
 };
 

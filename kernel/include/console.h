@@ -1,5 +1,5 @@
 /*
- * The console: a 16550 UART (COM1).  Every kernel log line starts with the
+ * The console: a 16550 UART (COM1), and the framebuffer (fbcon.h).  Every kernel log line starts with the
  * subsystem's fixed prefix ("mem: ", "timer: ", ...): define LOG_PREFIX
  * before including this header.  Tests read these lines; keep them stable.
  */
@@ -9,6 +9,11 @@
 #include <stddef.h>
 
 void console_init(void);
+struct cmdline;
+struct bootinfo_fb;
+/* console= on the command line: serial (default), fb, serial,fb.  After
+   paging_init; the log so far is replayed to the framebuffer. */
+void console_setup(const struct cmdline *cl, const struct bootinfo_fb *fb);
 void console_write(const char *s, size_t n);
 /* A program's console output (COM2 if present, else COM1). */
 void console_write_user(const char *s, size_t n);

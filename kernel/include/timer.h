@@ -1,5 +1,6 @@
 /*
- * Time: the TSC as the clock (calibrated against the PIT at boot) and the
+ * Time: the TSC as the clock (calibrated at boot against the PIT, else the
+ * HPET or the ACPI PM timer) and the
  * local APIC timer for one-shot events.  There is no periodic tick: a
  * process that asks for no timer is never interrupted by one.
  */
@@ -32,6 +33,26 @@ struct tsc_cal_ops {
 };
 #define TSC_CAL_NO_PIT  UINT64_MAX
 uint64_t tsc_calibrate(const struct tsc_cal_ops *o, unsigned *discarded);
+
+/* The same against a free-running up-counter (the HPET's main counter, the
+   ACPI PM timer) of `bits` bits at `hz`: where the PIT is absent (UEFI
+   machines may have none, QEMU's -machine pit=off) or gave nothing.  TSC
+   Hz, or 0 (no trusted measurement, or the counter does not count). */
+struct tsc_ref_ops {
+    uint64_t (*tsc)(void);
+    uint64_t (*read)(void);
+    uint64_t hz;
+    int bits;
+};
+uint64_t tsc_calibrate_counter(const struct tsc_ref_ops *o,
+                               unsigned *discarded);
+/* Measure the TSC against "PIT", "HPET" or "ACPI PM timer" now (boot,
+   and tests comparing the sources): Hz, 0 if it is absent or gave
+   nothing steady. */
+uint64_t calibrate_against(const char *src, unsigned *discarded);
+/* Where the TSC frequency came from: "PIT", "HPET", "ACPI PM timer" or
+   "nothing (assumed 1 GHz)". */
+extern const char *tsc_source;
 
 /* One LAPIC timer serves a fixed set of users, one slot each.  Arm slot
    for absolute clock_ns() time `deadline` (replacing what it held); `fn`

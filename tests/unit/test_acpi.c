@@ -366,6 +366,224 @@ static void madt_malformed(void **s)
     assert_non_null(strstr(why, "no MADT"));
 }
 
+/* --- FADT, DSDT \\_S5, HPET ------------------------------------------------ */
+
+#define FADT_AT     0x104000
+#define DSDT_AT     0x105000
+
+static void put(uint64_t at, const void *v, size_t n)
+{
+    memcpy(phys + at, v, n);
+}
+
+static void put32(uint64_t at, uint32_t v) { put(at, &v, 4); }
+static void put16(uint64_t at, uint16_t v) { put(at, &v, 2); }
+
+/* A GAS at `at` (ACPI 6.5 §5.2.3.2). */
+static void gas(uint64_t at, uint8_t space, uint8_t bits, uint64_t addr)
+{
+    uint8_t g[12] = { space, bits, 0, 1 };
+
+    memcpy(g + 4, &addr, 8);
+    put(at, g, 12);
+}
+
+/* QEMU q35's FADT (revision 3, 244 bytes) at the offsets of Table 5.9. */
+static void q35_fadt(uint32_t len)
+{
+    header(FADT_AT, "FACP", len);
+    put32(FADT_AT + 40, DSDT_AT);
+    put32(FADT_AT + 48, 0xB2);                  /* SMI_CMD */
+    phys[FADT_AT + 52] = 0x02;                  /* ACPI_ENABLE */
+    put32(FADT_AT + 56, 0x600);                 /* PM1a_EVT_BLK */
+    put32(FADT_AT + 64, 0x604);                 /* PM1a_CNT_BLK */
+    put32(FADT_AT + 76, 0x608);                 /* PM_TMR_BLK */
+    phys[FADT_AT + 91] = 4;                     /* PM_TMR_LEN */
+    put16(FADT_AT + 109, 0x0002);               /* IAPC_BOOT_ARCH: 8042 */
+    put32(FADT_AT + 112, (1u << 10) | (1u << 8)); /* RESET_REG_SUP, TMR_EXT */
+    if (len >= 129) {
+        gas(FADT_AT + 116, 1, 8, 0xCF9);
+        phys[FADT_AT + 128] = 0x06;
+    }
+}
+
+/* AML of `Name (_S5, Package (0x04) { a, b, Zero, Zero })` with `a` and
+   `b` encoded as given, after some unrelated bytes (one of which spells
+   "_S5_" where it is no name). */
+static void dsdt(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    static const uint8_t junk[] = { 0x10, 0x4c, 0x5f, 0x53, 0x35, 0x5f,
+                                    0x00, 0x01 };       /* "_S5_" bare */
+    uint8_t aml[64];
+    size_t n = 0;
+
+    memcpy(aml, junk, sizeof(junk));
+    n = sizeof(junk);
+    aml[n++] = 0x08;                            /* NameOp */
+    memcpy(aml + n, "_S5_", 4);
+    n += 4;
+    aml[n++] = 0x12;                            /* PackageOp */
+    aml[n++] = (uint8_t)(2 + na + nb + 2);      /* PkgLength, one byte */
+    aml[n++] = 4;                               /* NumElements */
+    memcpy(aml + n, a, na);
+    n += na;
+    memcpy(aml + n, b, nb);
+    n += nb;
+    aml[n++] = 0;
+    aml[n++] = 0;
+    header(DSDT_AT, "DSDT", 36 + n);
+    put(DSDT_AT + 36, aml, n);
+    seal(DSDT_AT);
+}
+
+static void fadt_setup(uint32_t fadt_len)
+{
+    uint64_t t[] = { MADT_AT, FADT_AT };
+
+    qemu_madt();
+    q35_fadt(fadt_len);
+    seal(FADT_AT);
+    root(XSDT_AT, "XSDT", 8, t, 2);
+    rsdp(ROM_RSDP_AT, 2, 0, XSDT_AT);
+    assert_int_equal(acpi_init(&a, NULL, 0, map, &why), 0);
+}
+
+static void fadt_fields(void **s)
+{
+    struct acpi_fadt f;
+    (void)s;
+    fadt_setup(244);
+    assert_int_equal(acpi_fadt(&a, &f, &why), 0);
+    assert_int_equal(f.dsdt, DSDT_AT);
+    assert_int_equal(f.smi_cmd, 0xB2);
+    assert_int_equal(f.acpi_enable, 2);
+    assert_int_equal(f.pm1a_cnt, 0x604);
+    assert_int_equal(f.pm1b_cnt, 0);
+    assert_int_equal(f.pm_tmr, 0x608);
+    assert_int_equal(f.pm_tmr_bits, 32);
+    assert_true(f.reset_supported);
+    assert_int_equal(f.reset_reg.space, ACPI_SPACE_IO);
+    assert_int_equal(f.reset_reg.addr, 0xCF9);
+    assert_int_equal(f.reset_value, 6);
+    assert_int_equal(f.boot_arch, 2);
+
+    /* The 64-bit X_ blocks win when they are I/O ports... */
+    gas(FADT_AT + 140, 0, 0, 0);                /* X_DSDT 0: DSDT used */
+    put(FADT_AT + 140, &(uint64_t){ DSDT_AT + 0x800 }, 8);
+    gas(FADT_AT + 172, ACPI_SPACE_IO, 16, 0x1004);  /* X_PM1a_CNT_BLK */
+    gas(FADT_AT + 208, ACPI_SPACE_MEM, 32, 0xFED00000); /* X_PM_TMR: MMIO */
+    seal(FADT_AT);
+    assert_int_equal(acpi_fadt(&a, &f, &why), 0);
+    assert_int_equal(f.dsdt, DSDT_AT + 0x800);
+    assert_int_equal(f.pm1a_cnt, 0x1004);
+    assert_int_equal(f.pm_tmr, 0x608);          /* ...not memory ones */
+}
+
+/* An ACPI 1.0 FADT (116 bytes) has no reset register; without the
+   RESET_REG_SUP flag it is not used either; a missing FADT is named. */
+static void fadt_old_and_missing(void **s)
+{
+    struct acpi_fadt f;
+    (void)s;
+    fadt_setup(116);
+    assert_int_equal(acpi_fadt(&a, &f, &why), 0);
+    assert_false(f.reset_supported);
+    assert_int_equal(f.pm1a_cnt, 0x604);
+
+    fadt_setup(244);
+    put32(FADT_AT + 112, 0);
+    seal(FADT_AT);
+    assert_int_equal(acpi_fadt(&a, &f, &why), 0);
+    assert_false(f.reset_supported);
+    assert_int_equal(f.pm_tmr_bits, 24);
+
+    memset(phys, 0, sizeof(phys));
+    qemu_madt();
+    root(RSDT_AT, "RSDT", 4, (uint64_t[]){ MADT_AT }, 1);
+    rsdp(ROM_RSDP_AT, 0, RSDT_AT, 0);
+    assert_int_equal(acpi_init(&a, NULL, 0, map, &why), 0);
+    assert_int_equal(acpi_fadt(&a, &f, &why), -1);
+    assert_non_null(strstr(why, "no FADT"));
+}
+
+/* \_S5 found by byte pattern whatever the integers' encoding: QEMU's
+   Zero/Zero, a real board's BytePrefix 0x07 / 0x07, a word; the bare
+   "_S5_" before it (not after a NameOp) is skipped. */
+static void s5_from_dsdt(void **s)
+{
+    static const uint8_t zero[] = { 0x00 }, byte7[] = { 0x0A, 0x07 },
+        word5[] = { 0x0B, 0x05, 0x00 }, one[] = { 0x01 };
+    struct acpi_fadt f;
+    uint16_t ta = 99, tb = 99;
+    (void)s;
+    fadt_setup(244);
+    assert_int_equal(acpi_fadt(&a, &f, &why), 0);
+
+    dsdt(zero, 1, zero, 1);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), 0);
+    assert_int_equal(ta, 0);
+    assert_int_equal(tb, 0);
+
+    dsdt(byte7, 2, byte7, 2);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), 0);
+    assert_int_equal(ta, 7);
+    assert_int_equal(tb, 7);
+
+    dsdt(word5, 3, one, 1);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), 0);
+    assert_int_equal(ta, 5);
+    assert_int_equal(tb, 1);
+
+    /* "\_S5_" with the root prefix */
+    dsdt(byte7, 2, zero, 1);
+    memmove(phys + DSDT_AT + 36 + 10, phys + DSDT_AT + 36 + 9, 20);
+    phys[DSDT_AT + 36 + 9] = '\\';
+    ((struct acpi_header *)(phys + DSDT_AT))->length++;
+    seal(DSDT_AT);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), 0);
+    assert_int_equal(ta, 7);
+
+    /* an element that is no integer (a String), a bad checksum, no _S5 */
+    dsdt((const uint8_t[]){ 0x0D, 'x', 0 }, 3, zero, 1);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), -1);
+    assert_non_null(strstr(why, "_S5"));
+    dsdt(zero, 1, zero, 1);
+    phys[DSDT_AT + 40]++;
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), -1);
+    assert_non_null(strstr(why, "DSDT"));
+    header(DSDT_AT, "DSDT", 40);
+    seal(DSDT_AT);
+    assert_int_equal(acpi_s5(&a, &f, &ta, &tb, &why), -1);
+    assert_non_null(strstr(why, "no \\_S5"));
+}
+
+/* The HPET table (IA-PC HPET 1.0a §3.2.4): base address at 40 as a GAS. */
+static void hpet_table(void **s)
+{
+    uint64_t t[] = { MADT_AT, HPET_AT };
+    struct acpi_hpet h;
+    (void)s;
+    qemu_madt();
+    header(HPET_AT, "HPET", 56);
+    put32(HPET_AT + 36, 0x8086A201);
+    gas(HPET_AT + 40, ACPI_SPACE_MEM, 64, 0xFED00000);
+    seal(HPET_AT);
+    root(XSDT_AT, "XSDT", 8, t, 2);
+    rsdp(ROM_RSDP_AT, 2, 0, XSDT_AT);
+    assert_int_equal(acpi_init(&a, NULL, 0, map, &why), 0);
+    assert_int_equal(acpi_hpet(&a, &h, &why), 0);
+    assert_int_equal(h.base, 0xFED00000);
+    assert_int_equal(h.block_id, 0x8086A201);
+
+    gas(HPET_AT + 40, ACPI_SPACE_IO, 64, 0xFED00000);   /* not memory */
+    seal(HPET_AT);
+    assert_int_equal(acpi_hpet(&a, &h, &why), -1);
+    assert_non_null(strstr(why, "base address"));
+    header(HPET_AT, "HPET", 50);                /* short */
+    seal(HPET_AT);
+    assert_int_equal(acpi_hpet(&a, &h, &why), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +596,10 @@ int main(void)
         cmocka_unit_test_setup(madt_cpu_rules, setup),
         cmocka_unit_test_setup(madt_too_many_cpus, setup),
         cmocka_unit_test_setup(madt_malformed, setup),
+        cmocka_unit_test_setup(fadt_fields, setup),
+        cmocka_unit_test_setup(fadt_old_and_missing, setup),
+        cmocka_unit_test_setup(s5_from_dsdt, setup),
+        cmocka_unit_test_setup(hpet_table, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

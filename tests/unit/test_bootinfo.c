@@ -155,6 +155,90 @@ static void mb2_acpi_tags(void **s)
     assert_int_equal(bi.rsdp_len, 0);
 }
 
+/* UEFI machines: the EFI memory map replaces the loader's (in either
+   order); loader, boot-services and conventional memory are RAM, merged
+   where they touch; runtime, ACPI and reserved memory are not.  The
+   descriptors are descr_size apart (48 here, as some firmware has). */
+static void mb2_efi_mmap(int n, const struct efi_mem_desc *d)
+{
+    struct mb2_tag_efi_mmap *t = tag(MB2_TAG_EFI_MMAP, sizeof(*t) + n * 48);
+    t->descr_size = 48;
+    t->descr_version = 1;
+    for (int i = 0; i < n; i++)
+        memcpy((uint8_t *)(t + 1) + i * 48, &d[i], sizeof(*d));
+}
+
+static const struct efi_mem_desc efi_map[] = {
+    { EFI_BOOT_SERVICES_CODE, 0, 0, 0, 0xa0, 0 },       /* 0-640K */
+    { EFI_CONVENTIONAL_MEMORY, 0, 0x100000, 0, 0x700, 0 },
+    { EFI_LOADER_DATA, 0, 0x800000, 0, 0x100, 0 },      /* merges */
+    { 9 /* ACPI reclaim */, 0, 0x900000, 0, 0x10, 0 },
+    { EFI_BOOT_SERVICES_DATA, 0, 0x910000, 0, 0x6f0, 0 },
+    { 6 /* runtime data */, 0, 0x1000000, 0, 0x10, 0 },
+    { EFI_LOADER_CODE, 0, 0x1010000, 0, 0x10, 0 },
+};
+
+static void efi_map_check(void)
+{
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.efi_mmap, 1);
+    assert_int_equal(bi.nmem, 4);
+    assert_int_equal(bi.mem[0].len, 0xa0000);
+    assert_int_equal(bi.mem[1].base, 0x100000);
+    assert_int_equal(bi.mem[1].len, 0x800000);      /* two merged */
+    assert_int_equal(bi.mem[2].base, 0x910000);
+    assert_int_equal(bi.mem[2].len, 0x6f0000);
+    assert_int_equal(bi.mem[3].base, 0x1010000);
+}
+
+static void mb2_efi_memory_map(void **s)
+{
+    (void)s;
+    mb2_begin();
+    mb2_mmap(3, map3);
+    mb2_efi_mmap(7, efi_map);
+    mb2_end();
+    efi_map_check();
+    mb2_begin();
+    mb2_efi_mmap(7, efi_map);
+    mb2_mmap(3, map3);
+    mb2_end();
+    efi_map_check();
+
+    mb2_begin();                                /* descriptors too small */
+    mb2_efi_mmap(7, efi_map);
+    ((struct mb2_tag_efi_mmap *)(phys + 8))->descr_size = 16;
+    mb2_end();
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), -1);
+}
+
+/* The framebuffer tag: an RGB one is kept, an indexed one ignored. */
+static void mb2_framebuffer(void **s)
+{
+    struct mb2_tag_framebuffer *f;
+    (void)s;
+    mb2_begin();
+    mb2_mmap(3, map3);
+    f = tag(MB2_TAG_FRAMEBUFFER, sizeof(*f));
+    *f = (struct mb2_tag_framebuffer){ MB2_TAG_FRAMEBUFFER, sizeof(*f),
+        0xfd000000, 4096, 1024, 768, 32, MB2_FB_TYPE_RGB, 0,
+        16, 8, 8, 8, 0, 8 };
+    mb2_end();
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.fb.addr, 0xfd000000);
+    assert_int_equal(bi.fb.pitch, 4096);
+    assert_int_equal(bi.fb.width, 1024);
+    assert_int_equal(bi.fb.height, 768);
+    assert_int_equal(bi.fb.bpp, 32);
+    assert_int_equal(bi.fb.red_pos, 16);
+    assert_int_equal(bi.fb.blue_size, 8);
+    assert_int_equal(bi.efi_mmap, 0);
+
+    f->fb_type = 0;                             /* indexed: not for us */
+    assert_int_equal(bootinfo_parse(&bi, MB2_BOOT_MAGIC, phys, 0, p2v), 0);
+    assert_int_equal(bi.fb.addr, 0);
+}
+
 static void mb1_full(void **s)
 {
     struct mb1_info *mi = (void *)phys;
@@ -224,6 +308,8 @@ int main(void)
         cmocka_unit_test(mb2_malformed_is_refused),
         cmocka_unit_test(mb2_too_many_ranges_truncates),
         cmocka_unit_test(mb2_acpi_tags),
+        cmocka_unit_test(mb2_efi_memory_map),
+        cmocka_unit_test(mb2_framebuffer),
         cmocka_unit_test(mb1_full),
         cmocka_unit_test(mb1_legacy_memory_fields),
         cmocka_unit_test(mb1_bad_mmap_entry_is_refused),
