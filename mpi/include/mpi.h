@@ -1299,6 +1299,7 @@ int PMPI_Add_error_string(int errorcode, const char *string);
 
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
+int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
 
 #ifdef __cplusplus
 }
