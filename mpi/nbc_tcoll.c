@@ -6,9 +6,13 @@
  * while every rank's CPU is elsewhere (on the nodes the kernel fires them
  * from the NIC interrupt; on Linux the progress thread does).
  *
- * Each call has its own counter (CT), match entry (ME) and MD, both over
- * a library buffer, and match bits of its own (the communicator's
- * context and its collective number: every rank numbers them alike).  No
+ * Each call has its own counters (CT: the entry's arrivals, the MD's
+ * ACKs), match entry (ME) and MD, both over a library buffer, and match
+ * bits of its own (the communicator's context and its collective
+ * number: every rank numbers them alike).  The counters, MD and buffer
+ * of a completed call are kept for the next (a slot): its counts are
+ * then exactly what that call expected, so the next one adds its
+ * thresholds to them instead of resetting anything.  No
  * data is sent to an entry before its owner has announced it with a
  * zero-length "ready" put; a ready that arrives before its entry exists
  * waits on the catch-all overflow entry proto.c keeps on PT_ONE, and the
@@ -36,7 +40,7 @@
  * children at nc + 2 (rank 0: at nc, from the first half).
  *
  * At most TC_LIVE of these calls are in flight per process (each holds
- * two counters, an MD and an entry; a node has 128 counters): the next
+ * a slot and an entry; a node has 128 counters): the next
  * one waits inside the call until the oldest completes, the one place
  * these calls are not local.  The decision to trigger depends only on
  * the arguments, which every rank gives alike, never on resources.
@@ -46,20 +50,36 @@
 #include "nbc.h"
 #include "proto.h"
 
-struct tcoll {
-    char *buf;                  /* library buffer under the ME and MD */
-    size_t len;                 /* bytes of data */
-    size_t res;                 /* where the result lies in buf */
+/* A call's counters, MD and buffer, kept for the next call when it is
+ * done (a pool of at most TC_LIVE): the counters are never reset, a
+ * call counts from where the last one left them (base). */
+struct slot {
+    struct slot *next;          /* in the pool */
+    char *buf;                  /* TC_BUF bytes under the ME and MD */
     ptl_handle_ct_t ct, mdct;   /* the entry's arrivals, our ACKs */
     ptl_handle_md_t md;
+    bool ct_made, mdct_made, md_made;
+    ptl_size_t ct_base, md_base;    /* their counts when this use began */
+};
+
+struct tcoll {
+    struct slot *sl;
+    char *buf;                  /* sl->buf */
+    size_t len;                 /* bytes of data */
+    size_t res;                 /* where the result lies in buf */
+    ptl_handle_ct_t ct, mdct;   /* sl's */
+    ptl_handle_md_t md;
     ptl_handle_me_t me;
-    bool ct_made, mdct_made, md_made, me_made;
-    ptl_size_t want, acks;      /* arrivals and ACKs when complete */
+    bool me_made, failed, done;
+    ptl_size_t want, acks;      /* arrivals and ACKs of this call */
     void *ubuf;                 /* the result goes here (NULL: root bcast) */
     int count;
     MPI_Datatype dt;
 };
 
+#define TC_BUF 4096             /* >= TC_BCAST_MAX, 2 * TC_RED_MAX */
+
+static struct slot *pool;
 static int live;                /* calls in flight in this process */
 static int started;             /* MPIX_Tcoll_count */
 
@@ -95,48 +115,88 @@ bool tcoll_allreduce_ok(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op)
 
 /* ---- the Portals objects of one call ---- */
 
-static void tc_release(struct tcoll *t)
+static void slot_free(struct slot *sl)
 {
+    if (sl->md_made)
+        PtlMDRelease(sl->md);
+    if (sl->ct_made)
+        PtlCTFree(sl->ct);
+    if (sl->mdct_made)
+        PtlCTFree(sl->mdct);
+    free(sl->buf);
+    free(sl);
+}
+
+/* A slot from the pool, or a new one (two counters, an MD). */
+static int slot_get(struct slot **out)
+{
+    struct slot *sl = pool;
+    ptl_md_t d = { 0 };
+
+    if (sl != NULL) {
+        pool = sl->next;
+        *out = sl;
+        return MPI_SUCCESS;
+    }
+    if ((*out = sl = calloc(1, sizeof(*sl))) == NULL)
+        return MPI_ERR_NO_MEM;
+    if ((sl->buf = calloc(1, TC_BUF)) == NULL)
+        return MPI_ERR_NO_MEM;
+    if (PtlCTAlloc(job.ni, &sl->ct) != PTL_OK)
+        return ERRC_NO_CTS;
+    sl->ct_made = true;
+    if (PtlCTAlloc(job.ni, &sl->mdct) != PTL_OK)
+        return ERRC_NO_CTS;
+    sl->mdct_made = true;
+    d.start = sl->buf;
+    d.length = TC_BUF;
+    d.options = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_SUCCESS_DISABLE |
+                PTL_MD_EVENT_SEND_DISABLE;
+    d.eq_handle = PTL_EQ_NONE;
+    d.ct_handle = sl->mdct;
+    if (PtlMDBind(job.ni, &d, &sl->md) != PTL_OK)
+        return ERRC_NO_CTS;
+    sl->md_made = true;
+    return MPI_SUCCESS;
+}
+
+/* The call is over: its slot goes back to the pool with the counts it
+ * reached, unless the call failed or never completed (an operation of
+ * it may still be hung on the counter): then it is freed. */
+static void tc_release(struct tcoll *t, bool complete)
+{
+    struct slot *sl = t->sl;
+
     if (t->me_made)
         PtlMEUnlink(t->me);
-    if (t->md_made)
-        PtlMDRelease(t->md);
-    if (t->ct_made)
-        PtlCTFree(t->ct);
-    if (t->mdct_made)
-        PtlCTFree(t->mdct);
-    free(t->buf);
+    if (sl != NULL && complete && !t->failed) {
+        sl->ct_base += t->want;
+        sl->md_base += t->acks;
+        sl->next = pool;
+        pool = sl;
+    } else if (sl != NULL) {
+        slot_free(sl);
+    }
     free(t);
     live--;
 }
 
-/* The buffer (bytes long), both counters and the MD over the buffer. */
-static int tc_make(struct tcoll **out, size_t bytes)
+/* The call's state and its slot. */
+static int tc_make(struct tcoll **out)
 {
     struct tcoll *t = calloc(1, sizeof(*t));
-    ptl_md_t d = { 0 };
+    int rc;
 
     if (t == NULL)
         return MPI_ERR_NO_MEM;
     live++;
     *out = t;
-    if ((t->buf = calloc(1, bytes)) == NULL)
-        return MPI_ERR_NO_MEM;
-    if (PtlCTAlloc(job.ni, &t->ct) != PTL_OK)
-        return ERRC_NO_CTS;
-    t->ct_made = true;
-    if (PtlCTAlloc(job.ni, &t->mdct) != PTL_OK)
-        return ERRC_NO_CTS;
-    t->mdct_made = true;
-    d.start = t->buf;
-    d.length = bytes;
-    d.options = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_SUCCESS_DISABLE |
-                PTL_MD_EVENT_SEND_DISABLE;
-    d.eq_handle = PTL_EQ_NONE;
-    d.ct_handle = t->mdct;
-    if (PtlMDBind(job.ni, &d, &t->md) != PTL_OK)
-        return ERRC_NO_CTS;
-    t->md_made = true;
+    if ((rc = slot_get(&t->sl)) != MPI_SUCCESS)
+        return rc;
+    t->buf = t->sl->buf;
+    t->ct = t->sl->ct;
+    t->mdct = t->sl->mdct;
+    t->md = t->sl->md;
     return MPI_SUCCESS;
 }
 
@@ -180,7 +240,7 @@ static void tc_put(struct tcoll *t, MPI_Comm c, int to, uint32_t seq,
         else
             rc = PtlTriggeredPut(t->md, off, len, PTL_ACK_REQ, id_of(c, to),
                                  PT_ONE, TC_BITS(c->ctx, seq), roff, NULL, 0,
-                                 t->ct, at);
+                                 t->ct, t->sl->ct_base + at);
         if (rc == PTL_NO_SPACE)
             proto_progress(false);
     } while (rc == PTL_NO_SPACE);
@@ -236,7 +296,7 @@ static int allreduce_tree(struct tcoll *t, MPI_Comm c, uint32_t seq,
                                     TC_BITS(c->ctx, seq), 0, NULL, 0,
                                     (ptl_op_t)ptl_op_of(op),
                                     (ptl_datatype_t)ptl_type_of(dt->base),
-                                    t->ct, (ptl_size_t)nc + 1);
+                                    t->ct, t->sl->ct_base + nc + 1);
             if (rc == PTL_NO_SPACE)
                 proto_progress(false);
         } while (rc == PTL_NO_SPACE);
@@ -291,7 +351,7 @@ int tcoll_ibcast(void *buf, int count, MPI_Datatype dt, int root,
 
     if ((*out = s) == NULL)
         return MPI_ERR_NO_MEM;
-    rc = tc_make(&s->tc, (size_t)count * (size_t)dt->size);
+    rc = tc_make(&s->tc);
     if ((t = s->tc) != NULL)
         t->len = (size_t)count * (size_t)dt->size;
     if (rc != MPI_SUCCESS)
@@ -321,7 +381,7 @@ int tcoll_iallreduce(const void *sbuf, void *rbuf, int count,
 
     if ((*out = s) == NULL)
         return MPI_ERR_NO_MEM;
-    rc = tc_make(&s->tc, 2 * len);
+    rc = tc_make(&s->tc);
     if ((t = s->tc) != NULL)
         t->len = len;
     if (rc != MPI_SUCCESS)
@@ -345,9 +405,14 @@ bool tcoll_done(struct nbc *s)
     check(PtlCTGet(t->mdct, &b), "PtlCTGet (triggered collective)");
     if (b.failure != 0 || a.failure != 0) {
         s->req->status.MPI_ERROR = MPI_ERR_OTHER;
+        t->failed = true;
         return true;
     }
-    return a.success >= t->want && b.success >= t->acks;
+    if (a.success < t->sl->ct_base + t->want ||
+        b.success < t->sl->md_base + t->acks)
+        return false;
+    t->done = true;
+    return true;
 }
 
 /* Sleep until its counters move (or 1 ms). */
@@ -355,14 +420,14 @@ void tcoll_wait(struct nbc *s)
 {
     struct tcoll *t = s->tc;
     ptl_ct_event_t a, got;
-    ptl_size_t test = t->want;
+    ptl_size_t test = t->sl->ct_base + t->want;
     ptl_handle_ct_t ct = t->ct;
     unsigned which;
 
     check(PtlCTGet(t->ct, &a), "PtlCTGet (triggered collective)");
-    if (a.success >= t->want) {
+    if (a.success >= test) {
         ct = t->mdct;
-        test = t->acks;
+        test = t->sl->md_base + t->acks;
     }
     PtlCTPoll(&ct, &test, 1, 1, &got, &which);
 }
@@ -370,5 +435,5 @@ void tcoll_wait(struct nbc *s)
 void tcoll_free(struct tcoll *t)
 {
     if (t != NULL)
-        tc_release(t);
+        tc_release(t, t->done);
 }
