@@ -10,6 +10,7 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/datatype.c mpi/pack.c mpi/op.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
               mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \
               mpi/rma_sync.c mpi/nbc.c mpi/nbc_algo.c mpi/nbc_trig.c \
+              mpi/nbc_tcoll.c \
               mpi/io.c mpi/io_view.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).

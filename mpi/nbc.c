@@ -4,8 +4,8 @@
  * schedules): building a schedule, starting it as a request, and moving
  * every active schedule on from the library's progress (each MPI call
  * that makes progress, MPI_Test and MPI_Wait among them).  Triggered
- * barriers (nbc_trig.c) move on without the CPU; the engine only sees
- * when they are done.
+ * barriers, broadcasts and allreduces (nbc_trig.c, nbc_tcoll.c) move on
+ * without the CPU; the engine only sees when they are done.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +112,7 @@ void nbc_free(struct nbc *s)
     free(s->live);
     free(s->steps);
     free(s->trig);
+    tcoll_free(s->tc);
     free(s);
 }
 
@@ -190,6 +191,8 @@ static bool run_round(struct nbc *s)
 /* Move s on as far as it goes now; true when it is done. */
 static bool advance(struct nbc *s)
 {
+    if (s->tc != NULL)
+        return tcoll_done(s);
     if (s->trig != NULL) {
         if (!trig_ready(s))
             return false;
@@ -247,6 +250,9 @@ bool nbc_block(void)
     for (struct nbc *s = active; s != NULL; s = s->next)
         if (s->trig != NULL) {
             trig_wait(s);
+            return true;
+        } else if (s->tc != NULL) {
+            tcoll_wait(s);
             return true;
         }
     return false;

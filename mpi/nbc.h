@@ -2,7 +2,8 @@
 /*
  * nbc.h: nonblocking collectives (nbc.c: the schedule engine and its
  * progress; nbc_algo.c: the algorithms as schedules and the MPI_I*
- * calls; nbc_trig.c: MPI_Ibarrier on Portals triggered operations).
+ * calls; nbc_trig.c: MPI_Ibarrier on Portals triggered operations;
+ * nbc_tcoll.c: small MPI_Ibcast and MPI_Iallreduce on them).
  *
  * A schedule is a list of steps in rounds: a round's sends and receives
  * start together (internal requests in the communicator's collective
@@ -42,6 +43,7 @@ struct nbc {
     void *tmp[8];               /* freed at the end */
     bool ok;                    /* no step failed to be recorded */
     struct tbar_wait *trig;     /* a triggered barrier instead (nbc_trig.c) */
+    struct tcoll *tc;           /* a triggered bcast/allreduce (nbc_tcoll.c) */
     void (*done)(struct nbc *s);    /* called when it is complete */
 };
 
@@ -76,5 +78,22 @@ bool trig_ready(struct nbc *s);
 bool trig_done(struct nbc *s);
 /* Sleep until its counter moves (or 1 ms). */
 void trig_wait(struct nbc *s);
+
+/* nbc_tcoll.c: small broadcasts and allreduces on triggered operations.
+ * The limits are every rank's alike (the choice must be). */
+#define TC_BCAST_MAX 4096       /* bytes */
+#define TC_RED_MAX   512        /* bytes: one Portals atomic */
+#define TC_LIVE      16         /* in flight per process */
+bool tcoll_bcast_ok(MPI_Comm c, int count, MPI_Datatype dt);
+bool tcoll_allreduce_ok(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op);
+/* Start one as *out (a schedule to start, or to free on an error). */
+int tcoll_ibcast(void *buf, int count, MPI_Datatype dt, int root,
+                 MPI_Comm c, struct nbc **out);
+int tcoll_iallreduce(const void *sbuf, void *rbuf, int count,
+                     MPI_Datatype dt, MPI_Op op, MPI_Comm c,
+                     struct nbc **out);
+bool tcoll_done(struct nbc *s);
+void tcoll_wait(struct nbc *s);     /* sleep on its counters (or 1 ms) */
+void tcoll_free(struct tcoll *t);
 
 #endif

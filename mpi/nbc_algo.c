@@ -3,7 +3,7 @@
  * nbc_algo.c: the nonblocking collectives as schedules (nbc.h), with the
  * blocking ones' algorithms where rounds suit them: dissemination
  * barrier (or triggered operations, nbc_trig.c), binomial broadcast and
- * reduce (operand order kept for non-commutative ops), allreduce =
+ * reduce (small broadcasts and allreduces: triggered, nbc_tcoll.c) (operand order kept for non-commutative ops), allreduce =
  * reduce + broadcast, recursive-doubling scan and exscan; the collectives
  * that move blocks post every send and receive in one round (gather,
  * scatter, allgather, all-to-all, their v-variants); reduce-scatter =
@@ -255,6 +255,15 @@ static int check_red(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op)
     return rc ? rc : op_check(op, dt);
 }
 
+/* A triggered call that could not start (resources): nothing of it
+ * stays, the error goes to the communicator's handler. */
+static int tc_failed(struct nbc *s, MPI_Comm comm, int rc, const char *name)
+{
+    if (s != NULL)
+        nbc_free(s);
+    return mpi_err(comm, rc, name);
+}
+
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
     int rc = check_coll(comm);
@@ -277,8 +286,12 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root,
         rc = check_root(comm, root);
     if ((rc = checked(rc, req)) != MPI_SUCCESS)
         return mpi_err(comm, rc, "MPI_Ibcast");
-    if ((s = nbc_new(comm)) != NULL)
+    if (tcoll_bcast_ok(comm, count, dt)) {
+        if ((rc = tcoll_ibcast(buf, count, dt, root, comm, &s)) != 0)
+            return tc_failed(s, comm, rc, "MPI_Ibcast");
+    } else if ((s = nbc_new(comm)) != NULL) {
         bcast_steps(s, buf, count, dt, root);
+    }
     return START(s, req, comm, "MPI_Ibcast");
 }
 
@@ -305,8 +318,13 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 
     if ((rc = checked(rc, req)) != MPI_SUCCESS)
         return mpi_err(comm, rc, "MPI_Iallreduce");
-    if ((s = nbc_new(comm)) != NULL)
+    if (tcoll_allreduce_ok(comm, count, dt, op)) {
+        rc = tcoll_iallreduce(sbuf, rbuf, count, dt, op, comm, &s);
+        if (rc != MPI_SUCCESS)
+            return tc_failed(s, comm, rc, "MPI_Iallreduce");
+    } else if ((s = nbc_new(comm)) != NULL) {
         nbc_build_allreduce(s, sbuf, rbuf, count, dt, op);
+    }
     return START(s, req, comm, "MPI_Iallreduce");
 }
 

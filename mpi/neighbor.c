@@ -6,11 +6,14 @@
  * (topo_neighbors gives the order), all requests posted at once.  A
  * missing Cartesian neighbour (MPI_PROC_NULL) leaves its block alone.
  * Messages go in the collective context with their own tag, in list
- * order, so two edges between the same ranks pair up in order.
+ * order, so two edges between the same ranks pair up in order.  The
+ * nonblocking forms (MPI_Ineighbor_*) are the same exchange as a
+ * one-round schedule (nbc.h), under the collective's own tag.
  */
 #include <stdlib.h>
 #include "mpi_impl.h"
 #include "coll.h"
+#include "nbc.h"
 
 /* One exchange: block j of the send side goes to out[j], block i of the
  * receive side comes from in[i]; where and how many are per block. */
@@ -57,8 +60,30 @@ static int side_check(const struct side *s, int n)
     return MPI_SUCCESS;
 }
 
+/* The exchange as one round of a schedule, started as *req. */
+static int schedule(MPI_Comm comm, const struct side *snd, bool same,
+                    const struct side *rcv, const int *in, int nin,
+                    const int *out, int nout, MPI_Request *req)
+{
+    struct nbc *s = nbc_new(comm);
+
+    for (int i = 0; s != NULL && i < nin; i++)
+        if (in[i] != MPI_PROC_NULL)
+            nbc_recv(s, block(rcv, i, false), count_of(rcv, i),
+                     type_of(rcv, i), in[i]);
+    for (int j = 0; s != NULL && j < nout; j++)
+        if (out[j] != MPI_PROC_NULL)
+            nbc_send(s, block(snd, j, same), count_of(snd, j),
+                     type_of(snd, j), out[j]);
+    if (s != NULL)
+        nbc_round(s);
+    return nbc_start(s, req);
+}
+
+/* The exchange, waited for (req NULL) or started as *req. */
 static int exchange(MPI_Comm comm, const struct side *snd, bool same,
-                    const struct side *rcv, const char *name)
+                    const struct side *rcv, MPI_Request *req,
+                    const char *name)
 {
     int *in, *out, nin, nout, rc = check_coll(comm);
     MPI_Request *q = NULL;
@@ -69,6 +94,13 @@ static int exchange(MPI_Comm comm, const struct side *snd, bool same,
         return mpi_err(comm, rc, name);
     if ((rc = side_check(rcv, nin)) == MPI_SUCCESS)
         rc = side_check(snd, same ? (nout > 0) : nout);
+    if (req != NULL) {
+        if (rc == MPI_SUCCESS)
+            rc = schedule(comm, snd, same, rcv, in, nin, out, nout, req);
+        free(in);
+        free(out);
+        return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
+    }
     if (rc == MPI_SUCCESS &&
         (q = calloc((size_t)(nin + nout) + 1, sizeof(*q))) == NULL)
         rc = MPI_ERR_NO_MEM;
@@ -99,7 +131,7 @@ int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st,
     struct side s = { .buf = sbuf, .count = scount, .type = st };
     struct side r = { .buf = rbuf, .count = rcount, .type = rt };
 
-    return exchange(comm, &s, true, &r, "MPI_Neighbor_allgather");
+    return exchange(comm, &s, true, &r, NULL, "MPI_Neighbor_allgather");
 }
 
 int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
@@ -111,7 +143,7 @@ int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
     struct side r = { .buf = rbuf, .counts = rcounts, .displs = displs,
                       .type = rt };
 
-    return exchange(comm, &s, true, &r, "MPI_Neighbor_allgatherv");
+    return exchange(comm, &s, true, &r, NULL, "MPI_Neighbor_allgatherv");
 }
 
 int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st,
@@ -121,7 +153,7 @@ int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st,
     struct side s = { .buf = sbuf, .count = scount, .type = st };
     struct side r = { .buf = rbuf, .count = rcount, .type = rt };
 
-    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoall");
+    return exchange(comm, &s, false, &r, NULL, "MPI_Neighbor_alltoall");
 }
 
 int MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
@@ -134,7 +166,7 @@ int MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
     struct side r = { .buf = rbuf, .counts = rcounts, .displs = rdispls,
                       .type = rt };
 
-    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoallv");
+    return exchange(comm, &s, false, &r, NULL, "MPI_Neighbor_alltoallv");
 }
 
 int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
@@ -148,7 +180,78 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
     struct side r = { .buf = rbuf, .counts = rcounts, .bytes = rdispls,
                       .types = rt };
 
-    return exchange(comm, &s, false, &r, "MPI_Neighbor_alltoallw");
+    return exchange(comm, &s, false, &r, NULL, "MPI_Neighbor_alltoallw");
+}
+
+/* ---- the nonblocking forms ---- */
+
+/* A missing request handle is the caller's error, like the others'. */
+static int iexchange(MPI_Comm comm, const struct side *snd, bool same,
+                     const struct side *rcv, MPI_Request *req,
+                     const char *name)
+{
+    if (req == NULL)
+        return mpi_err(comm, MPI_ERR_REQUEST, name);
+    return exchange(comm, snd, same, rcv, req, name);
+}
+
+int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st,
+                            void *rbuf, int rcount, MPI_Datatype rt,
+                            MPI_Comm comm, MPI_Request *req)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .count = rcount, .type = rt };
+
+    return iexchange(comm, &s, true, &r, req, "MPI_Ineighbor_allgather");
+}
+
+int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
+                             void *rbuf, const int *rcounts,
+                             const int *displs, MPI_Datatype rt,
+                             MPI_Comm comm, MPI_Request *req)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .displs = displs,
+                      .type = rt };
+
+    return iexchange(comm, &s, true, &r, req, "MPI_Ineighbor_allgatherv");
+}
+
+int MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st,
+                           void *rbuf, int rcount, MPI_Datatype rt,
+                           MPI_Comm comm, MPI_Request *req)
+{
+    struct side s = { .buf = sbuf, .count = scount, .type = st };
+    struct side r = { .buf = rbuf, .count = rcount, .type = rt };
+
+    return iexchange(comm, &s, false, &r, req, "MPI_Ineighbor_alltoall");
+}
+
+int MPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
+                            const int *sdispls, MPI_Datatype st, void *rbuf,
+                            const int *rcounts, const int *rdispls,
+                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    struct side s = { .buf = sbuf, .counts = scounts, .displs = sdispls,
+                      .type = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .displs = rdispls,
+                      .type = rt };
+
+    return iexchange(comm, &s, false, &r, req, "MPI_Ineighbor_alltoallv");
+}
+
+int MPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
+                            const MPI_Aint *sdispls, const MPI_Datatype *st,
+                            void *rbuf, const int *rcounts,
+                            const MPI_Aint *rdispls, const MPI_Datatype *rt,
+                            MPI_Comm comm, MPI_Request *req)
+{
+    struct side s = { .buf = sbuf, .counts = scounts, .bytes = sdispls,
+                      .types = st };
+    struct side r = { .buf = rbuf, .counts = rcounts, .bytes = rdispls,
+                      .types = rt };
+
+    return iexchange(comm, &s, false, &r, req, "MPI_Ineighbor_alltoallw");
 }
 
 /* profiling names (mpi_impl.h: PMPI) */
@@ -157,3 +260,8 @@ PMPI(MPI_Neighbor_allgatherv)
 PMPI(MPI_Neighbor_alltoall)
 PMPI(MPI_Neighbor_alltoallv)
 PMPI(MPI_Neighbor_alltoallw)
+PMPI(MPI_Ineighbor_allgather)
+PMPI(MPI_Ineighbor_allgatherv)
+PMPI(MPI_Ineighbor_alltoall)
+PMPI(MPI_Ineighbor_alltoallv)
+PMPI(MPI_Ineighbor_alltoallw)

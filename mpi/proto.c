@@ -342,6 +342,14 @@ static void setup_portals(void)
     me.ignore_bits = ~0ull;
     check(PtlMEAppend(job.ni, PT_CTRL, &me, PTL_PRIORITY_LIST, &ctrl_tag, &h),
           "PtlMEAppend (control)");
+    /* A triggered collective's ready that comes before its entry waits
+       here, data-less and silent, until that entry is appended and
+       counts it (nbc_tcoll.c). */
+    me = me_make(NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_COMM_DISABLE |
+                 PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_UNLINK_DISABLE,
+                 PTL_RANK_ANY, TC_BITS(0, 0), MB_CTX(~0u) | TC_SEQ);
+    check(PtlMEAppend(job.ni, PT_ONE, &me, PTL_OVERFLOW_LIST, NULL, &h),
+          "PtlMEAppend (triggered collectives' overflow)");
 }
 
 int proto_init(void)

@@ -31,6 +31,15 @@
 #define MB_GETSRC(b) ((int)(((b) >> 28) & 0xfffff))
 #define MB_GETTAG(b) ((int)((b) & 0xfffffff))
 
+/* PT_ONE's match bits for triggered broadcasts and allreduces
+ * (nbc_tcoll.c): bits 63 and 47, the context and the call's number
+ * (triggered barriers: bit 63 and a round below 24; windows: bit 63
+ * clear, rma.h). */
+#define TC_FLAG     (1ull << 47)
+#define TC_SEQ      (TC_FLAG - 1)
+#define TC_BITS(ctx, seq) ((1ull << 63) | MB_CTX(ctx) | TC_FLAG | \
+                           ((uint64_t)(seq) & TC_SEQ))
+
 /* hdr_data: bits 63..56 flags, 55..24 a long message's length (Portals'
  * max_msg_size is 32 bits), 23..0 the sender's key. */
 #define HKEY_MASK   0xffffffu
@@ -113,6 +122,11 @@ static inline int entry_rc(int rc, const char *what)
     check(rc, what);
     return MPI_SUCCESS;
 }
+
+/* The Portals type of a basic MPI type, and the Portals operation of a
+ * built-in MPI op; -1 if Portals has none (rma_ops.c). */
+int ptl_type_of(int base);
+int ptl_op_of(MPI_Op op);
 
 extern struct ptl_job job;
 extern ptl_handle_eq_t eq;

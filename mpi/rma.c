@@ -105,43 +105,58 @@ void *rma_local_addr(MPI_Win w, const struct where *at)
 
 /* ---- counting completions ---- */
 
-static uint64_t done_count(MPI_Win w, uint64_t *failed)
+static ptl_ct_event_t count_now(MPI_Win w)
 {
     ptl_ct_event_t c;
 
     check(PtlCTGet(w->ct, &c), "PtlCTGet (window)");
-    if (failed)
-        *failed = c.failure;
+    return c;
+}
+
+static uint64_t done_count(MPI_Win w)
+{
+    ptl_ct_event_t c = count_now(w);
+
     return c.success + c.failure;
 }
 
 /* Wait until at least `count` operations completed, keeping the rest of
- * MPI answering (flow control, FINs) while we do. */
-static void wait_count(MPI_Win w, uint64_t count)
+ * MPI answering (flow control, FINs) while we do; *c is the counter as
+ * last read (one read when they already had).  False if it did not
+ * have to wait. */
+static bool wait_count(MPI_Win w, uint64_t count, ptl_ct_event_t *c)
 {
-    ptl_ct_event_t c;
     ptl_size_t test = count;
     unsigned which;
+    bool waited = false;
 
-    while (done_count(w, NULL) < count) {
-        if (PtlCTPoll(&w->ct, &test, 1, 1, &c, &which) == PTL_OK)
+    for (*c = count_now(w); c->success + c->failure < count;
+         *c = count_now(w)) {
+        waited = true;
+        if (PtlCTPoll(&w->ct, &test, 1, 1, c, &which) == PTL_OK)
             break;
         proto_progress(false);
     }
+    return waited;
 }
 
 /* Room for one more: at most INFLIGHT_MAX of ours in flight. */
 static void room(MPI_Win w)
 {
+    ptl_ct_event_t c;
+
     if (w->issued >= INFLIGHT_MAX)
-        wait_count(w, w->issued - INFLIGHT_MAX + 1);
+        wait_count(w, w->issued - INFLIGHT_MAX + 1, &c);
 }
 
 /* Portals had no message slot free: let some of ours finish. */
 static bool breathe(MPI_Win w)
 {
-    if (w->issued > done_count(w, NULL))
-        wait_count(w, done_count(w, NULL) + 1);
+    uint64_t done = done_count(w);
+    ptl_ct_event_t c;
+
+    if (w->issued > done)
+        wait_count(w, done + 1, &c);
     else
         proto_progress(false);
     return true;
@@ -151,18 +166,21 @@ static bool breathe(MPI_Win w)
  * held for it stay (an operation under way may still use its own). */
 int rma_complete(MPI_Win w)
 {
-    uint64_t failed;
+    ptl_ct_event_t c;
 
-    if (done_count(w, NULL) >= w->issued)
+    /* the counter is read once when all is done already (the common
+       flush after one operation): a read costs a Portals call on Linux */
+    if (!wait_count(w, w->issued, &c))
         proto_poll();   /* nothing out, but others may wait on us */
-    wait_count(w, w->issued);
-    while (w->rq_pending > 0)
-        proto_progress(true);
-    done_count(w, &failed);
+    if (w->rq_pending > 0) {
+        while (w->rq_pending > 0)
+            proto_progress(true);
+        c = count_now(w);
+    }
     /* a target refused an access outside its window (a dynamic one's
      * entry spans everything, so that is the only check there) */
-    if (failed > w->failed) {
-        w->failed = failed;
+    if (c.failure > w->failed) {
+        w->failed = c.failure;
         return MPI_ERR_RMA_RANGE;
     }
     return MPI_SUCCESS;

@@ -21,8 +21,8 @@
 #include "rma.h"
 #include "coll.h"
 
-/* The Portals type of a basic MPI type, or -1. */
-static int ptl_type(int base)
+/* The Portals type of a basic MPI type, or -1 (proto.h). */
+int ptl_type_of(int base)
 {
     static const signed char map[B_NBUILTIN] = {
         [B_CHAR] = PTL_INT8_T, [B_SHORT] = PTL_INT16_T,
@@ -40,7 +40,8 @@ static int ptl_type(int base)
     return base >= 0 && base < B_NBUILTIN ? map[base] : -1;
 }
 
-static int ptl_op(MPI_Op op)
+/* The Portals operation of a built-in MPI op, or -1 (proto.h). */
+int ptl_op_of(MPI_Op op)
 {
     static const signed char map[O_NBUILTIN] = {
         [O_MAX] = PTL_MAX, [O_MIN] = PTL_MIN, [O_SUM] = PTL_SUM,
@@ -49,14 +50,14 @@ static int ptl_op(MPI_Op op)
         [O_BXOR] = PTL_BXOR, [O_MAXLOC] = -1, [O_MINLOC] = -1,
         [O_REPLACE] = PTL_SWAP, [O_NO_OP] = -1,
     };
-    return map[op->which];
+    return op->builtin ? map[op->which] : -1;
 }
 
 /* Does Portals do op on this type (the native path)? */
 static bool native(MPI_Op op, MPI_Datatype dt)
 {
-    return ptl_type(dt->base) >= 0 &&
-           (ptl_op(op) >= 0 || op->which == O_NO_OP);
+    return ptl_type_of(dt->base) >= 0 &&
+           (ptl_op_of(op) >= 0 || op->which == O_NO_OP);
 }
 
 /* ---- one operation's description ---- */
@@ -92,13 +93,13 @@ static size_t chunk_of(const struct rop *o)
 static int move(struct rop *o, const struct where *off, size_t n)
 {
     char *src = o->stream + o->pos, *res = o->res ? o->res + o->pos : NULL;
-    int pt = ptl_type(o->tdt->base), op;
+    int pt = ptl_type_of(o->tdt->base), op;
 
     switch (o->kind) {
     case K_PUT: return rma_put(o->w, o->t, src, n, off, o->rq);
     case K_GET: return rma_get(o->w, o->t, src, n, off, o->rq);
     }
-    op = ptl_op(o->op);
+    op = ptl_op_of(o->op);
     if (o->op->which == O_NO_OP)        /* an atomic read */
         return res ? rma_get(o->w, o->t, res, n, off, o->rq) : MPI_SUCCESS;
     if (res != NULL && op == PTL_SWAP)
@@ -510,7 +511,7 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
     struct rop o;
     int rc = rop_make(&o, w, t, disp, 1, dt, 1, dt), pt;
 
-    pt = rc ? -1 : ptl_type(dt->base);
+    pt = rc ? -1 : ptl_type_of(dt->base);
     if (rc == MPI_SUCCESS && (!dt->builtin || pt < 0 || pt == PTL_FLOAT ||
                               pt == PTL_DOUBLE || pt == PTL_LONG_DOUBLE))
         rc = MPI_ERR_TYPE;

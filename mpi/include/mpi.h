@@ -564,6 +564,30 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                            const MPI_Datatype *stypes, void *rbuf,
                            const int *rcounts, const MPI_Aint *rdispls,
                            const MPI_Datatype *rtypes, MPI_Comm comm);
+int MPI_Ineighbor_allgather(const void *sbuf, int scount,
+                            MPI_Datatype stype, void *rbuf, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm,
+                            MPI_Request *req);
+int MPI_Ineighbor_allgatherv(const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *displs,
+                             MPI_Datatype rtype, MPI_Comm comm,
+                             MPI_Request *req);
+int MPI_Ineighbor_alltoall(const void *sbuf, int scount,
+                           MPI_Datatype stype, void *rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm,
+                           MPI_Request *req);
+int MPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
+                            const int *sdispls, MPI_Datatype stype,
+                            void *rbuf, const int *rcounts,
+                            const int *rdispls, MPI_Datatype rtype,
+                            MPI_Comm comm, MPI_Request *req);
+int MPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *stypes, void *rbuf,
+                            const int *rcounts, const MPI_Aint *rdispls,
+                            const MPI_Datatype *rtypes, MPI_Comm comm,
+                            MPI_Request *req);
 
 /* ---- nonblocking collectives ---- */
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req);
@@ -1104,6 +1128,30 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
                             const MPI_Datatype *stypes, void *rbuf,
                             const int *rcounts, const MPI_Aint *rdispls,
                             const MPI_Datatype *rtypes, MPI_Comm comm);
+int PMPI_Ineighbor_allgather(const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm,
+                            MPI_Request *req);
+int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *displs,
+                             MPI_Datatype rtype, MPI_Comm comm,
+                             MPI_Request *req);
+int PMPI_Ineighbor_alltoall(const void *sbuf, int scount,
+                           MPI_Datatype stype, void *rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm,
+                           MPI_Request *req);
+int PMPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
+                            const int *sdispls, MPI_Datatype stype,
+                            void *rbuf, const int *rcounts,
+                            const int *rdispls, MPI_Datatype rtype,
+                            MPI_Comm comm, MPI_Request *req);
+int PMPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *stypes, void *rbuf,
+                            const int *rcounts, const MPI_Aint *rdispls,
+                            const MPI_Datatype *rtypes, MPI_Comm comm,
+                            MPI_Request *req);
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req);
 int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root,
                 MPI_Comm comm, MPI_Request *req);
@@ -1299,6 +1347,7 @@ int PMPI_Add_error_string(int errorcode, const char *string);
 
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
+int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
 
 #ifdef __cplusplus
 }

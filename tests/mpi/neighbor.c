@@ -4,8 +4,81 @@
  * their block alone), alltoall on a graph topology, a distributed graph
  * made adjacent (with weights) and made by rank 0 naming every edge,
  * alltoallv and alltoallw on it.  Expected blocks are computed here from
- * the edges each test defines. */
+ * the edges each test defines.  Every part runs twice: with the blocking
+ * calls and with MPI_Ineighbor_* (tested while other nonblocking
+ * collectives are in flight on the same communicator), and three
+ * nonblocking ones at once on a ring. */
 #include "mpitest.h"
+
+static int nonblocking;         /* the parts use MPI_Ineighbor_* */
+
+/* A nonblocking neighbourhood collective's request: an Ibarrier on the
+ * same communicator started after it is in flight meanwhile. */
+static void done(MPI_Request *q, MPI_Comm c)
+{
+    MPI_Request b;
+    int flag;
+
+    MPI_Ibarrier(c, &b);
+    MPI_Test(q, &flag, MPI_STATUS_IGNORE);
+    MPI_Wait(q, MPI_STATUS_IGNORE);
+    MPI_Wait(&b, MPI_STATUS_IGNORE);
+}
+
+static void n_allgather(const void *s, int sc, MPI_Datatype st, void *r,
+                        int rc, MPI_Datatype rt, MPI_Comm c)
+{
+    MPI_Request q;
+
+    if (!nonblocking) {
+        MPI_Neighbor_allgather(s, sc, st, r, rc, rt, c);
+        return;
+    }
+    MPI_Ineighbor_allgather(s, sc, st, r, rc, rt, c, &q);
+    done(&q, c);
+}
+
+static void n_alltoall(const void *s, int sc, MPI_Datatype st, void *r,
+                       int rc, MPI_Datatype rt, MPI_Comm c)
+{
+    MPI_Request q;
+
+    if (!nonblocking) {
+        MPI_Neighbor_alltoall(s, sc, st, r, rc, rt, c);
+        return;
+    }
+    MPI_Ineighbor_alltoall(s, sc, st, r, rc, rt, c, &q);
+    done(&q, c);
+}
+
+static void n_alltoallv(const void *s, const int *sc, const int *sd,
+                        MPI_Datatype st, void *r, const int *rc,
+                        const int *rd, MPI_Datatype rt, MPI_Comm c)
+{
+    MPI_Request q;
+
+    if (!nonblocking) {
+        MPI_Neighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, c);
+        return;
+    }
+    MPI_Ineighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, c, &q);
+    done(&q, c);
+}
+
+static void n_alltoallw(const void *s, const int *sc, const MPI_Aint *sd,
+                        const MPI_Datatype *st, void *r, const int *rc,
+                        const MPI_Aint *rd, const MPI_Datatype *rt,
+                        MPI_Comm c)
+{
+    MPI_Request q;
+
+    if (!nonblocking) {
+        MPI_Neighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, c);
+        return;
+    }
+    MPI_Ineighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, c, &q);
+    done(&q, c);
+}
 
 static int val(int from, int to, int k) { return from * 1000 + to * 10 + k; }
 
@@ -16,7 +89,7 @@ static void cart(void)
     MPI_Comm ring, grid;
 
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);
-    MPI_Neighbor_allgather(&me, 1, MPI_INT, got, 1, MPI_INT, ring);
+    n_allgather(&me, 1, MPI_INT, got, 1, MPI_INT, ring);
     CHECK(got[0] == left && got[1] == right);   /* -1 first, then +1 */
     MPI_Comm_free(&ring);
     /* a t_size x 1 grid, not periodic: the ends have no neighbour, and
@@ -27,7 +100,7 @@ static void cart(void)
         got[i] = -7;
     int s[4] = { val(t_rank, 0, 0), val(t_rank, 0, 1), val(t_rank, 0, 2),
                  val(t_rank, 0, 3) };
-    MPI_Neighbor_alltoall(s, 1, MPI_INT, got, 1, MPI_INT, grid);
+    n_alltoall(s, 1, MPI_INT, got, 1, MPI_INT, grid);
     /* from the rank below: the block it sent "up" (index 1) */
     CHECK(got[0] == (t_rank > 0 ? val(t_rank - 1, 0, 1) : -7));
     CHECK(got[1] == (t_rank < t_size - 1 ? val(t_rank + 1, 0, 0) : -7));
@@ -55,7 +128,7 @@ static void graph(void)
     const int *nb = edges + 4 * t_rank;
     for (int k = 0; k < 4; k++)
         s[k] = val(t_rank, nb[k], k);
-    MPI_Neighbor_alltoall(s, 1, MPI_INT, r, 1, MPI_INT, g);
+    n_alltoall(s, 1, MPI_INT, r, 1, MPI_INT, g);
     /* block k came from nb[k], which sent us its block j where its j-th
      * neighbour is us: the first such j not already used */
     int used[4][4] = { { 0 } };
@@ -128,7 +201,7 @@ static void dist_graph(int general)
     for (int i = 0; i < 6; i++)
         r[i] = -1;
     if (n > 2)     /* r+1 and r+3 differ, and r-1 and r-3 */
-        MPI_Neighbor_alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, d);
+        n_alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, d);
     if (n > 2)
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < rc[k]; i++)
@@ -139,7 +212,7 @@ static void dist_graph(int general)
     for (int i = 0; i < 6; i++)
         r[i] = -1;
     if (n > 2) {
-        MPI_Neighbor_alltoallw(s, sc, bsd, ts, r, rc, brd, ts, d);
+        n_alltoallw(s, sc, bsd, ts, r, rc, brd, ts, d);
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < rc[k]; i++)
                 CHECK(r[rd[k] + i] == val(gi[k], t_rank, i));
@@ -147,16 +220,64 @@ static void dist_graph(int general)
     MPI_Comm_free(&d);
 }
 
+/* Three nonblocking ones in flight at once on a periodic ring, started
+ * in one order and completed in reverse: allgather, allgatherv (rank r
+ * gets r%3+1 ints from each side), alltoall. */
+static void ring_in_flight(void)
+{
+    int dims[1] = { t_size }, per[1] = { 1 }, n = t_size;
+    int left = (t_rank + n - 1) % n, right = (t_rank + 1) % n;
+    int me = t_rank, ag[2] = { -1, -1 }, v[3], gv[6], rc[2], rd[2];
+    int s2[2] = { val(t_rank, 0, 0), val(t_rank, 0, 1) }, a2[2];
+    MPI_Request q[3];
+    MPI_Comm ring;
+
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &ring);
+    for (int i = 0; i < 3; i++)
+        v[i] = val(t_rank, 1, i);
+    for (int i = 0; i < 6; i++)
+        gv[i] = -1;
+    rc[0] = left % 3 + 1, rc[1] = right % 3 + 1, rd[0] = 0, rd[1] = 3;
+    MPI_Ineighbor_allgather(&me, 1, MPI_INT, ag, 1, MPI_INT, ring, &q[0]);
+    MPI_Ineighbor_allgatherv(v, t_rank % 3 + 1, MPI_INT, gv, rc, rd, MPI_INT,
+                             ring, &q[1]);
+    MPI_Ineighbor_alltoall(s2, 1, MPI_INT, a2, 1, MPI_INT, ring, &q[2]);
+    for (int k = 2; k >= 0; k--)
+        MPI_Wait(&q[k], MPI_STATUS_IGNORE);
+    CHECK(ag[0] == left && ag[1] == right);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++)
+            CHECK(gv[rd[k] + i] == (i < rc[k] ? val(k ? right : left, 1, i)
+                                              : -1));
+    /* from the left its "+1" block (index 1), from the right its "-1";
+       on 1 or 2 ranks left is right, and its two blocks pair in order */
+    if (left != right)
+        CHECK(a2[0] == val(left, 0, 1) && a2[1] == val(right, 0, 0));
+    else
+        CHECK(a2[0] == val(left, 0, 0) && a2[1] == val(right, 0, 1));
+    MPI_Comm_free(&ring);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "neighbor");
-    cart();
-    t_report("cart-allgather-alltoall");
-    graph();
-    t_report("graph-alltoall");
-    dist_graph(0);
-    t_report("dist-graph-adjacent");
-    dist_graph(1);
-    t_report("dist-graph-general");
+    for (nonblocking = 0; nonblocking < 2; nonblocking++) {
+        const char *sfx = nonblocking ? "-nonblocking" : "";
+        char name[64];
+        cart();
+        snprintf(name, sizeof(name), "cart-allgather-alltoall%s", sfx);
+        t_report(name);
+        graph();
+        snprintf(name, sizeof(name), "graph-alltoall%s", sfx);
+        t_report(name);
+        dist_graph(0);
+        snprintf(name, sizeof(name), "dist-graph-adjacent%s", sfx);
+        t_report(name);
+        dist_graph(1);
+        snprintf(name, sizeof(name), "dist-graph-general%s", sfx);
+        t_report(name);
+    }
+    ring_in_flight();
+    t_report("three-nonblocking-in-flight-ring");
     return t_finish();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nbc_bench.c: MPI_Ibarrier and MPI_Iallreduce against MPI_Barrier and
- * MPI_Allreduce, and how much of a nonblocking collective the caller can
+ * nbc_bench.c: MPI_Ibarrier, MPI_Iallreduce and MPI_Ibcast against
+ * MPI_Barrier, MPI_Allreduce and MPI_Bcast, and how much of a nonblocking collective the caller can
  * hide behind computation (the measure of the OSU micro-benchmarks):
  *   blocking  microseconds per blocking call
  *   nb        the nonblocking call then MPI_Wait at once
@@ -26,8 +26,10 @@
  * ITERS rounds on each rank, then the largest over the ranks; rank 0
  * prints
  *   nbc,OP,BYTES,RANKS,blocking,nb,spin,overlap,test,overlap,idle,overlap
- * (times in microseconds) for OP barrier (0 bytes) and allreduce of 8 B
- * and 8 KiB of doubles.
+ * (times in microseconds) for OP barrier (0 bytes), allreduce (a sum of
+ * doubles) of 8 B, 512 B (both triggered: mpi/nbc_tcoll.c) and 8 KiB (a
+ * software schedule), bcast from rank 0 of 8 B, 4 KiB (triggered) and
+ * 8 KiB (software).
  * Usage: nbc-bench [ITERS [FACTOR]]
  */
 #include <stdio.h>
@@ -87,13 +89,28 @@ static void compute(double c, int mode, MPI_Request *rq)
     }
 }
 
-static void start(int count, MPI_Request *rq)
+enum { BARRIER, ALLREDUCE, BCAST };
+
+static void start(int op, int count, MPI_Request *rq)
 {
-    if (count == 0)
+    if (op == BARRIER)
         MPI_Ibarrier(MPI_COMM_WORLD, rq);
-    else
+    else if (op == ALLREDUCE)
         MPI_Iallreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM,
                        MPI_COMM_WORLD, rq);
+    else
+        MPI_Ibcast(sbuf, count, MPI_DOUBLE, 0, MPI_COMM_WORLD, rq);
+}
+
+static void blocking(int op, int count)
+{
+    if (op == BARRIER)
+        MPI_Barrier(MPI_COMM_WORLD);
+    else if (op == ALLREDUCE)
+        MPI_Allreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM,
+                      MPI_COMM_WORLD);
+    else
+        MPI_Bcast(sbuf, count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
 /* One way of doing the collective, iters rounds: mode 0 blocking, 1
@@ -101,7 +118,7 @@ static void start(int count, MPI_Request *rq)
  * Sets *total to the median time per round and *after to the median
  * time from the end of the computation to the end of MPI_Wait (what of
  * the collective was left), each the largest over the ranks. */
-static void measure(int count, int mode, double c, int iters,
+static void measure(int op, int count, int mode, double c, int iters,
                     double *total, double *after)
 {
     double v[2], worst[2];
@@ -110,13 +127,10 @@ static void measure(int count, int mode, double c, int iters,
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = -2; i < iters; i++) {           /* two warm-up rounds */
         double t0 = MPI_Wtime(), t1 = t0;
-        if (mode == 0 && count == 0)
-            MPI_Barrier(MPI_COMM_WORLD);
-        else if (mode == 0)
-            MPI_Allreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM,
-                          MPI_COMM_WORLD);
+        if (mode == 0)
+            blocking(op, count);
         else {
-            start(count, &rq);
+            start(op, count, &rq);
             if (mode >= 2)
                 compute(c, mode, &rq);
             t1 = MPI_Wtime();
@@ -146,7 +160,12 @@ static double overlap(double after, double nb)
 
 int main(int argc, char **argv)
 {
-    static const int counts[] = { 0, 1, 1024 };
+    static const struct { const char *name; int op, count; } cases[] = {
+        { "barrier", BARRIER, 0 }, { "allreduce", ALLREDUCE, 1 },
+        { "allreduce", ALLREDUCE, 64 }, { "allreduce", ALLREDUCE, 1024 },
+        { "bcast", BCAST, 1 }, { "bcast", BCAST, 512 },
+        { "bcast", BCAST, 1024 },
+    };
     int rank, n, iters;
     double factor;
 
@@ -161,17 +180,17 @@ int main(int argc, char **argv)
     t_after = malloc(sizeof(double) * (size_t)iters);
     sbuf = calloc(1024, sizeof(double));
     rbuf = calloc(1024, sizeof(double));
-    for (int k = 0; k < 3; k++) {
-        int count = counts[k];
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        int op = cases[k].op, count = cases[k].count;
         double b, nb, tot, after;
 
-        measure(count, 0, 0, iters, &b, NULL);
-        measure(count, 1, 0, iters, &nb, NULL);
+        measure(op, count, 0, 0, iters, &b, NULL);
+        measure(op, count, 1, 0, iters, &nb, NULL);
         if (rank == 0)
-            printf("nbc,%s,%zu,%d,%.1f,%.1f", count ? "allreduce" : "barrier",
+            printf("nbc,%s,%zu,%d,%.1f,%.1f", cases[k].name,
                    (size_t)count * sizeof(double), n, b * 1e6, nb * 1e6);
         for (int mode = 2; mode <= 4; mode++) {
-            measure(count, mode, nb * factor, iters, &tot, &after);
+            measure(op, count, mode, nb * factor, iters, &tot, &after);
             if (rank == 0)
                 printf(",%.1f,%.2f", tot * 1e6, overlap(after, nb));
         }
