@@ -3,7 +3,7 @@
 
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
               test_lib test_modline test_yod_end test_acpi test_siphash \
-              test_ratelimit
+              test_ratelimit test_e1000e_ring
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -13,6 +13,7 @@ UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
 UNIT_SRCS_test_elf      := kernel/elf.c
 UNIT_SRCS_test_virtq    := kernel/virtq.c
+UNIT_SRCS_test_e1000e_ring := kernel/e1000e_ring.c
 UNIT_SRCS_test_modline  := pct/modline.c
 UNIT_SRCS_test_yod_end  := yod/end.c
 UNIT_SRCS_test_acpi     := kernel/acpi.c
