@@ -86,6 +86,12 @@ TEST_SUITES += tests/qemu/suite-cluster
 # the loop queues' counts, showmesh's CPUs, a rank's fault.
 TEST_SUITES += tests/qemu/suite-vnode
 
+# The Intel 82574L (e1000e) in clusters: Portals ping-pong on e1000e nodes
+# at MTU 1500 and 9000, the MPI/NX node suite on a virtio+e1000e cluster;
+# and diskless nodes (one of each NIC) booted over the network by iPXE
+# from the service side's DHCP/TFTP server, running a yod job.
+TEST_SUITES += tests/qemu/suite-e1000e tests/qemu/suite-netboot
+
 # The repository refers only to itself and what it names exists: links,
 # paths in docs and Makefiles (tests/docs/check-links; no build needed).
 TEST_SUITES += tests/docs/check-links
