@@ -29,6 +29,7 @@
 #define E1000_EIAC          0x000DC     /* extended auto clear (MSI-X) */
 #define E1000_IAM           0x000E0     /* interrupt acknowledge auto mask */
 #define E1000_IVAR          0x000E4     /* interrupt vector allocation */
+#define E1000_EITR(n)       (0x000E8 + 4 * (n)) /* MSI-X vector n throttle */
 #define E1000_RCTL          0x00100
 #define E1000_TCTL          0x00400
 #define E1000_TIPG          0x00410
