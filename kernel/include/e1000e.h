@@ -4,8 +4,8 @@
  * caller gives, unit-tested on the host against a model controller:
  * tests/unit/test_e1000e_ring.c).  The driver is e1000e.c.
  *
- * Source: Intel 82574 GbE Controller Family Datasheet (rev. 3.4), chapter
- * 10 "Device Registers" and section 7.1/7.2 (legacy receive and transmit
+ * Source: Intel 82574 GbE Controller Family Datasheet, chapter 10 (device
+ * registers) and sections 7.1 and 7.2 (legacy receive and transmit
  * descriptors).  We use the legacy descriptor formats (RFCTL.EXSTEN = 0,
  * TDESC.DEXT = 0): 16 bytes each, one buffer per receive descriptor.
  */
@@ -51,7 +51,7 @@
 #define E1000_MMIO_SIZE     0x20000
 
 /* The queue registers are laid out alike, queue 1 0x100 above queue 0,
-   transmit 0x1000 above receive (datasheet table 10-2). */
+   transmit 0x1000 above receive (the datasheet's register summary). */
 _Static_assert(E1000_TDBAL - E1000_RDBAL == 0x1000, "tx regs 4 KiB above rx");
 _Static_assert(E1000_RDH - E1000_RDBAL == 0x10 && E1000_RDT - E1000_RDH == 8,
                "RDH, RDT at +0x10, +0x18 of RDBAL");
@@ -90,13 +90,13 @@ _Static_assert(E1000_RAH0 == E1000_RAL0 + 4 && E1000_MTA + 128 * 4 <= E1000_RAL0
 
 /* IVAR: a 4-bit field per cause, low three bits the MSI-X entry and bit 3
    "valid": RxQ0 [3:0], RxQ1 [7:4], TxQ0 [11:8], TxQ1 [15:12], Other
-   [19:16] (datasheet 10.2.4.9). */
+   [19:16]. */
 #define E1000_IVAR_VALID    0x8u
 #define E1000_IVAR_RXQ0(v)  ((E1000_IVAR_VALID | (v)) << 0)
 #define E1000_IVAR_TXQ0(v)  ((E1000_IVAR_VALID | (v)) << 8)
 #define E1000_IVAR_OTHER(v) ((E1000_IVAR_VALID | (v)) << 16)
 
-/* Legacy transmit descriptor (datasheet 7.2.10.1). */
+/* Legacy transmit descriptor (datasheet 7.2). */
 struct e1000_tx_desc {
     uint64_t addr;
     uint16_t length;
@@ -112,7 +112,7 @@ struct e1000_tx_desc {
 #define E1000_TXD_CMD_DEXT  0x20        /* extended format: never set here */
 #define E1000_TXD_STA_DD    0x01        /* descriptor done */
 
-/* Legacy receive descriptor (datasheet 7.1.4.1). */
+/* Legacy receive descriptor (datasheet 7.1). */
 struct e1000_rx_desc {
     uint64_t addr;
     uint16_t length;
