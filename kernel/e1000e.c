@@ -273,7 +273,8 @@ static const char *setup(struct e1k *n, const char *pn)
     /* No throttling (0 turns it off, datasheet 10.2.4.2).  QEMU 7.2's
        model keeps at least 500 x 256 ns = 128 us between interrupts of a
        vector whatever we write (E1000E_MIN_XITR; later QEMUs honour 0),
-       which costs node-to-node latency: docs/PERFORMANCE.md. */
+       which costs node-to-node latency (its trace events show the
+       postponed interrupts): docs/PERFORMANCE.md. */
     wr(n, E1000_ITR, 0);
     wr(n, E1000_EITR(0), 0);
     if (n->nd.mtu > DEFAULT_MTU)
