@@ -70,7 +70,7 @@ deps:
 	@tools/deps
 
 # ---- running -------------------------------------------------------------
-QEMU_ARGS = -machine q35,accel=$(ACCEL) -m $(MEM) -display none -no-reboot \
+QEMU_ARGS = -machine q35,accel=$(ACCEL) -m $(MEM) -display none -nic none -no-reboot \
             -serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x04
 
 run: $(BUILD)/kernel.elf

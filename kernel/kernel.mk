@@ -9,6 +9,7 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
                kernel/syscall.c \
                kernel/acpi.c kernel/power.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
+               kernel/e1000e_ring.c kernel/e1000e.c \
                kernel/netdev.c kernel/portals.c kernel/ptlcall.c \
                kernel/ptlengine.c
 
@@ -25,7 +26,8 @@ KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
 # In-kernel tests are part of every kernel image; test= selects them.
 KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
                tests/kernel/test_net.c tests/kernel/test_smp.c \
-               tests/kernel/test_fbcon.c tests/kernel/test_power.c
+               tests/kernel/test_fbcon.c tests/kernel/test_power.c \
+               tests/kernel/test_e1000e.c
 
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))

@@ -40,16 +40,22 @@ static bool word_selects(const char *w, size_t n, const struct ktest *t)
            strlen(t->name) == n - ls - 1 && !strncmp(w + ls + 1, t->name, n - ls - 1);
 }
 
+/* Selected by some word and not excluded by a "-word" (test=net,-net.x:
+   all of net but x). */
 static bool selected(const char *spec, const struct ktest *t)
 {
+    bool yes = false;
+
     while (*spec) {
         const char *end = strchr(spec, ',');
         size_t n = end ? (size_t)(end - spec) : strlen(spec);
-        if (word_selects(spec, n, t))
-            return true;
+        if (*spec == '-' && n > 1 && word_selects(spec + 1, n - 1, t))
+            return false;
+        if (*spec != '-' && word_selects(spec, n, t))
+            yes = true;
         spec += n + (end ? 1 : 0);
     }
-    return false;
+    return yes;
 }
 
 int ktest_run(const char *spec)

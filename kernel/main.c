@@ -22,6 +22,7 @@
 #include "panic.h"
 #include "timer.h"
 #include "trap.h"
+#include "e1000e.h"
 #include "virtio_net.h"
 #include "x86.h"
 
@@ -124,6 +125,7 @@ void kmain(uint32_t magic, uint32_t info)
     start_cpus();               /* MADT's CPUs up, idle in their halt loop */
     pci_init();                 /* enumerate the PCI buses */
     virtio_net_probe();         /* NICs up, registered with netdev */
+    e1000e_probe();
     portals_init();             /* Portals on the NIC, nid from nid= */
     proc_init();                /* kernel stack for traps from ring 3 */
     syscall_init();             /* syscall/sysret MSRs */

@@ -14,6 +14,9 @@
 #include "console.h"
 #include "cpu.h"
 #include "netdev.h"
+#include "mem.h"
+#include "memlayout.h"
+#include "paging.h"
 #include "panic.h"
 
 #define NETDEV_MAX      4
@@ -126,4 +129,31 @@ void netdev_set_cpu(struct netdev *nd, int cpu)
 {
     nd->cpu = cpu;
     nd->ops->irq_to(nd, cpus[cpu].apic_id);
+}
+
+void netdev_link_changed(struct netdev *nd, bool up)
+{
+    if (up == nd->link_up)
+        return;
+    nd->link_up = up;
+    nd->st.link_changes++;
+    pr_info("%s: link %s\n", nd->name, up ? "up" : "down");
+}
+
+int netdev_count(void)
+{
+    return ndevs;
+}
+
+int netdev_seg_phys(const void *p, uint32_t len, uint64_t *pa)
+{
+    uint64_t v = (uint64_t)p;
+
+    if (v >= KERNEL_VMA)
+        *pa = v - KERNEL_VMA;
+    else if (v >= PHYSMAP_BASE && v - PHYSMAP_BASE < PAGING_PHYS_LIMIT)
+        *pa = v - PHYSMAP_BASE;
+    else
+        return -EINVAL;
+    return mem_is_ram(*pa, len) && *pa + len >= *pa ? 0 : -EINVAL;
 }

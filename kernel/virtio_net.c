@@ -84,21 +84,6 @@ struct vnet {
 static struct vnet nics[MAX_NICS];
 static int nnics;
 
-/* Physical address of [p, p+len) if the device may read it: kernel image
-   or PHYSMAP, which are physically contiguous, and RAM. */
-static int seg_phys(const void *p, uint32_t len, uint64_t *pa)
-{
-    uint64_t v = (uint64_t)p;
-
-    if (v >= KERNEL_VMA)
-        *pa = v - KERNEL_VMA;
-    else if (v >= PHYSMAP_BASE && v - PHYSMAP_BASE < PAGING_PHYS_LIMIT)
-        *pa = v - PHYSMAP_BASE;
-    else
-        return -EINVAL;
-    return mem_is_ram(*pa, len) && *pa + len >= *pa ? 0 : -EINVAL;
-}
-
 static uint8_t *rx_buf(struct vnet *n, unsigned b)
 {
     return n->mem + (uint64_t)b * n->rxbuf_size;
@@ -162,7 +147,7 @@ static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
     for (int i = 0; i < nseg; i++) {
         if (!seg[i].len)
             continue;
-        if (seg_phys(seg[i].base, seg[i].len, &b[nb].addr) < 0)
+        if (netdev_seg_phys(seg[i].base, seg[i].len, &b[nb].addr) < 0)
             return -EINVAL;
         b[nb].len = seg[i].len;
         b[nb++].device_writes = false;

@@ -66,7 +66,7 @@ static int parse_secret(const char *p, uint64_t len)
    before a program gets them (kernel/proc.c), so no program sees it. */
 int pct_auth_module(int i, const struct lwk_module *m)
 {
-    if (strncmp(m->name, KEY_MODULE, sizeof(KEY_MODULE)) != 0)
+    if (!pct_module_is(m->name, KEY_MODULE))   /* network boot: a URL */
         return 0;
     A.have_secret = parse_secret((const char *)m->pct_va, m->size) == 0;
     lwk_sys_module_release(i);

@@ -73,6 +73,18 @@ static int add_word(struct job *j, char *w)
     return 0;
 }
 
+int pct_module_is(const char *line, const char *file)
+{
+    size_t n = strcspn(line, " ");
+    const char *base = line;
+
+    for (size_t i = 0; i < n; i++)
+        if (line[i] == '/')
+            base = line + i + 1;
+    n -= base - line;
+    return n == strlen(file) && !strncmp(base, file, n);
+}
+
 int pct_parse_module(struct job *j, char *line)
 {
     char *save, *w;

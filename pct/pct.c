@@ -69,15 +69,7 @@ static uint64_t size_opt(const char *key, uint64_t dflt)
 
 static int is_pct_module(const char *name)
 {
-    size_t n = strcspn(name, " ");
-    const char *base = name;
-
-    for (size_t i = 0; i < n; i++)
-        if (name[i] == '/')
-            base = name + i + 1;
-    n -= base - name;
-    return (n == 3 && !strncmp(base, "pct", 3)) ||
-           (n == 7 && !strncmp(base, "pct.elf", 7));
+    return pct_module_is(name, "pct") || pct_module_is(name, "pct.elf");
 }
 
 /* A module line that fills the boot information's room may have been

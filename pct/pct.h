@@ -98,6 +98,10 @@ int pct_status(const struct lwk_run_result *r);
    encoded words) into j's argv, envp and priority; modifies `line`,
    which j then points into.  0, or -1 after pct_cannot_run. */
 int pct_parse_module(struct job *j, char *line);
+/* Is the file name (after the last '/') of a module line's first word
+   `file`?  "pct.elf", "/boot/pct.elf" and iPXE's "tftp://10.77.0.1/pct.elf"
+   all name pct.elf. */
+int pct_module_is(const char *line, const char *file);
 /* pct.c: the value of a "key=value" word on the kernel command line
    ("" for a bare "key"), or NULL. */
 const char *pct_opt(const char *key);

@@ -3,7 +3,7 @@
 
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
               test_lib test_modline test_yod_end test_acpi test_siphash \
-              test_ratelimit
+              test_ratelimit test_e1000e_ring
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -13,6 +13,7 @@ UNIT_SRCS_test_printf   := kernel/printf.c
 UNIT_SRCS_test_bootinfo := boot/bootinfo.c
 UNIT_SRCS_test_elf      := kernel/elf.c
 UNIT_SRCS_test_virtq    := kernel/virtq.c
+UNIT_SRCS_test_e1000e_ring := kernel/e1000e_ring.c
 UNIT_SRCS_test_modline  := pct/modline.c
 UNIT_SRCS_test_yod_end  := yod/end.c
 UNIT_SRCS_test_acpi     := kernel/acpi.c
@@ -84,6 +85,12 @@ TEST_SUITES += tests/qemu/suite-cluster
 # Virtual-node mode (yod -vn): 8 ranks on 4 two-CPU nodes, MPI and NX,
 # the loop queues' counts, showmesh's CPUs, a rank's fault.
 TEST_SUITES += tests/qemu/suite-vnode
+
+# The Intel 82574L (e1000e) in clusters: Portals ping-pong on e1000e nodes
+# at MTU 1500 and 9000, the MPI/NX node suite on a virtio+e1000e cluster;
+# and diskless nodes (one of each NIC) booted over the network by iPXE
+# from the service side's DHCP/TFTP server, running a yod job.
+TEST_SUITES += tests/qemu/suite-e1000e tests/qemu/suite-netboot
 
 # The repository refers only to itself and what it names exists: links,
 # paths in docs and Makefiles (tests/docs/check-links; no build needed).

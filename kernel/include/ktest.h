@@ -3,7 +3,7 @@
  * .ktests section; `test=all` on the command line runs every test that is
  * not manual, `test=suite` or `test=suite.name` (comma-separated) picks
  * tests, including manual ones (those that must fail or stop the node,
- * used to test the harness itself).
+ * used to test the harness itself); `-suite.name` leaves one out.
  *
  * Output, one line per test, then a sentinel that tests/qemu/run requires:
  *   KTEST <suite>.<name> ok

@@ -1,6 +1,6 @@
 /*
  * The network-device layer (netdev.c): what the rest of the kernel sees of
- * a NIC.  One driver today (virtio_net.c); Portals sits on top.
+ * a NIC.  Two drivers (virtio_net.c, e1000e.c); Portals sits on top.
  *
  * Transmit is zero copy: a frame is a short header (Ethernet + protocol,
  * copied into a slot the driver owns) followed by segments the device
@@ -30,6 +30,7 @@ struct netdev_stats {
     uint64_t rx_frames, rx_bytes, rx_dropped;   /* rx_dropped: loss injection */
     uint64_t irqs;
     uint64_t tx_kicks, rx_kicks;                /* doorbells written */
+    uint64_t link_changes;                      /* link went down or up */
 };
 
 struct netdev;
@@ -55,6 +56,7 @@ struct netdev {
     uint64_t rng;
     struct netdev_stats st;
     int cpu;                    /* the CPU that drives it (0 at boot) */
+    bool link_up;               /* as the driver last saw it */
 };
 
 /* Called by drivers when a device is up. */
@@ -62,6 +64,15 @@ void netdev_register(struct netdev *nd);
 /* Called by drivers for each received frame; applies loss injection and
    calls the handler. */
 void netdev_deliver(struct netdev *nd, const void *frame, size_t len);
+
+/* Called by drivers when the link goes down or up: logs it, counts it. */
+void netdev_link_changed(struct netdev *nd, bool up);
+/* How many NICs are registered (the next one's index). */
+int netdev_count(void);
+/* Physical address of a transmit segment [p, p+len) if the device may
+   read it in place (kernel image or PHYSMAP, which are physically
+   contiguous, and RAM): 0, or -EINVAL. */
+int netdev_seg_phys(const void *p, uint32_t len, uint64_t *pa);
 
 /* The first (only) NIC, or NULL if the node has none. */
 struct netdev *netdev_get(void);

@@ -19,6 +19,8 @@
 #define VEC_PF          14
 #define VEC_NET0        0x30    /* one MSI-X vector per NIC (virtio_net.c) */
 #define VEC_NET_COUNT   4
+#define VEC_E1000E0     0x34    /* one MSI-X vector per NIC (e1000e.c) */
+#define VEC_E1000E_COUNT 4
 #define VEC_TIMER       0x40
 #define VEC_CALL        0xF0    /* smp_call: run the mailbox's function */
 #define VEC_KICK        0xF1    /* a thread ended its process: CPU 0, look */

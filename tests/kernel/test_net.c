@@ -71,6 +71,16 @@ static uint64_t mtu_expected(void)
     return m;
 }
 
+/* A real Ethernet NIC pads frames to the 60-byte minimum (the 82574L
+   does: nettest.minframe=60); virtio-net delivers them as sent. */
+static size_t min_frame(void)
+{
+    uint64_t m;
+
+    cmdline_get_u64(&kernel_cmdline, "nettest.minframe", 0, &m);
+    return m;
+}
+
 /* Two NICs, interrupts off, handlers set, segment memory ready. */
 static bool begin(void)
 {
@@ -78,8 +88,8 @@ static bool begin(void)
     A = netdev_nth(0);
     B = netdev_nth(1);
     if (!A || !B) {
-        ktest_fail(__FILE__, __LINE__, "needs two virtio-net NICs on one "
-                   "hub (run tests/qemu/suite-net)");
+        ktest_fail(__FILE__, __LINE__, "needs two NICs on one hub (run "
+                   "tests/qemu/suite-net)");
         return false;
     }
     memset(&cap, 0, sizeof(cap));
@@ -203,8 +213,8 @@ static void check_one(size_t len, size_t hlen, int nseg, uint32_t seq)
     make_frame(len, seq, mac_b, mac_a);
     KEXPECT_EQ(send_split(A, len, hlen, nseg), 0);
     KEXPECT(poll_for(n0 + 1));
-    KEXPECT_EQ(cap.last_len, len);
-    if (cap.last_len == len && memcmp(cap.last, frame, len))
+    KEXPECT_EQ(cap.last_len, MAX(len, min_frame()));
+    if (cap.last_len == MAX(len, min_frame()) && memcmp(cap.last, frame, len))
         ktest_fail(__FILE__, __LINE__, "frame of %lu bytes (hdr %lu, %d "
                    "segments) arrived corrupted", len, hlen, nseg);
 }

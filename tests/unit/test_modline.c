@@ -110,6 +110,18 @@ static void too_many_words_are_refused(void **s)
     assert_non_null(strstr(j.why, "more than 32 environment entries"));
 }
 
+static void module_named_by_its_file_name(void **s)
+{
+    (void)s;
+    assert_true(pct_module_is("cluster.key", "cluster.key"));
+    assert_true(pct_module_is("tftp://10.77.0.1/cluster.key", "cluster.key"));
+    assert_true(pct_module_is("/boot/pct.elf pct.elf", "pct.elf"));
+    assert_false(pct_module_is("cluster.key.old", "cluster.key"));
+    assert_false(pct_module_is("prog cluster.key", "cluster.key"));
+    assert_false(pct_module_is("tftp://h/x/", "cluster.key"));
+    assert_false(pct_module_is("pct", "pct.elf"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +129,7 @@ int main(void)
         cmocka_unit_test(encoded_words_decode_exactly),
         cmocka_unit_test(path_is_as_given),
         cmocka_unit_test(bad_escapes_are_refused),
+        cmocka_unit_test(module_named_by_its_file_name),
         cmocka_unit_test(too_many_words_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
