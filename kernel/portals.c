@@ -57,6 +57,7 @@ static struct ptl_lib_params params;
 static uint8_t own_mac[6];           /* 02:50:<nid> */
 static uint64_t rx_unclaimed;           /* frames for no process here */
 static uint64_t resets_sent;            /* RESETs answering them (rx_gone) */
+static uint64_t rx_version;             /* of another wire version */
 static uint64_t rx_flooded;             /* for another node (a switch floods
                                            frames to MACs it has not learnt) */
 static uint64_t spin_ns;                /* see kptl_idle */
@@ -552,7 +553,18 @@ static void rx(void *ctx, const void *frame, size_t len)
     struct kptl *kp;
 
     (void)ctx;
-    if (ptl_wire_parse(frame, len, &h, &payload, 1) != 0) {
+    switch (ptl_wire_parse(frame, len, &h, &payload, 1)) {
+    case 0:
+        break;
+    case PTL_WIRE_EVERSION:
+        /* A station of another build: say so (a mixed segment otherwise
+           looks like nodes that do not answer). */
+        rx_version++;
+        proc_event(PE_WIRE_VERSION, "portals: " PTL_WIRE_REFUSED_FMT
+                   " (%lu such frames)", h.src_nid, h.version,
+                   PTL_WIRE_VERSION, rx_version);
+        return;
+    default:
         rx_unclaimed++;
         return;
     }
@@ -681,16 +693,18 @@ static void log_stats(struct kptl *kp)
 
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu, "
-            "duplicates %lu, out of order %lu, refused (no resources) %lu, "
-            "bad %lu; ACKs carried by other frames %lu; messages dropped "
+            "duplicates %lu, out of order %lu (taken beyond a gap %lu), "
+            "refused (no resources) %lu, bad %lu\n", kp->p->pid,
+            st.tx_frames, st.rx_frames, st.rtx_frames, st.rx_dup, st.rx_ooo,
+            st.rx_early, st.rx_notready, st.rx_bad);
+    pr_info("pid %d: ACKs carried by other frames %lu; messages dropped "
             "%lu, events lost %lu; NIC lost %lu (net.loss); resets sent "
-            "%lu received %lu\n", kp->p->pid, st.tx_frames, st.rx_frames,
-            st.rtx_frames, st.rx_dup, st.rx_ooo, st.rx_notready, st.rx_bad,
-            st.acks_carried, st.drops, st.eq_dropped,
-            nic ? nic->st.rx_dropped : 0, st.tx_resets, st.rx_resets);
+            "%lu received %lu\n", kp->p->pid, st.acks_carried, st.drops,
+            st.eq_dropped, nic ? nic->st.rx_dropped : 0, st.tx_resets,
+            st.rx_resets);
     pr_info("node: %lu frames for no process here (%lu answered with a "
-            "reset), %lu for other nodes\n", rx_unclaimed, resets_sent,
-            rx_flooded);
+            "reset), %lu for other nodes, %lu of another wire version\n",
+            rx_unclaimed, resets_sent, rx_flooded, rx_version);
 
     /* Virtual-node mode's claim, checked by tests/qemu/suite-vnode: what
        went to endpoints of this node never reached the NIC. */
@@ -754,7 +768,7 @@ void kptl_release(struct proc *p)
 void portals_init(void)
 {
     uint8_t mac[6];
-    uint64_t window = 8, ack_us, spin_us;
+    uint64_t window, ack_us, spin_us;
 
     nic = netdev_get();
     if (!nic) {
@@ -775,13 +789,14 @@ void portals_init(void)
     params.max_trig = 256;
     params.max_cts = 128;
     params.max_eqs = 32;
-    /* Frames in flight per peer.  A vde_switch port queues only 10 frames,
-       so more than 8 there just gets dropped and sent again; a tap or a
-       real switch can take ptl.window=64. */
-    params.window = 8;
-    cmdline_get_u64(&kernel_cmdline, "ptl.window", 8, &window);
-    if (window >= 1 && window <= 256)
-        params.window = (uint32_t)window;
+    /* Most frames in flight per peer (the congestion window adapts below
+       it, rel.c).  A vde_switch port (MTU 1500) queues only 10 frames, so
+       more than 8 there is only dropped and sent again; vdeplug4's switch
+       (the 9000-byte default) and taps take more.  At most 64: the SACK
+       bitmap's reach. */
+    window = params.mtu > 1500 ? 32 : 8;
+    cmdline_get_u64(&kernel_cmdline, "ptl.window", window, &window);
+    params.window = window >= 1 && window <= 64 ? (uint32_t)window : 8;
     /* A peer is given up only after ~40 s without progress: TCG nodes
        sharing a loaded host can stall for seconds. */
     params.max_retries = 40;
