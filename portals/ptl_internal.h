@@ -214,6 +214,8 @@ struct ptl_peer {
     uint64_t rx_sack;             /* bit i: seq rx_next + i already taken
                                    * (landed beyond a gap) */
     bool ack_gap;                 /* the owed LACK is a GAP LACK */
+    bool interleaved;             /* the last frame was a one-frame
+                                   * message's, sent inside a larger one */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
     struct ptl_msg *held, *held_tail; /* ACKs waiting to ride along with
                                    * our next frame to this peer */

@@ -8,9 +8,10 @@
  * its offset, zero copy), which its LACK's SACK bitmap reports.  The
  * sender keeps a window of unacknowledged frames (which point into
  * application memory, never copies); recover.c decides what is lost and
- * how many may be in flight.  Messages to one peer are framed strictly
- * one after another, so the receiver needs one reassembly context per
- * peer.
+ * how many may be in flight.  Messages to one peer are framed one after
+ * another, except that a message of one frame may go between the frames
+ * of a larger one (pick), so the receiver needs one reassembly context
+ * per peer, and one on the stack for such a message (target.c).
  */
 #include "ptl_internal.h"
 
@@ -70,7 +71,7 @@ void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->tx_order = p->delivered_order = 0;
     p->cwnd = p->ssthresh = lib->p.window;
     p->cwnd_acc = p->dupacks = 0;
-    p->ack_owed = p->dead = p->ack_gap = false;
+    p->ack_owed = p->dead = p->ack_gap = p->interleaved = false;
     p->rx_sack = 0;
     p->unacked_rx = p->retries = 0;
     p->rto = p->rto_base = lib->p.rto_ns;
@@ -239,10 +240,64 @@ static struct ptl_msg *take_held(struct ptl_lib *lib, struct ptl_peer *p)
     return r;
 }
 
-/* Frame the next piece of the head message into the window. */
+/* Does m fit one frame, whatever rides along? */
+static bool one_frame(const struct ptl_lib *lib, const struct ptl_msg *m)
+{
+    return m->len <= lib->p.mtu - PTL_WIRE_HLEN - PTL_WIRE_RLEN;
+}
+
+/* May n go between the frames of m?  Everything sent to one portal
+ * table entry (NI and index) stays in the order of sending: matching,
+ * data and events (MPI's and NX's non-overtaking rules, and consumers of
+ * overflow events, rest on it).  A response (ACK, REPLY) is matched by
+ * nobody, and neither is a message of another portal index against m's. */
+static bool may_interleave(const struct ptl_msg *m, const struct ptl_msg *n)
+{
+    unsigned ni = PTL_WF_NI_MASK;
+
+    return m->is_response || n->is_response ||
+           (m->hdr.flags & ni) != (n->hdr.flags & ni) ||
+           m->hdr.pt_index != n->hdr.pt_index;
+}
+
+/* May n pass every message queued from m up to it? */
+static bool passes_all(const struct ptl_msg *m, const struct ptl_msg *n)
+{
+    for (const struct ptl_msg *x = m; x != n; x = x->next)
+        if (!may_interleave(x, n))
+            return false;
+    return true;
+}
+
+/* The message to frame next, and the one before it in the queue (NULL:
+ * it is the head).  While the head is part-framed, every other frame
+ * goes to the first of the next few messages that fits one frame and may
+ * pass those before it: a small put is not stuck behind a 4 MiB one
+ * (PROTOCOL.md, section 5). */
+static struct ptl_msg *pick(struct ptl_lib *lib, struct ptl_peer *p,
+                            struct ptl_msg **prev)
+{
+    struct ptl_msg *m = p->sq, *before = m, *n;
+    int looked = 0;
+
+    *prev = NULL;
+    if (m->queued != 0 && !p->interleaved)
+        for (n = m->next; n != NULL && looked < 8;
+             before = n, n = n->next, looked++)
+            if (one_frame(lib, n) && passes_all(m, n)) {
+                p->interleaved = true;
+                lib->st.tx_interleaved++;
+                *prev = before;
+                return n;
+            }
+    p->interleaved = false;
+    return m;
+}
+
+/* Frame the next piece of a queued message into the window. */
 static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
 {
-    struct ptl_msg *m = p->sq;
+    struct ptl_msg *prev, *m = pick(lib, p, &prev);
     struct ptl_txslot *s = &p->win[p->tx_next % lib->p.window];
     uint64_t room, n = m->len - m->queued;
 
@@ -260,9 +315,12 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
     m->queued += n;
     m->frames_unacked++;
     if (m->queued == m->len) {
-        p->sq = m->next;
-        if (p->sq == NULL)
-            p->sq_tail = NULL;
+        if (prev == NULL)
+            p->sq = m->next;
+        else
+            prev->next = m->next;
+        if (p->sq_tail == m)
+            p->sq_tail = prev;
         m->state = PTL_M_SENT;
     }
     if (p->tx_next - p->tx_acked == 1)
