@@ -178,6 +178,7 @@ static const char *const event_names[PE_KINDS] = {
     [PE_UNKNOWN_CALL] = "unknown system calls",
     [PE_PCT_ONLY] = "refused PCT-only calls",
     [PE_NO_NIC] = "PtlInit calls without a NIC",
+    [PE_WIRE_VERSION] = "frames of another Portals wire version",
 };
 
 void proc_event(enum proc_event kind, const char *fmt, ...)

@@ -84,22 +84,39 @@ static void rx_drain(struct e1k *n)
 {
     uint16_t tail = n->rx.tail;
     uint32_t len;
-    int idx;
+    int idx, got = 0;
 
     if (n->in_rx)
         return;
     n->in_rx = true;
+    /* Whatever this batch makes us send goes with one doorbell, and the
+       per-batch work (timers, wakeups) runs once: netdev.h. */
+    netdev_tx_hold(&n->nd);
     while ((idx = e1000e_rx_next(&n->rx, &len)) >= 0) {
         if (len <= n->rxbuf_size)
             netdev_deliver(&n->nd, n->rxbuf + (uint64_t)idx * n->rxbuf_size,
                            len);
         e1000e_rx_release(&n->rx, idx);
+        got++;
     }
     if (n->rx.tail != tail) {
         wr(n, E1000_RDT, n->rx.tail);
         n->nd.st.rx_kicks++;
     }
+    if (got)
+        netdev_rx_done(&n->nd);
+    netdev_tx_release(&n->nd);
     n->in_rx = false;
+}
+
+/* The transmit doorbell: the tail register tells the controller what is
+   queued up to here. */
+static void e1k_kick(struct netdev *nd)
+{
+    struct e1k *n = nd->priv;
+
+    wr(n, E1000_TDT, n->tx.tail);
+    n->nd.st.tx_kicks++;
 }
 
 static int e1k_tx(struct netdev *nd, const void *hdr, size_t hlen,
@@ -122,12 +139,16 @@ static int e1k_tx(struct netdev *nd, const void *hdr, size_t hlen,
             return -EINVAL;
         b[nb++].len = seg[i].len;
     }
-    if (n->tx.nfree < nb)
+    if (n->tx.nfree < nb) {
+        netdev_tx_kick(nd);     /* held frames: let the controller take them */
         e1000e_tx_reclaim(&n->tx);
+    }
     if (e1000e_tx_add(&n->tx, b, nb) != first)
         return n->tx.nfree < nb ? -EAGAIN : -EINVAL;
-    wr(n, E1000_TDT, n->tx.tail);
-    n->nd.st.tx_kicks++;
+    if (nd->tx_hold)
+        nd->tx_unkicked = true;
+    else
+        e1k_kick(nd);
     return 0;
 }
 
@@ -136,6 +157,7 @@ static void e1k_poll(struct netdev *nd)
     struct e1k *n = nd->priv;
 
     rx_drain(n);
+    netdev_tx_kick(nd);
     e1000e_tx_reclaim(&n->tx);
 }
 
@@ -143,6 +165,7 @@ static bool e1k_tx_idle(struct netdev *nd)
 {
     struct e1k *n = nd->priv;
 
+    netdev_tx_kick(nd);
     e1000e_tx_reclaim(&n->tx);
     return e1000e_tx_idle(&n->tx);
 }
@@ -156,7 +179,7 @@ static void e1k_irq_to(struct netdev *nd, uint32_t apic)
 
 static const struct netdev_ops e1k_ops = {
     .tx = e1k_tx, .poll = e1k_poll, .tx_idle = e1k_tx_idle,
-    .irq_to = e1k_irq_to,
+    .irq_to = e1k_irq_to, .kick = e1k_kick,
 };
 
 /* Causes are cleared by writing them back (MSI-X mode does not clear on

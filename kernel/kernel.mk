@@ -18,7 +18,8 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
 # kernel/portals.c calls them between an FPU save and restore.
 KPTL_SRCS   := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
                portals/target.c portals/initiator.c portals/rel.c \
-               portals/wire.c portals/atomic_ops.c
+               portals/recover.c portals/receive.c portals/wire.c \
+               portals/atomic_ops.c
 KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_valid=ptl_atomic_valid_sse \
                -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse

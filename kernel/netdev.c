@@ -80,6 +80,36 @@ void netdev_set_rx(struct netdev *nd, netdev_rx_fn fn, void *ctx)
     nd->rx_ctx = ctx;
 }
 
+void netdev_set_rx_done(struct netdev *nd, void (*done)(void *ctx))
+{
+    nd->rx_done = done;
+}
+
+void netdev_rx_done(struct netdev *nd)
+{
+    if (nd->rx_done)
+        nd->rx_done(nd->rx_ctx);
+}
+
+void netdev_tx_hold(struct netdev *nd)
+{
+    nd->tx_hold++;
+}
+
+void netdev_tx_kick(struct netdev *nd)
+{
+    if (nd->tx_unkicked) {
+        nd->tx_unkicked = false;
+        nd->ops->kick(nd);
+    }
+}
+
+void netdev_tx_release(struct netdev *nd)
+{
+    if (--nd->tx_hold == 0)
+        netdev_tx_kick(nd);
+}
+
 void netdev_deliver(struct netdev *nd, const void *frame, size_t len)
 {
     if (nd->loss_ppm && rng_next(&nd->rng) % PPM < nd->loss_ppm) {

@@ -461,11 +461,13 @@ long ptl_call(struct proc *p, uint64_t op, uint64_t uargs)
     c.kp = kptl_of(p);
     if (!c.kp && calls[op].fn != c_Setup)
         return PTL_NO_INIT;
+    kptl_tx_hold();
     rc = calls[op].fn(&c);
     if (c.kp) {
         c.kp->ncalls[op]++;
         kptl_after_call();
     }
+    kptl_tx_release();
     return rc;
 }
 

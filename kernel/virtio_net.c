@@ -107,6 +107,7 @@ static void rx_drain(struct vnet *n)
     if (n->in_rx)
         return;
     n->in_rx = true;
+    netdev_tx_hold(&n->nd);
     while ((head = virtq_get_used(&n->rx.vq, &len)) >= 0) {
         unsigned b = n->rx_buf_of[head];
         if (len > NET_HDR && len <= n->rxbuf_size)
@@ -119,6 +120,9 @@ static void rx_drain(struct vnet *n)
                n->name);
     if (got && virtio_kick(&n->rx))
         n->nd.st.rx_kicks++;
+    if (got)
+        netdev_rx_done(&n->nd);
+    netdev_tx_release(&n->nd);
     n->in_rx = false;
 }
 
@@ -132,6 +136,14 @@ static void tx_reclaim(struct vnet *n)
     if (head == -EIO)
         pr_err("%s: device completed a transmission we never made\n",
                n->name);
+}
+
+static void vnet_kick(struct netdev *nd)
+{
+    struct vnet *n = nd->priv;
+
+    if (virtio_kick(&n->tx))
+        n->nd.st.tx_kicks++;
 }
 
 static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
@@ -152,8 +164,10 @@ static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
         b[nb].len = seg[i].len;
         b[nb++].device_writes = false;
     }
-    if (q->nfree < nb)
+    if (q->nfree < nb) {
+        netdev_tx_kick(nd);     /* held frames: let the device take them */
         tx_reclaim(n);
+    }
     if (q->nfree < nb)
         return -EAGAIN;
     /* virtq_add takes the free list's head for the chain's head: fill
@@ -166,16 +180,21 @@ static int vnet_tx(struct netdev *nd, const void *hdr, size_t hlen,
                                false };
     if (virtq_add(q, b, nb) != head)
         return -EIO;            /* cannot happen: checked room above */
-    if (virtio_kick(&n->tx))
-        n->nd.st.tx_kicks++;
+    if (nd->tx_hold)
+        nd->tx_unkicked = true;
+    else
+        vnet_kick(nd);
     return 0;
 }
 
+/* A poll comes before a wait: nothing queued may stay unannounced (a
+   call holding doorbells may be the one waiting: PtlNIFini). */
 static void vnet_poll(struct netdev *nd)
 {
     struct vnet *n = nd->priv;
 
     rx_drain(n);
+    netdev_tx_kick(nd);
     tx_reclaim(n);
 }
 
@@ -183,6 +202,7 @@ static bool vnet_tx_idle(struct netdev *nd)
 {
     struct vnet *n = nd->priv;
 
+    netdev_tx_kick(nd);
     tx_reclaim(n);
     return n->tx.vq.nfree == n->tx.vq.size;
 }
@@ -191,7 +211,7 @@ static void vnet_irq_to(struct netdev *nd, uint32_t apic);
 
 static const struct netdev_ops vnet_ops = {
     .tx = vnet_tx, .poll = vnet_poll, .tx_idle = vnet_tx_idle,
-    .irq_to = vnet_irq_to,
+    .irq_to = vnet_irq_to, .kick = vnet_kick,
 };
 
 static void vnet_irq_to(struct netdev *nd, uint32_t apic)
@@ -316,9 +336,13 @@ static void probe_one(struct pci_dev *d)
     virtio_kick(&n->rx);
     nnics++;
     m = n->nd.mac;
+    /* Receive buffers are sized for the MTU: jumbo frames (the cluster's
+       default) cost ~6x the memory of 1500-byte ones, said here. */
     pr_info("virtio-net %s mac %02x:%02x:%02x:%02x:%02x:%02x mtu %u msix "
-            "vector %u%s (%s)\n", pn, m[0], m[1], m[2], m[3], m[4], m[5],
-            n->nd.mtu, n->vector, link_up(n) ? "" : " link down", n->name);
+            "vector %u%s (%s), %u receive buffers of %u bytes: %lu KiB\n",
+            pn, m[0], m[1], m[2], m[3], m[4], m[5], n->nd.mtu, n->vector,
+            link_up(n) ? "" : " link down", n->name, n->rx.vq.size,
+            n->rxbuf_size, (unsigned long)(n->mem_bytes >> 10));
     netdev_register(&n->nd);
 }
 

@@ -162,6 +162,8 @@ struct ptl_txslot {
                                    * resent: its ACK times nothing (Karn) */
     struct ptl_msg *msg;          /* NULL: slot free */
     struct ptl_msg *resp;         /* an ACK riding in this frame, or NULL */
+    uint32_t order;               /* the peer's tx_order at its last send */
+    bool sacked;                  /* the receiver has it (selective ACK) */
 };
 #define PTL_SENT_AGAIN UINT64_MAX
 
@@ -200,8 +202,20 @@ struct ptl_peer {
                                    * progress */
     uint64_t ack_due;             /* delayed ACK: send a LACK by then */
     uint32_t retries;
-    uint32_t dupacks;             /* acks that moved nothing */
-    uint32_t recover;             /* no fast retransmit until acked */
+    uint32_t dupacks;             /* GAP LACKs that taught nothing */
+    uint32_t recover;             /* in recovery until tx_acked reaches it:
+                                   * one window cut per loss episode */
+    uint32_t ssthresh;            /* AIMD: cwnd grows +1 a round above */
+    uint32_t cwnd_acc;            /* frames acked toward that +1 */
+    uint32_t nsacked;             /* slots in the window marked sacked */
+    uint32_t high_sack;           /* one past the newest sacked seq */
+    uint32_t tx_order;            /* transmissions to this peer so far */
+    uint32_t delivered_order;     /* newest transmission known to arrive */
+    uint64_t rx_sack;             /* bit i: seq rx_next + i already taken
+                                   * (landed beyond a gap) */
+    bool ack_gap;                 /* the owed LACK is a GAP LACK */
+    bool interleaved;             /* the last frame was a one-frame
+                                   * message's, sent inside a larger one */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
     struct ptl_msg *held, *held_tail; /* ACKs waiting to ride along with
                                    * our next frame to this peer */
@@ -355,6 +369,19 @@ struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
 void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *peer);
 uint64_t ptl_rel_max_rto(struct ptl_lib *lib);
+void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p);
+/* Resend presumed-lost frames, then frame new data, within the window. */
+void ptl_rel_push(struct ptl_lib *lib, struct ptl_peer *p);
+/* Send one window slot again (not timed: Karn). */
+void ptl_rel_resend(struct ptl_lib *lib, struct ptl_peer *p,
+                    struct ptl_txslot *s);
+bool ptl_rel_release_held(struct ptl_lib *lib, struct ptl_peer *p);
+void ptl_rel_send_lack(struct ptl_lib *lib, struct ptl_peer *p);
+
+/* ---- recover.c: the sender's side of acknowledgement ---- */
+/* The cumulative ACK of any frame from p, and a LACK's SACK and GAP. */
+void ptl_rel_ack(struct ptl_lib *lib, struct ptl_peer *p,
+                 const struct ptl_whdr *h);
 
 /* ---- atomic_ops.c ---- */
 size_t ptl_atomic_dtsize(ptl_datatype_t dt);

@@ -301,10 +301,9 @@ static void count_failure(struct ptl_lib *lib, uint8_t fail)
     lib->st.drops++;
 }
 
-static bool start_request(struct ptl_lib *lib, struct ptl_peer *peer,
+static bool start_request(struct ptl_lib *lib, struct ptl_rxmsg *rx,
                           const struct ptl_whdr *h)
 {
-    struct ptl_rxmsg *rx = &peer->rx;
     struct ptl_msg *resp = NULL;
 
     /* Reserve the response first: if we cannot answer, refuse the frame
@@ -465,9 +464,8 @@ static void send_response(struct ptl_lib *lib, struct ptl_peer *peer,
 }
 
 static void finish_request(struct ptl_lib *lib, struct ptl_peer *peer,
-                           const uint8_t *data)
+                           struct ptl_rxmsg *rx, const uint8_t *data)
 {
-    struct ptl_rxmsg *rx = &peer->rx;
     bool atomic = rx->wtype == PTL_W_ATOMIC || rx->wtype == PTL_W_FETCH ||
                   rx->wtype == PTL_W_SWAP;
 
@@ -485,9 +483,14 @@ static void finish_request(struct ptl_lib *lib, struct ptl_peer *peer,
 bool ptl_tgt_rx(struct ptl_lib *lib, struct ptl_peer *peer,
                 const struct ptl_whdr *h, const uint8_t *data)
 {
-    struct ptl_rxmsg *rx = &peer->rx;
+    struct ptl_rxmsg one, *rx = &peer->rx;
 
-    if (h->frag_off == 0 && !start_request(lib, peer, h))
+    /* A message of one frame may come between the frames of a larger one
+     * from the same peer (rel.c pick): it starts and ends here, in a
+     * context of its own, leaving the larger one's alone. */
+    if (h->frag_off == 0 && h->frag_len == h->total && rx->active)
+        rx = &one;
+    if (h->frag_off == 0 && !start_request(lib, rx, h))
         return false;
     if (!rx->active || rx->first.msg_id != h->msg_id ||
         rx->first.type != h->type)
@@ -495,6 +498,6 @@ bool ptl_tgt_rx(struct ptl_lib *lib, struct ptl_peer *peer,
     if (h->type == PTL_W_PUT)
         land_put(lib, rx, h, data);
     if (h->frag_off + h->frag_len == h->total)
-        finish_request(lib, peer, data);
+        finish_request(lib, peer, rx, data);
     return true;
 }

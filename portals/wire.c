@@ -143,7 +143,7 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum)
     put32(p + 44, h->uid);
     put32(p + 48, h->jid);
     put32(p + 52, h->src_rank);
-    put64(p + 56, h->match_bits);
+    put64(p + 56, h->type == PTL_W_LACK ? h->sack : h->match_bits);
     put64(p + 64, h->hdr_data);
     put64(p + 72, h->remote_offset);
     put64(p + 80, h->rlength);
@@ -200,6 +200,7 @@ static void decode(const uint8_t *p, struct ptl_whdr *h)
     h->ptl_list = p[111];
     h->dst_epoch = get32(p + 112);
     h->total = get32(p + 116);
+    h->sack = h->type == PTL_W_LACK ? h->match_bits : 0;
 }
 
 static void decode_resp(const uint8_t *p, struct ptl_wresp *r)
@@ -238,6 +239,11 @@ static int check_lengths(const struct ptl_whdr *h, size_t plen)
     if ((h->type == PTL_W_LACK || h->type == PTL_W_RESET) &&
         (h->frag_len != 0 || (h->flags & PTL_WF_SEQ)))
         return -1;
+    if ((h->flags & PTL_WF_GAP) && h->type != PTL_W_LACK)
+        return -1;
+    /* SACK bit 0 would be the frame the ACK says is still missing. */
+    if (h->sack & 1)
+        return -1;
     return 0;
 }
 
@@ -248,14 +254,22 @@ int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
     const uint8_t *p = f + PTL_ETH_HLEN;
     size_t plen;
 
-    if (len < PTL_FRAME_HLEN || len > PTL_ETH_HLEN + PTL_MTU_MAX)
+    if (len < PTL_ETH_HLEN + 12 || len > PTL_ETH_HLEN + PTL_MTU_MAX)
         return -1;
     if (f[12] != (PTL_ETHERTYPE >> 8) || f[13] != (PTL_ETHERTYPE & 0xff))
         return -1;
+    /* Every version so far starts version, type, flags, ack_req, csum,
+     * src_nid: enough to say who speaks what (PROTOCOL.md, section 7). */
+    if (p[0] != PTL_WIRE_VERSION) {
+        h->version = p[0];
+        h->src_nid = get32(p + 8);
+        return PTL_WIRE_EVERSION;
+    }
+    if (len < PTL_FRAME_HLEN)
+        return -1;
     plen = len - PTL_ETH_HLEN;
     decode(p, h);
-    if (h->version != PTL_WIRE_VERSION || h->type == 0 ||
-        h->type >= PTL_W_TYPE_LAST)
+    if (h->type == 0 || h->type >= PTL_W_TYPE_LAST)
         return -1;
     if (check_lengths(h, plen) != 0)
         return -1;

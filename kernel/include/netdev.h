@@ -41,6 +41,10 @@ struct netdev_ops {
     void (*poll)(struct netdev *nd);
     bool (*tx_idle)(struct netdev *nd);
     void (*irq_to)(struct netdev *nd, uint32_t apic_id);
+    /* Optional: announce queued transmissions to the device (write its
+       doorbell).  A driver with it writes no doorbell in tx while
+       transmissions are held (netdev_tx_hold): it sets tx_unkicked. */
+    void (*kick)(struct netdev *nd);
 };
 
 struct netdev {
@@ -51,7 +55,10 @@ struct netdev {
     const struct netdev_ops *ops;
     void *priv;
     netdev_rx_fn rx;
+    void (*rx_done)(void *ctx); /* after each batch of received frames */
     void *rx_ctx;
+    int tx_hold;                /* netdev_tx_hold depth */
+    bool tx_unkicked;           /* frames queued while held, unannounced */
     unsigned loss_ppm;          /* receive loss injection (net.loss=) */
     uint64_t rng;
     struct netdev_stats st;
@@ -83,6 +90,20 @@ struct netdev *netdev_nth(int i);
    sets it from net.loss= and the node id). */
 void netdev_set_loss(struct netdev *nd, unsigned ppm, uint64_t seed);
 void netdev_set_rx(struct netdev *nd, netdev_rx_fn fn, void *ctx);
+/* What the handler does once per batch rather than per frame: drivers call
+   netdev_rx_done after each batch they deliver (an interrupt's, a poll's),
+   and hold transmissions over the batch, so the frames its handling sends
+   go with one doorbell. */
+void netdev_set_rx_done(struct netdev *nd, void (*done)(void *ctx));
+void netdev_rx_done(struct netdev *nd);
+/* Hold transmit doorbells until the matching release: the frames of a
+   multi-frame message, or everything one batch of received frames causes,
+   cost one doorbell (an exit to the emulator each) instead of one per
+   frame.  Nests.  netdev_tx_kick announces what is queued now (before
+   waiting for the device). */
+void netdev_tx_hold(struct netdev *nd);
+void netdev_tx_release(struct netdev *nd);
+void netdev_tx_kick(struct netdev *nd);
 /* Queue one frame: hlen <= NETDEV_HDR_MAX, nseg <= NETDEV_SEG_MAX, total
    <= 14 + mtu.  0, -EAGAIN if the ring is full, -EINVAL if malformed. */
 int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,

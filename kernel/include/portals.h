@@ -40,6 +40,7 @@ struct kptl {
        the NIC), and to the NIC (other nodes); the node log shows both. */
     uint64_t tx_loop, tx_nic;
     int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
+    bool rx_news;                       /* frames from the NIC in this batch */
 };
 
 /* The engine's CPU (ptlengine.c).  Every entry into the engine (the two
@@ -76,6 +77,9 @@ void kptl_release(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,
    re-arm the network timer. */
 void kptl_after_call(void);
+/* Around a Portals call: its frames go to the NIC with one doorbell. */
+void kptl_tx_hold(void);
+void kptl_tx_release(void);
 /* A call's name, for the node log ("?" if there is none). */
 const char *ptlcall_name(unsigned op);
 uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr);

@@ -99,6 +99,10 @@ struct ptl_lib_stats {
     uint64_t acks_carried;  /* Portals ACKs that rode in another frame */
     uint64_t rx_bad;        /* failed to parse: checksum, length, version */
     uint64_t rx_dup, rx_ooo, rx_notready, rx_misaddressed;
+    uint64_t rx_early;      /* taken beyond a gap, landed at their offset */
+    uint64_t rx_version;    /* refused: another wire version */
+    uint64_t tx_interleaved;    /* one-frame messages sent inside larger
+                                 * ones to the same peer */
     uint64_t tx_resets, rx_resets;  /* "that incarnation is gone" */
     uint64_t drops;         /* messages dropped at the target */
     uint64_t perm_violations, op_violations;

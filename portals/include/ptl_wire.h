@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  3
+#define PTL_WIRE_VERSION  4
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
@@ -39,6 +39,17 @@ enum ptl_wire_type {
 #define PTL_WF_SEQ       0x04u    /* frame carries a sequence number */
 #define PTL_WF_RESP      0x08u    /* an ACK rides along: a response record
                                    * follows the header (sequenced only) */
+#define PTL_WF_GAP       0x10u    /* LACK only: sent at once because a new
+                                   * frame arrived beyond a gap (a loss
+                                   * signal; a duplicate's LACK lacks it) */
+
+/* ptl_wire_parse's answer for a Portals frame of another wire version
+ * (h->version and h->src_nid are then filled in), and what a host says
+ * about it, with (nid, their version, PTL_WIRE_VERSION). */
+#define PTL_WIRE_EVERSION (-2)
+#define PTL_WIRE_REFUSED_FMT "refused a frame from nid %u speaking Portals " \
+    "wire version %u; this node speaks %u: run one build on every station"
+
 
 /* The ACK a frame carries besides its own message (PTL_WF_RESP). */
 struct ptl_wresp {
@@ -60,6 +71,8 @@ struct ptl_whdr {
     uint32_t frag_len;
     uint32_t total;         /* payload bytes of the whole message */
     uint8_t atomic_op, atomic_type, fail_type, ptl_list;
+    uint64_t sack;          /* LACK: bit i set = frame ack + i received
+                             * (sent in match_bits' place) */
     struct ptl_wresp resp;  /* with PTL_WF_RESP */
 };
 
@@ -91,7 +104,8 @@ static inline size_t ptl_wire_hlen(uint8_t flags)
 void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
 /* Parse and check a received frame: ethertype, version, type, lengths and,
  * unless skip_csum, the checksum.  On success returns 0, fills h and points
- * *payload at h->frag_len bytes inside frame. */
+ * *payload at h->frag_len bytes inside frame; PTL_WIRE_EVERSION for a
+ * Portals frame of another version, -1 for anything else wrong. */
 int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
                    const uint8_t **payload, int skip_csum);
 /* The RESET that answers frame h, sent to an incarnation of ours that no

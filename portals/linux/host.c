@@ -127,6 +127,24 @@ static void h_shared_free(void *ctx, void *p, size_t len)
     free(p);
 }
 
+/* A frame of another wire version is refused by the core; say who sent
+ * it, once per station and version (a mixed segment otherwise looks like
+ * peers that never answer). */
+static void say_version(const void *frame, size_t len)
+{
+    static uint32_t said_nid = UINT32_MAX, said_version;
+    struct ptl_whdr h;
+    const uint8_t *payload;
+
+    if (ptl_wire_parse(frame, len, &h, &payload, 1) != PTL_WIRE_EVERSION ||
+        (h.src_nid == said_nid && h.version == said_version))
+        return;
+    said_nid = h.src_nid;
+    said_version = h.version;
+    fprintf(stderr, "portals: " PTL_WIRE_REFUSED_FMT "\n", h.src_nid,
+            h.version, PTL_WIRE_VERSION);
+}
+
 void ptl_host_deliver(unsigned iface, const void *frame, size_t len)
 {
     struct iface *f = &ifaces[iface];
@@ -134,6 +152,9 @@ void ptl_host_deliver(unsigned iface, const void *frame, size_t len)
     ptl_host_lock();
     if (f->open) {
         ptl_lib_rx(f->lib, frame, len);
+        if (len > PTL_ETH_HLEN &&
+            ((const uint8_t *)frame)[PTL_ETH_HLEN] != PTL_WIRE_VERSION)
+            say_version(frame, len);
     }
     ptl_host_unlock();
 }
@@ -266,17 +287,20 @@ int ptl_linux_iface_open_params(unsigned iface, const char *spec,
     return rc;
 }
 
-/* A VDE port is a unix datagram socket whose queue holds only
- * net.unix.max_dgram_qlen (default 10) frames: the switch drops the rest.
- * Keep the window under that unless told otherwise (PTL_WINDOW). */
-static void link_defaults(const char *spec, struct ptl_lib_params *p)
+/* A port of Debian's vde_switch (MTU 1500) is a unix datagram socket
+ * whose queue holds only net.unix.max_dgram_qlen (default 10) frames: the
+ * switch drops the rest.  Keep the window under that there; vdeplug4's
+ * switch (the jumbo-frame default) takes 32 (the kernel's choice too).
+ * PTL_WINDOW overrides. */
+static void link_defaults(const char *spec, uint32_t mtu,
+                          struct ptl_lib_params *p)
 {
     const char *w = getenv("PTL_WINDOW");
 
     if (w != NULL && atoi(w) > 0)
         p->window = (uint32_t)atoi(w);
     else if (strncmp(spec, "vde://", 6) == 0)
-        p->window = 8;
+        p->window = mtu > 1500 ? 32 : 8;
     /* The in-memory network runs every station's timers as it goes. */
     p->hold_acks = strncmp(spec, "mem:", 4) == 0;
 }
@@ -293,7 +317,7 @@ int ptl_linux_iface_open(unsigned iface, const char *spec, ptl_nid_t nid,
     p.epoch = new_epoch();
     if (mtu)
         p.mtu = mtu;
-    link_defaults(spec, &p);
+    link_defaults(spec, p.mtu, &p);
     return ptl_linux_iface_open_params(iface, spec, &p);
 }
 
@@ -375,7 +399,7 @@ static int open_from_env(void)
     p.max_msgs = (uint32_t)env_num("PTL_MAX_MSGS", p.max_msgs);
     p.max_eqs = (uint32_t)env_num("PTL_MAX_EQS", p.max_eqs);
     p.max_cts = (uint32_t)env_num("PTL_MAX_CTS", p.max_cts);
-    link_defaults(spec, &p);
+    link_defaults(spec, p.mtu, &p);
     return ptl_linux_iface_open_params(0, spec, &p);
 }
 

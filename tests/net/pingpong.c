@@ -5,8 +5,10 @@
  * on a compute node (lwkcc) and on Linux (libportals), so it measures both
  * and tests them against each other.
  *
- *   pingpong [-m MAXBYTES] [-r ROUNDS] [-a] [-k] [-o] [-p PID] NID_A NID_B
+ *   pingpong [-s MINBYTES] [-m MAXBYTES] [-r ROUNDS] [-a] [-k] [-o] [-p PID]
+ *            NID_A NID_B
  *
+ * Sizes go from MINBYTES (default 0) to MAXBYTES.
  * The process on NID_A pings, the one on NID_B answers; a process on any
  * other nid has nothing to do and exits 0.  Each round puts `size` bytes
  * into the peer's buffer and waits for the same back.  Bytes carry a
@@ -153,7 +155,7 @@ static int rounds_for(uint64_t size, int fixed)
 
 int main(int argc, char **argv)
 {
-    uint64_t max = 4u << 20;
+    uint64_t max = 4u << 20, min = 0;
     int fixed = 0, all = 0, i;
     ptl_pid_t pid = 7;
     ptl_process_t me, peer;
@@ -168,6 +170,8 @@ int main(int argc, char **argv)
             oneway = 1;
         else if (!strcmp(argv[i], "-m") && i + 1 < argc)
             max = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            min = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc)
             fixed = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-p") && i + 1 < argc)
@@ -176,8 +180,8 @@ int main(int argc, char **argv)
             break;
     }
     if (argc - i != 2 || (acks && oneway)) {
-        fprintf(stderr, "usage: pingpong [-m MAXBYTES] [-r ROUNDS] [-a] "
-                "[-k | -o] [-p PID] NID_A NID_B\n");
+        fprintf(stderr, "usage: pingpong [-s MINBYTES] [-m MAXBYTES] "
+                "[-r ROUNDS] [-a] [-k | -o] [-p PID] NID_A NID_B\n");
         return 2;
     }
     a = (unsigned)atoi(argv[i]);
@@ -223,7 +227,7 @@ int main(int argc, char **argv)
         DIE("no memory for the round times");
     int div = oneway ? 1 : 2;   /* a round: one put, or a round trip */
 
-    for (uint64_t size = 0; size <= max; size = size ? size * 2 : 1) {
+    for (uint64_t size = min; size <= max; size = size ? size * 2 : 1) {
         int n = rounds_for(size, fixed);
         double t0 = 0, tr = 0;
 

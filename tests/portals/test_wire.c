@@ -2,8 +2,9 @@
 /*
  * test_wire.c: the frame format: encode/parse round trip, the checksum
  * catching every single-bit flip, the nid <-> MAC mapping, and the parser
- * refusing malformed frames (and a lib counting them, never crashing), and
- * the response record an ACK rides in (PTL_WF_RESP).
+ * refusing malformed frames (and a lib counting them, never crashing), the
+ * response record an ACK rides in (PTL_WF_RESP), the LACK's selective ACK
+ * bitmap and GAP flag, and frames of another wire version refused.
  */
 #include "ptl_test.h"
 #include "ptl_wire.h"
@@ -228,7 +229,7 @@ static void garbage_counted_never_crashes(void **state)
         ptl_lib_rx(lib, f, len);
     }
     ptl_lib_get_stats(lib, &st);
-    assert_int_equal(st.rx_bad, 5000);
+    assert_int_equal(st.rx_bad + st.rx_version, 5000);
     assert_int_equal(st.rx_frames, 0);
     ptl_linux_iface_close(5);
 }
@@ -254,6 +255,90 @@ static void regression_far_ack_is_ignored(void **state)
     ptl_linux_iface_close(6);
 }
 
+/* A LACK: cumulative ack, SACK bitmap, flags (PTL_WF_GAP or 0). */
+static size_t make_lack(uint8_t *f, uint32_t ack, uint64_t sack,
+                        uint8_t flags)
+{
+    struct ptl_whdr h;
+    struct ptl_csum c;
+
+    memset(&h, 0, sizeof(h));
+    h.type = PTL_W_LACK;
+    h.flags = flags;
+    h.src_nid = 7;
+    h.dst_nid = 9;
+    h.src_pid = 1;
+    h.dst_pid = 2;
+    h.epoch = 5;
+    h.ack = ack;
+    h.sack = sack;
+    ptl_wire_encode(f, &h, 0);
+    ptl_csum_init(&c, PTL_WIRE_HLEN);
+    ptl_csum_add(&c, f + PTL_ETH_HLEN, PTL_WIRE_HLEN);
+    ptl_wire_encode(f, &h, ptl_csum_final(&c));
+    return PTL_FRAME_HLEN;
+}
+
+/* The SACK bitmap and the GAP flag survive encode/parse exactly (bits 1
+ * and 63 included); a bitmap claiming the missing frame itself (bit 0)
+ * and GAP on anything but a LACK are malformed. */
+static void lack_sack_roundtrip(void **state)
+{
+    uint8_t f[512], pl[8] = { 0 };
+    const uint64_t sack = 0x8000000000000006ull | 1ull << 40;
+    struct ptl_whdr h;
+    const uint8_t *data;
+    size_t len;
+
+    (void)state;
+    len = make_lack(f, 1000, sack, PTL_WF_GAP);
+    assert_int_equal(len, PTL_FRAME_HLEN);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_int_equal(h.type, PTL_W_LACK);
+    assert_int_equal(h.ack, 1000);
+    assert_true(h.sack == sack);
+    assert_true(h.flags & PTL_WF_GAP);
+    len = make_lack(f, 1000, 0, 0);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_true(h.sack == 0 && !(h.flags & PTL_WF_GAP));
+    len = make_lack(f, 1000, sack | 1, PTL_WF_GAP);
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_GAP);
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    /* match_bits of other frames are not taken for a bitmap */
+    len = make_frame(f, pl, sizeof(pl));
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_true(h.sack == 0 && h.match_bits == 0x0123456789abcdefull);
+}
+
+/* A frame of another wire version (3: before SACK) is refused with its
+ * sender and version named, and a lib counts it apart from damage. */
+static void other_version_refused(void **state)
+{
+    uint8_t f[512], pl[8] = { 0 };
+    struct ptl_lib_stats st;
+    struct ptl_whdr h;
+    const uint8_t *data;
+    struct ptl_lib *lib;
+    size_t len = make_frame(f, pl, sizeof(pl));
+
+    (void)state;
+    f[PTL_ETH_HLEN] = 3;
+    memset(&h, 0, sizeof(h));
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0),
+                     PTL_WIRE_EVERSION);
+    assert_int_equal(h.version, 3);
+    assert_int_equal(h.src_nid, 7);
+    assert_int_equal(ptl_linux_iface_open(7, "mem:", 9, 2, 0), PTL_OK);
+    lib = ptl_linux_lib(7);
+    ptl_lib_rx(lib, f, len);
+    ptl_lib_get_stats(lib, &st);
+    assert_int_equal(st.rx_version, 1);
+    assert_int_equal(st.rx_bad, 0);
+    assert_int_equal(st.rx_frames, 0);
+    ptl_linux_iface_close(7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +351,8 @@ int main(void)
         cmocka_unit_test(nid_mac_mapping),
         cmocka_unit_test(garbage_counted_never_crashes),
         cmocka_unit_test(regression_far_ack_is_ignored),
+        cmocka_unit_test(lack_sack_roundtrip),
+        cmocka_unit_test(other_version_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

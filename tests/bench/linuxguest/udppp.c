@@ -8,11 +8,15 @@
  *   udppp [-m MAXBYTES] [-r ROUNDS] ping PEER_IPV4
  *   udppp pong
  *
- * "pong" echoes every datagram on UDP port 7777 back to its sender until
- * the guest is powered off.  "ping" sends 0 B, then powers of two up to
+ * "pong" echoes every datagram on UDP port 7777 back to its sender, and
+ * every byte of a TCP connection to port 7777 back on it, until the guest
+ * is powered off.  "ping" sends 0 B, then powers of two up to
  * min(MAX, 32 KiB), then 60000 B if MAX >= 60000 (the issue's "60 KB"
  * figure; a UDP datagram cannot carry 64 KiB, and at MTU 1500 a large one
- * travels as IP fragments, as it did there).  Per size it prints
+ * travels as IP fragments, as it did there), then from 64 KiB up to MAX
+ * by powers of two over one TCP connection (TCP_NODELAY): Linux's own
+ * best transport for large messages, so the nodes' large-message figures
+ * are set beside what the guests' kernel can really move.  Per size it prints
  * "pp,<bytes>,<rounds>,<half-rtt us>,<MB/s>,<median us>" (the mean over
  * the timed rounds, then the median of their own times, as pingpong does),
  * then "udppp: OK".
@@ -27,6 +31,8 @@
  * round of every size compare the pong with the ping byte by byte.
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -35,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,7 +89,109 @@ static size_t next_size(size_t size, size_t max)
         return 1;
     if (size * 2 <= pow2_top)
         return size * 2;
-    return size < BIG && max >= BIG ? BIG : 0;  /* 0: done */
+    if (size < BIG && max >= BIG)
+        return BIG;
+    if (size == BIG)
+        return max >= 65536 ? 65536 : 0;
+    return size * 2 <= max ? size * 2 : 0;      /* 0: done */
+}
+
+/* ---- TCP, from 64 KiB ---------------------------------------------------- */
+
+static uint8_t *tbuf_s, *tbuf_r;        /* MAX bytes each */
+
+/* Move `size` bytes out of tbuf_s and the same number back into tbuf_r,
+   both at once (the echo starts before the last byte is sent: a socket
+   that only wrote would fill both ways and stall). */
+static void tcp_round(int fd, size_t size)
+{
+    size_t sent = 0, got = 0;
+
+    while (got < size) {
+        struct pollfd p = { .fd = fd,
+                            .events = POLLIN | (sent < size ? POLLOUT : 0) };
+        if (poll(&p, 1, 10000) <= 0)
+            DIE("TCP round of %zu bytes: no progress in 10 s", size);
+        if ((p.revents & POLLOUT) && sent < size) {
+            ssize_t n = send(fd, tbuf_s + sent, size - sent, MSG_DONTWAIT);
+            if (n < 0 && errno != EAGAIN)
+                DIE("send: %s", strerror(errno));
+            sent += n > 0 ? (size_t)n : 0;
+        }
+        if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t n = recv(fd, tbuf_r + got, size - got, MSG_DONTWAIT);
+            if (n == 0)
+                DIE("the peer closed the TCP connection");
+            if (n < 0 && errno != EAGAIN)
+                DIE("recv: %s", strerror(errno));
+            got += n > 0 ? (size_t)n : 0;
+        }
+    }
+}
+
+static int tcp_connect(const struct sockaddr_in *peer)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+    if (fd < 0 || connect(fd, (const struct sockaddr *)peer, sizeof *peer))
+        DIE("TCP connect to %s: %s", inet_ntoa(peer->sin_addr),
+            strerror(errno));
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+static void tcp_measure(int fd, size_t size, int fixed)
+{
+    int n = rounds_for(size, fixed);
+    double t0 = 0, tr = 0;
+
+    for (size_t i = 0; i < size; i++)
+        tbuf_s[i] = (uint8_t)(i * 131 + (i >> 8) + size * 7);
+    for (int r = 0; r < n; r++) {
+        double t = now_us();
+        if (r == 1)
+            t0 = t;
+        if (r > 1)
+            rtt[r - 2] = (t - tr) / 2;
+        tr = t;
+        tcp_round(fd, size);
+        if ((r == 0 || r == n - 1) && memcmp(tbuf_r, tbuf_s, size))
+            DIE("TCP size %zu round %d: the echo differs", size, r);
+    }
+    if (n > 1) {
+        double t = now_us(), half = (t - t0) / (n - 1) / 2;
+        rtt[n - 2] = (t - tr) / 2;
+        printf("pp,%zu,%d,%.1f,%.1f,%.1f\n", size, n, half, size / half,
+               bench_median(rtt, n - 1));
+        fflush(stdout);
+    }
+}
+
+/* The TCP echo: one connection at a time, every byte back. */
+static void tcp_echo(void)
+{
+    struct sockaddr_in me = { .sin_family = AF_INET, .sin_port = htons(PORT),
+                              .sin_addr.s_addr = htonl(INADDR_ANY) };
+    int ls = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    static uint8_t buf[1 << 16];
+
+    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (ls < 0 || bind(ls, (struct sockaddr *)&me, sizeof me) ||
+        listen(ls, 1))
+        DIE("TCP listen on port %d: %s", PORT, strerror(errno));
+    for (;;) {
+        int fd = accept(ls, NULL, NULL);
+        ssize_t n;
+
+        if (fd < 0)
+            continue;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        while ((n = recv(fd, buf, sizeof buf, 0)) > 0)
+            for (ssize_t off = 0, w; off < n; off += w)
+                if ((w = send(fd, buf + off, (size_t)(n - off), 0)) <= 0)
+                    break;
+        close(fd);
+    }
 }
 
 static void fill(size_t size, int round)
@@ -224,10 +333,20 @@ static int ping(const char *ip, size_t max, int fixed)
     hello(&peer);
     while (recv_within(50) >= 0)
         ;                       /* echoes of repeated hellos */
-    for (size_t size = 0;; size = next_size(size, max)) {
+    for (size_t size = 0; size <= BIG; size = next_size(size, max)) {
         measure(&peer, size, fixed);
         if (next_size(size, max) == 0)
             break;
+    }
+    if (max >= 65536) {
+        int fd = tcp_connect(&peer);
+
+        if (!(tbuf_s = malloc(max)) || !(tbuf_r = malloc(max)))
+            DIE("no memory for two %zu-byte buffers", max);
+        for (size_t size = 65536; size && size <= max;
+             size = next_size(size, max))
+            tcp_measure(fd, size, fixed);
+        close(fd);
     }
     printf("udppp: OK\n");
     return 0;
@@ -235,6 +354,10 @@ static int ping(const char *ip, size_t max, int fixed)
 
 static int pong(void)
 {
+    if (fork() == 0) {
+        tcp_echo();
+        return 0;
+    }
     for (;;) {
         struct sockaddr_in from;
         socklen_t fl = sizeof from;

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recover.c: the sender's half of the reliable layer (PROTOCOL.md,
+ * section 3): what an acknowledgement teaches, which frames are lost,
+ * how many may be in flight, and the retransmission timer.
+ *
+ * - Cumulative ACKs free window slots; a LACK's SACK bitmap marks frames
+ *   the receiver took beyond a gap, which are never resent.
+ * - A frame is lost once a frame sent at least REORDER transmissions
+ *   after it is known to have arrived (SACKed or cumulatively ACKed):
+ *   only it is resent, and again if its resend is lost the same way.
+ * - A GAP LACK that teaches nothing new (the frames beyond the gap could
+ *   not be taken: another message's, or a first fragment) counts; two in
+ *   a row resend every unsacked frame from the oldest, once per window.
+ *   The immediate LACK of a duplicate carries no GAP and never counts.
+ * - AIMD: the window halves once per loss episode, grows by one frame a
+ *   round (by what was acknowledged below ssthresh), never beyond the
+ *   configured window; a timeout drops it to 2.
+ * - A round-trip sample is taken at a frame's first acknowledgement,
+ *   SACK or cumulative, never for a resent frame (Karn).
+ */
+#include "ptl_internal.h"
+
+#define REORDER 2           /* transmissions later before "lost" */
+
+static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
+static bool in_recovery(const struct ptl_peer *p)
+{
+    return seq_lt(p->tx_acked, p->recover);
+}
+
+/* A round-trip sample r (ns).  A fixed 20 ms timeout is shorter than the
+ * round trip to a node whose host deschedules it for tens of ms (or that
+ * is simply far), and then nearly every retransmission is spurious and
+ * every one is a duplicate at the receiver.  Jacobson/Karels: srtt +=
+ * (r - srtt) / 8, rttvar += (|r - srtt| - rttvar) / 4, RTO = srtt + 4
+ * rttvar, never below the configured initial RTO (a fast link keeps the
+ * timer it had) nor above rto_max. */
+static void rtt_sample(struct ptl_lib *lib, struct ptl_peer *p, uint64_t r)
+{
+    uint64_t err, rto;
+
+    if (p->srtt == 0) {
+        p->srtt = r ? r : 1;
+        p->rttvar = r / 2;
+    } else {
+        err = r > p->srtt ? r - p->srtt : p->srtt - r;
+        p->rttvar = p->rttvar - p->rttvar / 4 + err / 4;
+        p->srtt = p->srtt - p->srtt / 8 + r / 8;
+    }
+    rto = p->srtt + 4 * p->rttvar;
+    if (rto < lib->p.rto_ns)
+        rto = lib->p.rto_ns;
+    if (rto > lib->p.rto_max_ns)
+        rto = lib->p.rto_max_ns;
+    p->rto_base = rto;
+}
+
+/* What one newly acknowledged slot teaches: its send time if it was sent
+ * once (the newest such gives the RTT sample), and that everything sent
+ * before it had its chance to arrive. */
+static void learn(struct ptl_peer *p, const struct ptl_txslot *s,
+                  uint64_t *sent)
+{
+    if (s->sent != PTL_SENT_AGAIN && (*sent == PTL_SENT_AGAIN ||
+                                      s->sent > *sent))
+        *sent = s->sent;
+    if ((int32_t)(s->order - p->delivered_order) > 0)
+        p->delivered_order = s->order;
+}
+
+/* Slots below ack are delivered: free them.  Returns how many that were
+ * not already known (sacked). */
+static uint32_t cumulative(struct ptl_lib *lib, struct ptl_peer *p,
+                           uint32_t ack, uint64_t *sent)
+{
+    uint32_t news = 0;
+
+    while (seq_lt(p->tx_acked, ack)) {
+        struct ptl_txslot *s = &p->win[p->tx_acked % lib->p.window];
+        struct ptl_msg *m = s->msg;
+
+        if (s->sacked) {
+            s->sacked = false;
+            p->nsacked--;
+        } else if (m != NULL) {
+            learn(p, s, sent);
+            news++;
+        }
+        s->msg = NULL;
+        if (s->resp != NULL) {
+            ptl_msg_sent(lib, s->resp);
+            s->resp = NULL;
+        }
+        p->tx_acked++;
+        if (m != NULL && --m->frames_unacked == 0 && m->state == PTL_M_SENT)
+            ptl_msg_sent(lib, m);
+    }
+    if (seq_lt(p->high_sack, p->tx_acked))
+        p->high_sack = p->tx_acked;
+    if (seq_lt(p->tx_resend, p->tx_acked))
+        p->tx_resend = p->tx_acked;
+    return news;
+}
+
+/* Mark what a LACK's bitmap says arrived beyond the gap at p->tx_acked
+ * (= its ack, after cumulative()).  Returns how many were news. */
+static uint32_t selective(struct ptl_lib *lib, struct ptl_peer *p,
+                          uint64_t bits, uint64_t *sent)
+{
+    uint32_t news = 0;
+
+    for (uint32_t i = 1; i < 64 && (bits >> i) != 0; i++) {
+        uint32_t seq = p->tx_acked + i;
+        struct ptl_txslot *s;
+
+        if (!(bits >> i & 1) || !seq_lt(seq, p->tx_next))
+            continue;
+        s = &p->win[seq % lib->p.window];
+        if (s->msg == NULL || s->sacked)
+            continue;
+        s->sacked = true;
+        p->nsacked++;
+        learn(p, s, sent);
+        if (!seq_lt(seq, p->high_sack))
+            p->high_sack = seq + 1;
+        news++;
+    }
+    return news;
+}
+
+/* A loss: halve the window, once per episode (until what was in flight
+ * when it began is acknowledged). */
+static void cut(struct ptl_peer *p, uint32_t to)
+{
+    if (in_recovery(p))
+        return;
+    p->recover = p->tx_next;
+    p->ssthresh = p->cwnd / 2 < 2 ? 2 : p->cwnd / 2;
+    p->cwnd = to < p->ssthresh ? to : p->ssthresh;
+    p->cwnd_acc = 0;
+}
+
+/* Additive increase: +1 frame per window acknowledged above ssthresh,
+ * slow start below it; never while recovering. */
+static void grow(struct ptl_lib *lib, struct ptl_peer *p, uint32_t news)
+{
+    if (in_recovery(p))
+        return;
+    if (p->cwnd < p->ssthresh) {
+        p->cwnd += news;
+    } else if ((p->cwnd_acc += news) >= p->cwnd) {
+        p->cwnd_acc -= p->cwnd;
+        p->cwnd++;
+    }
+    if (p->cwnd > lib->p.window)
+        p->cwnd = lib->p.window;
+}
+
+/* Resend the holes below the newest sacked frame whose last send is
+ * REORDER transmissions older than something known to have arrived. */
+static void resend_lost(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    for (uint32_t seq = p->tx_acked; seq_lt(seq, p->high_sack); seq++) {
+        struct ptl_txslot *s = &p->win[seq % lib->p.window];
+
+        if (s->msg == NULL || s->sacked ||
+            (int32_t)(p->delivered_order - s->order) < REORDER)
+            continue;
+        cut(p, UINT32_MAX);
+        ptl_rel_resend(lib, p, s);
+    }
+}
+
+/* A GAP LACK that taught nothing: the frames beyond the gap were not
+ * taken, so everything unsacked from the oldest goes again. */
+static void gap_without_news(struct ptl_peer *p)
+{
+    if (p->tx_acked == p->tx_next || in_recovery(p) || ++p->dupacks < 2)
+        return;
+    p->dupacks = 0;
+    cut(p, UINT32_MAX);
+    p->tx_resend = p->tx_acked;
+}
+
+void ptl_rel_ack(struct ptl_lib *lib, struct ptl_peer *p,
+                 const struct ptl_whdr *h)
+{
+    uint64_t sent = PTL_SENT_AGAIN;
+    uint32_t before = p->tx_acked, news;
+
+    /* Valid acks lie in [tx_acked, tx_next]; anything else is stale or
+     * forged (a fuzzer found that a far-away ack must not walk the
+     * window round). */
+    if (h->ack - p->tx_acked > p->tx_next - p->tx_acked)
+        return;
+    news = cumulative(lib, p, h->ack, &sent);
+    if (h->type == PTL_W_LACK)
+        news += selective(lib, p, h->sack, &sent);
+    if (sent != PTL_SENT_AGAIN)
+        rtt_sample(lib, p, ptl_now(lib) - sent);
+    if (news != 0) {
+        grow(lib, p, news);
+        p->dupacks = 0;
+        p->retries = 0;
+    } else if (h->flags & PTL_WF_GAP) {
+        gap_without_news(p);
+    }
+    if (p->tx_acked != before) {
+        p->rto = p->rto_base;
+        p->deadline = p->tx_acked != p->tx_next ? ptl_now(lib) + p->rto : 0;
+    }
+    resend_lost(lib, p);
+    ptl_rel_push(lib, p);
+}
+
+/* Fail everything bound for or waiting on p (unreachable or restarted). */
+void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    for (uint32_t s = p->tx_acked; s != p->tx_next; s++) {
+        p->win[s % lib->p.window].msg = NULL;
+        p->win[s % lib->p.window].resp = NULL;
+        p->win[s % lib->p.window].sacked = false;
+    }
+    p->nsacked = 0;
+    p->held = p->held_tail = NULL;      /* failed with the rest below */
+    p->tx_acked = p->tx_resend = p->high_sack = p->tx_next;
+    for (uint32_t i = 0; i < lib->msgs.count; i++) {
+        struct ptl_msg *m = ptl_pool_at(&lib->msgs, i);
+        if (m->state != PTL_M_FREE && m->peer == p)
+            ptl_msg_fail(lib, m, PTL_NI_UNDELIVERABLE);
+    }
+    p->sq = p->sq_tail = NULL;
+    if (p->rx.active && p->rx.uh != NULL)
+        ptl_uh_abort(lib, p->rx.pt, p->rx.uh);
+    if (p->rx.active && p->rx.me != NULL) {
+        p->rx.me->busy--;
+        ptl_me_release(lib, p->rx.me);
+    }
+    if (p->rx.active && p->rx.resp != NULL && p->rx.resp->state != PTL_M_FREE)
+        ptl_msg_free(lib, p->rx.resp);
+    p->rx.active = false;
+}
+
+/* The oldest frame timed out: resend every unsacked frame from it, two
+ * at a time at first (a switch port that just dropped a burst would drop
+ * a full-window resend too), and double the timeout. */
+static void retransmit(struct ptl_lib *lib, struct ptl_peer *p, uint64_t now)
+{
+    if (++p->retries > lib->p.max_retries) {
+        ptl_rel_drop_peer_msgs(lib, p);
+        p->dead = true;
+        p->deadline = 0;
+        return;
+    }
+    p->recover = p->tx_acked;           /* a new episode */
+    cut(p, 2);
+    p->tx_resend = p->tx_acked;
+    ptl_rel_push(lib, p);
+    p->rto = p->rto * 2 < lib->p.rto_max_ns ? p->rto * 2 : lib->p.rto_max_ns;
+    p->deadline = now + p->rto;
+}
+
+void ptl_lib_progress(struct ptl_lib *lib)
+{
+    uint64_t now = ptl_now(lib);
+
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
+        if (p->tx_acked != p->tx_next && now >= p->deadline)
+            retransmit(lib, p, now);
+        if (p->held != NULL && now >= p->held_due)
+            ptl_rel_release_held(lib, p);
+        if (p->ack_owed && now >= p->ack_due)
+            ptl_rel_send_lack(lib, p);
+        ptl_rel_push(lib, p);
+    }
+}
+
+uint64_t ptl_lib_deadline(struct ptl_lib *lib)
+{
+    uint64_t d = UINT64_MAX;
+
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
+        if (p->ack_owed && p->ack_due < d)
+            d = p->ack_due;
+        if (p->held != NULL && p->held_due < d)
+            d = p->held_due;
+        if (p->tx_acked != p->tx_next && p->deadline < d)
+            d = p->deadline;
+    }
+    return d;
+}
+
+/* The longest retransmission timeout a peer of ours has settled on (our
+ * estimate of its round trip stands for its estimate of ours). */
+uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
+{
+    uint64_t rto = lib->p.rto_ns;
+
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
+        if (!p->dead && p->rto_base > rto)
+            rto = p->rto_base;
+    }
+    return rto;
+}
+
+bool ptl_lib_busy(struct ptl_lib *lib)
+{
+    for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
+        if (!p->dead &&
+            (p->sq || p->held || p->tx_acked != p->tx_next || p->ack_owed))
+            return true;
+    }
+    return false;
+}
