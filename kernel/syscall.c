@@ -243,13 +243,13 @@ static const struct {
 void syscall_dispatch(struct trapframe *tf);
 void syscall_dispatch(struct trapframe *tf)
 {
-    uint64_t nr = tf->rax;
+    uint64_t nr = tf->rax - LWK_SYSCALL_BASE;  /* below the base: wraps */
     struct proc *caller = current;
     long ret;
 
     if (nr >= ARRAY_SIZE(table) || !table[nr].fn) {
         proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: unknown system "
-                   "call %lu", caller->pid, nr);
+                   "call %#lx", caller->pid, tf->rax);
         ret = -ENOSYS;
     } else if (table[nr].class == SC_PCT && !caller->is_pct) {
         proc_event(PE_PCT_ONLY, LOG_PREFIX ": pid %d: %s is for the PCT "

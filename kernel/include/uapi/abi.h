@@ -19,6 +19,10 @@
 #define UAPI_ABI_H
 
 #define LWK_APP_BASE        0x400000UL
+
+/* Q-Kernel system call n (uapi/syscalls.def) is made with rax =
+   LWK_SYSCALL_BASE + n; numbers below it are Linux's (docs/LINUX.md). */
+#define LWK_SYSCALL_BASE    0x1000
 #define LWK_PAGE_SIZE       0x200000UL
 
 /* auxv types; values above the Linux range so nothing confuses them.  The
