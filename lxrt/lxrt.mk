@@ -51,7 +51,7 @@ all: lxrt
 LX_TEST_OUT  := $(BUILD)/tests/linux
 LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
-                $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn
+                $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -70,6 +70,11 @@ $(LX_TEST_OUT)/lxdyn: tests/linux/lxbad.c
 	@mkdir -p $(@D)
 	$(call say,CC-DYN,$@)
 	$(Q)gcc $(LX_FLAGS) -o $@ $<
+# libgomp's one dlopen (offloading plugins) warns when linked statically.
+$(LX_TEST_OUT)/lxomp: tests/linux/lxomp.c
+	@mkdir -p $(@D)
+	$(call say,CC-OMP,$@)
+	$(Q)gcc -static -fopenmp $(LX_FLAGS) -o $@ $< 2>$@.log || { cat $@.log; false; }
 $(LX_TEST_OUT)/lxcxx: tests/linux/lxcxx.cc $(BUILD)/bin/lwkc++
 	@mkdir -p $(@D)
 	$(call say,LWKC++,$@)

@@ -29,15 +29,44 @@ static const lx_fn table[] = {
 #undef LINUX
 };
 
+/* What a thread (not the main one) may ask: only the main thread talks
+   to yod (Portals), so files are not among it; a thread's writes to
+   stdout and stderr go to the node's console instead (docs/LINUX.md). */
+static int thread_may(uint64_t nr)
+{
+    switch (nr) {
+    case 9: case 10: case 11: case 12: case 25: case 28:    /* memory */
+    case 13: case 14: case 131:                             /* signals */
+    case 35: case 96: case 201: case 228: case 229: case 230: /* time */
+    case 63: case 97: case 98: case 99: case 100: case 102: case 104:
+    case 107: case 108: case 110: case 302: case 318:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 long lxrt_dispatch(const uint64_t *call);
 long lxrt_dispatch(const uint64_t *call)
 {
+    static int lock;            /* one call at a time, from any CPU */
     uint64_t nr = call[0];
     const long *a = (const long *)call + 1;
+    long r;
 
     if (nr >= sizeof(table) / sizeof(table[0]) || !table[nr])
         return -LX_ENOSYS;      /* the kernel reflects only RUNTIME calls */
-    return table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (call[7] && !thread_may(nr)) {
+        if (nr == 1 && (a[0] == 1 || a[0] == 2) && lx_ok((uint64_t)a[1],
+                                                         (uint64_t)a[2]))
+            return lwk_sys_console_write(a[1], a[2]);
+        return -LX_ENOSYS;
+    }
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+    r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+    return r;
 }
 
 int lx_ok(uint64_t p, uint64_t len)
@@ -75,7 +104,9 @@ long lx_err(long r)
     return -LX_EIO;
 }
 
-static uint8_t stack[256 << 10] __attribute__((aligned(16)));
+/* A slice for each CPU the kernel reflects calls from (linux_setup). */
+static uint8_t stack[LWK_LXRT_CPUS * LWK_LXRT_STACK_PER_CPU]
+    __attribute__((aligned(16)));
 void lxrt_entry(void);
 __attribute__((noreturn)) void lxrt_jump(uint64_t entry, uint64_t sp);
 

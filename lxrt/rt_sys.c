@@ -100,37 +100,6 @@ long lx_sysinfo(LX_ARGS)
     return 0;
 }
 
-/* One CPU: the one the program runs on. */
-long lx_sched_getaffinity(LX_ARGS)
-{
-    a0 = (int)a0;
-    if (a0 != 0 && a0 != lxrt.pid)
-        return -LX_ESRCH;
-    if (a1 < 8 || (a1 & 7))
-        return -LX_EINVAL;
-    CHECK(a2, a1);
-    memset((void *)a2, 0, (size_t)a1);
-    *(uint64_t *)a2 = 1;
-    return 8;
-}
-
-/* One thread: a wait nobody can end is a deadlock, said and ended. */
-long lx_futex(LX_ARGS)
-{
-    CHECK(a0, 4);
-    switch ((int)a1 & LX_FUTEX_CMD_MASK) {
-    case LX_FUTEX_WAKE:
-        return 0;
-    case LX_FUTEX_WAIT:
-        if (*(volatile uint32_t *)a0 != (uint32_t)a2)
-            return -LX_EAGAIN;
-        lx_die_by_signal(LX_SIGABRT, "futex wait in a process with one "
-                                     "thread: it would never wake");
-    default:
-        return -LX_ENOSYS;
-    }
-}
-
 long lx_getrandom(LX_ARGS)
 {
     static uint64_t s;

@@ -50,10 +50,8 @@ struct proc {
     struct lwk_run_result end;  /* and how: status, the fault and CPU, why */
     /* The Linux personality (linux.c): lx_entry 0 for a Q-Kernel program. */
     uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
-    uint64_t lx_fs;             /* the program's %fs while in the runtime */
-    bool lx_in_runtime;         /* a reflected call is being answered */
-    struct trapframe lx_saved;  /* the program's registers meanwhile */
-    uint8_t lx_fpu[512] __attribute__((aligned(16)));
+    uint64_t lx_busy;           /* CPUs in the runtime answering a call */
+    uint64_t lx_clear_tid[LWK_LXRT_CPUS];   /* a thread's child_tid */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
 };
 

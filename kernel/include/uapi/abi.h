@@ -80,6 +80,11 @@ struct lwk_lxrt_trailer {
     uint64_t offset;                /* where the runtime's image starts */
 };
 
+/* The runtime's stack (linux_setup): a slice for each of the first
+   LWK_LXRT_CPUS CPUs, where the kernel reflects that CPU's calls. */
+#define LWK_LXRT_CPUS           8
+#define LWK_LXRT_STACK_PER_CPU  32768
+
 /* proc_heap flags */
 #define LWK_HEAP_EXEC       1   /* executable; may lie below the text */
 
