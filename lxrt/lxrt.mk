@@ -94,3 +94,8 @@ $(BUILD)/bin/lwkc++: tools/lwkc++
 $(BUILD)/bin/lwkfort: tools/lwkfort
 	@mkdir -p $(@D) && cp $< $@
 lxrt: $(LX_WRAPPERS)
+
+# Figure (not a test): docs/PERFORMANCE.md, docs/bench/compute.csv.
+bench-compute: all
+	tests/bench/compute/run 3
+.PHONY: bench-compute
