@@ -112,7 +112,7 @@ static long tid(void)
    clone pops what it needs from that stack). */
 static long lx_clone(struct trapframe *tf)
 {
-    uint64_t flags = tf->rdi, ctid = tf->r10;
+    uint64_t flags = tf->rdi, ctid = tf->r10, free;
     struct proc *p = current;
     uint32_t t;
     long cpu;
@@ -120,14 +120,22 @@ static long lx_clone(struct trapframe *tf)
     if ((flags & (CLONE_VM | CLONE_THREAD | CLONE_SETTLS)) !=
         (CLONE_VM | CLONE_THREAD | CLONE_SETTLS) || !tf->rsi)
         return -LINUX_ENOSYS;   /* no processes but the one */
-    cpu = thread_start(p, tf->rip, tf->rsi, 0, tf->r8);
-    if (cpu < 0)
-        return cpu;             /* -EAGAIN: no CPU left for it */
-    t = (uint32_t)(p->pid * 256 + cpu);
-    p->lx_clear_tid[cpu] = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
+    /* Linux writes parent_tid before the child runs (both may name the
+       same word, which the child's exit zeroes): the tid is the CPU's,
+       the one thread_start will pick. */
+    free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
+    if (!free)
+        return -EAGAIN;
+    t = (uint32_t)(p->pid * 256 + __builtin_ctzll(free));
     if (flags & CLONE_PARENT_SETTID)
         copy_to_user(p, tf->rdx, &t, sizeof(t));
-    return t;
+    /* The thread's argument (its rdi, which glibc's clone does not read
+       in the child) carries the child_tid word its exit zeroes. */
+    cpu = thread_start(p, tf->rip, tf->rsi,
+                       (flags & CLONE_CHILD_CLEARTID) ? ctid : 0, tf->r8);
+    if (cpu < 0)
+        return cpu;             /* -EAGAIN: taken meanwhile */
+    return p->pid * 256 + cpu;  /* t, unless another clone raced it */
 }
 
 /* A thread's end: its child_tid word is zeroed (pthread_join waits on it;
@@ -136,14 +144,13 @@ static long lx_exit(struct trapframe *tf)
 {
     struct proc *p = current;
     uint32_t zero = 0;
-    int cpu = this_cpu()->id;
 
     if (!in_thread() || placed_main()) {
         proc_exit(tf, (int)tf->rdi);
         return 0;
     }
-    if (p->lx_clear_tid[cpu])
-        copy_to_user(p, p->lx_clear_tid[cpu], &zero, sizeof(zero));
+    if (this_cpu()->thread.arg)
+        copy_to_user(p, this_cpu()->thread.arg, &zero, sizeof(zero));
     thread_exit(0);
 }
 
@@ -282,12 +289,15 @@ static long reflect(struct trapframe *tf, struct proc *p)
 
 static void log_unknown(struct proc *p, uint64_t nr)
 {
-    if (nr < LINUX_NR_MAX) {
-        uint64_t bit = 1ull << (nr % 64);
-        if (__atomic_fetch_or(&p->lx_logged[nr / 64], bit, __ATOMIC_RELAXED)
-            & bit)
-            return;
+    uint64_t bit = 1ull << (nr % 64);
+
+    if (nr >= LINUX_NR_MAX) {           /* no Linux call is numbered so */
+        proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: Linux system "
+                   "call %lu: ENOSYS", p->pid, nr);
+        return;
     }
+    if (__atomic_fetch_or(&p->lx_logged[nr / 64], bit, __ATOMIC_RELAXED) & bit)
+        return;
     pr_info("pid %d: Linux system call %lu is not answered on a compute "
             "node: ENOSYS (said once per number)\n", p->pid, nr);
 }

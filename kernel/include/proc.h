@@ -51,7 +51,6 @@ struct proc {
     /* The Linux personality (linux.c): lx_entry 0 for a Q-Kernel program. */
     uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
     uint64_t lx_busy;           /* CPUs in the runtime answering a call */
-    uint64_t lx_clear_tid[LWK_LXRT_CPUS];   /* a thread's child_tid */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
 };
 
