@@ -16,7 +16,7 @@
 #include "uapi/abi.h"
 
 #define NPROC           16
-#define LINUX_NR_MAX    1024    /* numbers whose first use is logged */
+#define LINUX_NR_MAX    512     /* numbers whose first use is logged */
 
 enum proc_state { P_FREE, P_LOADING, P_READY, P_RUNNING, P_DEAD };
 
