@@ -293,7 +293,8 @@ static void log_unknown(struct proc *p, uint64_t nr)
 
     if (nr >= LINUX_NR_MAX) {           /* no Linux call is numbered so */
         proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: Linux system "
-                   "call %lu: ENOSYS", p->pid, nr);
+                   "call %lu is not answered on a compute node: ENOSYS",
+                   p->pid, nr);
         return;
     }
     if (__atomic_fetch_or(&p->lx_logged[nr / 64], bit, __ATOMIC_RELAXED) & bit)
