@@ -333,20 +333,29 @@ long linux_return(struct trapframe *tf, long result)
     uint64_t bit = 1ULL << c->id;
     struct lx_frame *f = user_ptr(p, rt_stack(p) - sizeof(*f), sizeof(*f),
                                   false);
+    struct trapframe t;
+    uint64_t fs;
     uint32_t mxcsr;
 
     if (!(p->lx_busy & bit) || !f)
         return -EINVAL;
-    memcpy(fpu, f->fpu, sizeof(fpu));   /* a copy no thread can change */
+    /* Copies first: another thread of the program can write the frame. */
+    t = f->tf;
+    fs = f->fs;
+    memcpy(fpu, f->fpu, sizeof(fpu));
+    /* An address outside the user half would fault in the kernel's
+       iretq: refused, the runtime's stub faults and the process ends. */
+    if (t.rip >= LWK_STACK_TOP || t.rsp > LWK_STACK_TOP)
+        return -EFAULT;
     memcpy(&mxcsr, fpu + 24, 4);
     mxcsr &= 0xFFBF;                    /* a reserved bit would #GP */
     memcpy(fpu + 24, &mxcsr, 4);
-    *tf = f->tf;
+    *tf = t;
     tf->cs = SEL_UCODE | 3;
     tf->ss = SEL_UDATA | 3;
     tf->rflags = (tf->rflags & RFLAGS_USER) | 0x202;
     fxrstor(fpu);
-    fs_set(p, f->fs < LWK_STACK_TOP ? f->fs : 0);
+    fs_set(p, fs < LWK_STACK_TOP ? fs : 0);
     __atomic_and_fetch(&p->lx_busy, ~bit, __ATOMIC_ACQ_REL);
     return result;
 }
