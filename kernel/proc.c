@@ -545,7 +545,7 @@ void proc_init(void)
     thread_init();
 }
 
-__noreturn void proc_start_pct(const void *image, uint64_t len)
+__noreturn void proc_start_pct(int module, const void *image, uint64_t len)
 {
     struct elf_image img;
     struct lwk_proc_desc d;
@@ -561,6 +561,11 @@ __noreturn void proc_start_pct(const void *image, uint64_t len)
     struct region_map *data = &pct->reg[LWK_REG_DATA];
     struct region_map *stack = &pct->reg[LWK_REG_STACK];
     elf_load(&img, image, &d, phys_to_virt(text->pa), phys_to_virt(data->pa));
+    /* The image is copied: its memory goes back now, before the PCT's
+       first calls take page-table and Portals pages.  Held longer, the
+       kernel's chunk ran short and such pages came out of the programs'
+       memory (4 KiB less for every program, user.memfig-*). */
+    mem_module_release(module);
     uint64_t aux[] = { AT_LWK_HEAP_BASE, heap_base,
                        AT_LWK_HEAP_SIZE, data->va + data->size - heap_base,
                        AT_LWK_STACK_SIZE, stack->size, AT_NULL, 0 };

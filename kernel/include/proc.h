@@ -61,7 +61,7 @@ extern uint8_t proc_fpu_initial[512];   /* a clean x87/SSE state */
 
 void proc_init(void);
 /* Start the PCT from the boot module `image`; never returns. */
-__noreturn void proc_start_pct(const void *image, uint64_t len);
+__noreturn void proc_start_pct(int module, const void *image, uint64_t len);
 
 /* The PCT's window on the processes it made: [uva, uva+len) inside one
    live region of one of them, else NULL (aspace.c's user_ptr asks). */
