@@ -411,6 +411,7 @@ subroutine split()
   INC_MPI
   integer :: ierr, sub, sr, ss, s, want, i, grp, wgrp, sub0, res
   integer :: r1(1), r2(1)
+  logical :: flag
 
   call MPI_COMM_SPLIT(MPI_COMM_WORLD, mod(me, 2), -me, sub, ierr)
   call MPI_COMM_SIZE(sub, ss, ierr)
@@ -445,6 +446,33 @@ subroutine split()
   call check(res == MPI_CONGRUENT, 'comm_compare of a dup')
   call MPI_COMM_FREE(sub0, ierr)
   call MPI_COMM_FREE(sub, ierr)
+
+  ! an intercommunicator between the parities (leaders: world 0 and 1),
+  ! merged with the odd side high: evens first, then odds
+  if (np >= 2) then
+    call MPI_COMM_SPLIT(MPI_COMM_WORLD, mod(me, 2), me, sub, ierr)
+    call MPI_INTERCOMM_CREATE(sub, 0, MPI_COMM_WORLD, 1 - mod(me, 2), 77, &
+                              sub0, ierr)
+    call MPI_COMM_TEST_INTER(sub0, flag, ierr)
+    call check(flag, 'comm_test_inter')
+    call MPI_COMM_REMOTE_SIZE(sub0, res, ierr)
+    if (mod(me, 2) == 0) then
+      call check(res == np / 2, 'remote size (odds)')
+    else
+      call check(res == (np + 1) / 2, 'remote size (evens)')
+    end if
+    call MPI_INTERCOMM_MERGE(sub0, mod(me, 2) == 1, grp, ierr)
+    call MPI_COMM_RANK(grp, sr, ierr)
+    if (mod(me, 2) == 0) then
+      want = me / 2
+    else
+      want = (np + 1) / 2 + me / 2
+    end if
+    call check(sr == want, 'intercomm_merge order (LOGICAL high)')
+    call MPI_COMM_FREE(grp, ierr)
+    call MPI_COMM_FREE(sub0, ierr)
+    call MPI_COMM_FREE(sub, ierr)
+  end if
   call report('split')
 end subroutine split
 
