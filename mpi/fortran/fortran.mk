@@ -8,7 +8,8 @@ MPIF_B     := $(MPI_B)/fortran
 MPIF_INC   := $(MPI_B)/include
 MPIF_CFLAGS := $(MPI_CFLAGS) -Impi/fortran -I$(MPIF_B)
 MPIF_OBJS  := $(MPIF_B)/f2c.o $(MPIF_B)/fspecial.o $(MPIF_B)/fwrap.o
-FC         ?= gfortran
+# make's own FC is f77; MPIF_FC=... picks another gfortran
+MPIF_FC    ?= gfortran
 
 # The wrappers and the module's interfaces, from the table.
 $(MPIF_B)/fwrap.c $(MPIF_B)/mpi-ifaces.f90: mpi/fortran/mpi.def \
@@ -50,7 +51,7 @@ $(MPIF_INC)/mpi.mod: mpi/fortran/mpi.f90 $(MPIF_B)/mpif-consts.h \
                      $(MPIF_B)/mpi-ifaces.f90
 	@mkdir -p $(@D)
 	$(call say,FC,$@)
-	$(Q)$(FC) -c $< -I$(MPIF_B) -J$(MPIF_INC) -o $(MPIF_B)/mpi_mod.o
+	$(Q)$(MPIF_FC) -c $< -I$(MPIF_B) -J$(MPIF_INC) -o $(MPIF_B)/mpi_mod.o
 
 # The node library gets the same wrappers (lwkcc, newlib): a Fortran
 # program for the nodes needs only its compiler road (the Linux

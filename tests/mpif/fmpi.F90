@@ -549,8 +549,9 @@ subroutine errs_attrs()
   call MPI_ERRHANDLER_SET(MPI_COMM_WORLD, eh, ierr)
   before = nfail
   call MPI_SEND(val, 1, MPI_INTEGER, -7, 0, MPI_COMM_WORLD, ierr)
-  call check(nfail == before - 1000, 'Fortran error handler called once')
+  flag = nfail == before - 1000
   nfail = before
+  call check(flag, 'Fortran error handler called once, with comm and code')
   call MPI_ERRHANDLER_SET(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
   call MPI_ERRHANDLER_FREE(eh, ierr)
   call check(eh == MPI_ERRHANDLER_NULL, 'errhandler_free')
