@@ -12,12 +12,14 @@ MPIF_OBJS  := $(MPIF_B)/f2c.o $(MPIF_B)/fspecial.o $(MPIF_B)/fwrap.o
 MPIF_FC    ?= gfortran
 
 # The wrappers and the module's interfaces, from the table.
-$(MPIF_B)/fwrap.c $(MPIF_B)/mpi-ifaces.f90: mpi/fortran/mpi.def \
-                                            mpi/fortran/genwrap.py
+# (one run writes both: the second file names the first as its maker, so
+# make -j never runs the script twice at once)
+$(MPIF_B)/fwrap.c: mpi/fortran/mpi.def mpi/fortran/genwrap.py
 	@mkdir -p $(MPIF_B)
 	$(call say,GEN,$@)
 	$(Q)python3 mpi/fortran/genwrap.py mpi/fortran/mpi.def \
 	    $(MPIF_B)/fwrap.c $(MPIF_B)/mpi-ifaces.f90
+$(MPIF_B)/mpi-ifaces.f90: $(MPIF_B)/fwrap.c ;
 
 $(MPIF_B)/%.o: mpi/fortran/%.c mpi/fortran/fmpi.h mpi/include/mpi.h
 	@mkdir -p $(@D)
@@ -52,6 +54,7 @@ $(MPIF_INC)/mpi.mod: mpi/fortran/mpi.f90 $(MPIF_B)/mpif-consts.h \
 	@mkdir -p $(@D)
 	$(call say,FC,$@)
 	$(Q)$(MPIF_FC) -c $< -I$(MPIF_B) -J$(MPIF_INC) -o $(MPIF_B)/mpi_mod.o
+	@touch $@       # gfortran keeps an unchanged .mod's old time
 
 # The node library gets the same wrappers (lwkcc, newlib): a Fortran
 # program for the nodes needs only its compiler road (the Linux
