@@ -562,6 +562,139 @@ subroutine errs_attrs()
   call report('errors-attrs')
 end subroutine errs_attrs
 
+! The remaining kinds of argument the wrappers convert: WAITSOME's
+! indices, TESTALL, SSEND, SENDRECV_REPLACE, range triplets, MPI-1's
+! INTEGER displacements (TYPE_HVECTOR, TYPE_STRUCT), CART_SUB's LOGICAL
+! array, a graph topology, names in and out.
+subroutine more()
+  USE_MPI
+  use harness
+  implicit none
+  INC_MPI
+  integer :: ierr, nxt, prv, i, k, req(3), outc, idx(3), sts(MPI_STATUS_SIZE, 3)
+  integer :: v(3), w(3), x, grp, wgrp, sz, rng(3, 1), t, blen(2), disp(2), types(2)
+  integer :: cart, sub, dims(2), rlen, gcomm, nn, nbr(2)
+  integer :: gindex(64), gedges(128)
+  logical :: flag, periods(2), remain(2)
+  character(len=MPI_MAX_OBJECT_NAME) :: name
+  double precision :: d(4), e(4)
+
+  nxt = mod(me + 1, np)
+  prv = mod(me - 1 + np, np)
+  ! WAITSOME until three receives are in: indices 1-based, each once
+  v = -1
+  do i = 1, 3
+    call MPI_IRECV(v(i), 1, MPI_INTEGER, prv, 20 + i, MPI_COMM_WORLD, req(i), ierr)
+  end do
+  do i = 3, 1, -1
+    call MPI_SSEND(me * 10 + i, 1, MPI_INTEGER, nxt, 20 + i, MPI_COMM_WORLD, ierr)
+    if (np == 1) exit       ! a synchronous send to oneself waits for its receive
+  end do
+  if (np == 1) then
+    call MPI_SEND(me * 10 + 2, 1, MPI_INTEGER, 0, 22, MPI_COMM_WORLD, ierr)
+    call MPI_SEND(me * 10 + 1, 1, MPI_INTEGER, 0, 21, MPI_COMM_WORLD, ierr)
+  end if
+  k = 0
+  w = 0
+  do while (k < 3)
+    call MPI_WAITSOME(3, req, outc, idx, sts, ierr)
+    call check(outc >= 1 .and. outc <= 3 - k, 'waitsome count')
+    do i = 1, outc
+      call check(idx(i) >= 1 .and. idx(i) <= 3, 'waitsome index 1-based')
+      if (idx(i) >= 1 .and. idx(i) <= 3) w(idx(i)) = w(idx(i)) + 1
+      call check(sts(MPI_TAG, i) == 20 + idx(i), 'waitsome status')
+    end do
+    k = k + outc
+  end do
+  call check(all(w == 1) .and. all(req == MPI_REQUEST_NULL), 'each request once')
+  call check(all(v == [(prv * 10 + i, i = 1, 3)]), 'ssend data')
+  ! TESTALL: false until both are done, then true
+  call MPI_IRECV(x, 1, MPI_INTEGER, prv, 30, MPI_COMM_WORLD, req(1), ierr)
+  call MPI_ISEND(me, 1, MPI_INTEGER, nxt, 30, MPI_COMM_WORLD, req(2), ierr)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_TESTALL(2, req, flag, MPI_STATUSES_IGNORE, ierr)
+  end do
+  call check(x == prv .and. all(req(1:2) == MPI_REQUEST_NULL), 'testall')
+  ! SENDRECV_REPLACE
+  d = [(me + i * 0.25d0, i = 1, 4)]
+  call MPI_SENDRECV_REPLACE(d, 4, MPI_DOUBLE_PRECISION, nxt, 31, prv, 31, &
+                            MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call check(all(d == [(prv + i * 0.25d0, i = 1, 4)]), 'sendrecv_replace')
+
+  ! the even ranks by a (first, last, stride) triplet
+  call MPI_COMM_GROUP(MPI_COMM_WORLD, wgrp, ierr)
+  rng(:, 1) = [0, np - 1, 2]
+  call MPI_GROUP_RANGE_INCL(wgrp, 1, rng, grp, ierr)
+  call MPI_GROUP_SIZE(grp, sz, ierr)
+  call check(sz == (np + 1) / 2, 'group_range_incl')
+  call MPI_GROUP_FREE(grp, ierr)
+  call MPI_GROUP_FREE(wgrp, ierr)
+
+  ! MPI-1 types with INTEGER byte displacements: every other double, then
+  ! that and an INTEGER in a struct
+  call MPI_TYPE_HVECTOR(2, 1, 16, MPI_DOUBLE_PRECISION, t, ierr)
+  call MPI_TYPE_COMMIT(t, ierr)
+  e = 0
+  d = [(me * 10 + i, i = 1, 4)]
+  call MPI_SENDRECV(d, 1, t, nxt, 32, e, 1, t, prv, 32, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE, ierr)
+  call check(e(1) == prv * 10 + 1 .and. e(3) == prv * 10 + 3 .and. &
+             e(2) == 0 .and. e(4) == 0, 'type_hvector')
+  blen = [1, 1]
+  disp = [0, 24]
+  types = [t, MPI_DOUBLE_PRECISION]
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_HVECTOR(2, 1, 16, MPI_DOUBLE_PRECISION, types(1), ierr)
+  call MPI_TYPE_STRUCT(2, blen, disp, types, t, ierr)
+  call MPI_TYPE_COMMIT(t, ierr)
+  call MPI_TYPE_SIZE(t, sz, ierr)
+  call check(sz == 24, 'type_struct size')
+  e = 0
+  call MPI_SENDRECV(d, 1, t, nxt, 33, e, 1, t, prv, 33, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE, ierr)
+  call check(all(e == [prv * 10 + 1d0, 0d0, prv * 10 + 3d0, prv * 10 + 4d0]), &
+             'type_struct with INTEGER displacements')
+  call MPI_TYPE_FREE(t, ierr)
+  call MPI_TYPE_FREE(types(1), ierr)
+
+  ! CART_SUB keeping the second dimension: a row of the grid
+  dims = [np, 1]
+  periods = .false.
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierr)
+  remain = [.false., .true.]
+  call MPI_CART_SUB(cart, remain, sub, ierr)
+  call MPI_COMM_SIZE(sub, sz, ierr)
+  call check(sz == 1, 'cart_sub keeps the size-1 dimension')
+  call MPI_COMM_FREE(sub, ierr)
+  remain = [.true., .false.]
+  call MPI_CART_SUB(cart, remain, sub, ierr)
+  call MPI_COMM_SIZE(sub, sz, ierr)
+  call check(sz == np, 'cart_sub keeps the first dimension')
+  ! names: set with trailing blanks dropped, got back blank-padded
+  call MPI_COMM_SET_NAME(sub, 'column   ', ierr)
+  name = repeat('x', len(name))
+  call MPI_COMM_GET_NAME(sub, name, rlen, ierr)
+  call check(rlen == 6 .and. name == 'column', 'comm names')
+  call MPI_COMM_FREE(sub, ierr)
+  call MPI_COMM_FREE(cart, ierr)
+
+  ! a ring as a graph: each node's neighbours are its two sides
+  do i = 1, np
+    gindex(i) = 2 * i
+    gedges(2 * i - 1) = mod(i, np)
+    gedges(2 * i) = mod(i - 2 + np, np)
+  end do
+  call MPI_GRAPH_CREATE(MPI_COMM_WORLD, np, gindex, gedges, .false., gcomm, ierr)
+  call MPI_TOPO_TEST(gcomm, k, ierr)
+  call check(k == MPI_GRAPH, 'topo_test graph')
+  call MPI_GRAPH_NEIGHBORS_COUNT(gcomm, me, nn, ierr)
+  call MPI_GRAPH_NEIGHBORS(gcomm, me, 2, nbr, ierr)
+  call check(nn == 2 .and. nbr(1) == nxt .and. nbr(2) == prv, 'graph neighbours')
+  call MPI_COMM_FREE(gcomm, ierr)
+  call report('more')
+end subroutine more
+
 program fmpi
   USE_MPI
   use harness
@@ -582,5 +715,6 @@ program fmpi
   call types()
   call split()
   call errs_attrs()
+  call more()
   call MPI_FINALIZE(ierr)
 end program fmpi
