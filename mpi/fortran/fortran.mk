@@ -84,15 +84,19 @@ MPIF_T := $(MPIF_B)/tests
 MPIF_TESTS := $(MPIF_T)/fmpi-h $(MPIF_T)/fmpi-mod $(MPIF_T)/f77hello \
               $(MPIF_T)/cxxmpi
 
-$(MPIF_T)/fmpi-h: tests/mpif/fmpi.F90 $(MPIF_ALL) tools/mpicc
-	@mkdir -p $(@D)
+# fmpi.F90 (its harness module first) and fmpi2.F90, twice: through
+# mpif.h and through use mpi; each build its own module directory.
+MPIF_SRC := tests/mpif/fmpi.F90 tests/mpif/fmpi2.F90
+$(MPIF_T)/fmpi-h: $(MPIF_SRC) tests/mpif/fmpi.h $(MPIF_ALL) tools/mpicc
+	@mkdir -p $(@D)/mod-h
 	$(call say,MPIFORT,$@)
-	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 -J$(@D) $< -o $@
+	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 -J$(@D)/mod-h $(MPIF_SRC) -o $@
 
-$(MPIF_T)/fmpi-mod: tests/mpif/fmpi.F90 $(MPIF_ALL) tools/mpicc
-	@mkdir -p $(@D)
+$(MPIF_T)/fmpi-mod: $(MPIF_SRC) tests/mpif/fmpi.h $(MPIF_ALL) tools/mpicc
+	@mkdir -p $(@D)/mod-mod
 	$(call say,MPIFORT,$@)
-	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 -Wall -Wno-unused-dummy-argument -DUSE_MPI_MODULE -J$(@D) $< -o $@
+	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 -Wall -Wno-unused-dummy-argument \
+	    -DUSE_MPI_MODULE -J$(@D)/mod-mod $(MPIF_SRC) -o $@
 
 $(MPIF_T)/f77hello: tests/mpif/f77hello.f $(MPIF_ALL) tools/mpicc
 	@mkdir -p $(@D)
