@@ -25,6 +25,7 @@ void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
                      __ATOMIC_RELEASE);
     __atomic_store_n(&ct->val->failure, ct->val->failure + fail,
                      __ATOMIC_RELEASE);
+    lib->changes++;
     ptl_ct_fire(lib, ct);
 }
 
@@ -47,6 +48,7 @@ static void ct_set(struct ptl_lib *lib, struct ptl_ct *ct, ptl_ct_event_t v)
 {
     __atomic_store_n(&ct->val->success, v.success, __ATOMIC_RELEASE);
     __atomic_store_n(&ct->val->failure, v.failure, __ATOMIC_RELEASE);
+    lib->changes++;
     ptl_ct_fire(lib, ct);
 }
 
@@ -167,7 +169,7 @@ int PtlCTGet(ptl_handle_ct_t h, ptl_ct_event_t *ev)
     if (ct == NULL || ev == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ptl_lib_progress(lib);
+    ptl_poll(lib);
     *ev = *ct->val;
     ptl_leave(lib);
     return PTL_OK;

@@ -34,7 +34,8 @@ uint64_t ptl_eq_space(const struct ptl_eq *eq)
     return used + 1 >= eq->size ? 0 : eq->size - 1 - used;
 }
 
-static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
+static bool eq_write(struct ptl_lib *lib, struct ptl_eq *eq,
+                     const ptl_event_t *ev, uint64_t cap)
 {
     struct ptl_eq_ring *r = eq->ring;
 
@@ -44,6 +45,7 @@ static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
     }
     r->ev[eq->head % eq->size] = *ev;
     eq->head++;
+    lib->changes++;
     __atomic_store_n(&r->head, eq->head, __ATOMIC_RELEASE);
     return true;
 }
@@ -52,7 +54,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 {
     if (eq == NULL)
         return true;
-    if (eq_write(eq, ev, eq->size - 1))
+    if (eq_write(lib, eq, ev, eq->size - 1))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -61,7 +63,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 bool ptl_eq_post_reserved(struct ptl_lib *lib, struct ptl_eq *eq,
                           const ptl_event_t *ev)
 {
-    if (eq_write(eq, ev, eq->size))
+    if (eq_write(lib, eq, ev, eq->size))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -143,7 +145,7 @@ int PtlEQGet(ptl_handle_eq_t h, ptl_event_t *ev)
     if (eq == NULL || ev == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ptl_lib_progress(lib);
+    ptl_poll(lib);
     rc = ptl_eq_ring_get(eq->ring, ev);
     ptl_leave(lib);
     return rc;

@@ -221,6 +221,7 @@ void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st)
 }
 
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib) { return lib->p.nid; }
+uint64_t ptl_lib_changes(struct ptl_lib *lib) { return lib->changes; }
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib) { return lib->p.pid; }
 
 void *ptl_lib_shared_of(struct ptl_lib *lib, ptl_handle_any_t h)
@@ -273,6 +274,17 @@ int ptl_block(struct ptl_lib *lib, uint64_t deadline)
     ptl_enter(lib);
     ptl_lib_progress(lib);
     return rc;
+}
+
+/* Called with the lock held, as ptl_block. */
+void ptl_poll(struct ptl_lib *lib)
+{
+    if (lib->ops->poll != NULL) {
+        ptl_leave(lib);
+        lib->ops->poll(lib->ctx);
+        ptl_enter(lib);
+    }
+    ptl_lib_progress(lib);
 }
 
 /* ---- handles ---- */

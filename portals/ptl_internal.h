@@ -267,6 +267,8 @@ struct ptl_lib {
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
     uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
     int in_fire;                  /* nested trigger firing guard */
+    uint64_t changes;             /* events posted, counters moved: a
+                                   * host wakes its waiters when it grows */
 };
 
 /* ---- lib.c ---- */
@@ -284,6 +286,8 @@ void ptl_leave(struct ptl_lib *lib);
 uint64_t ptl_now(struct ptl_lib *lib);
 /* Run the host's wait hook until deadline (lock released meanwhile). */
 int ptl_block(struct ptl_lib *lib, uint64_t deadline);
+/* Take in what the link already holds, never blocking (PtlEQGet/CTGet). */
+void ptl_poll(struct ptl_lib *lib);
 uint64_t ptl_deadline_ms(struct ptl_lib *lib, ptl_time_t ms);
 void ptl_memzero(void *p, size_t n);
 void ptl_memcopy(void *d, const void *s, size_t n);
