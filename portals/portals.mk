@@ -95,6 +95,10 @@ $(PTL_B)/ptl-node: tests/portals/ptl_node.c $(PTL_B)/libportals.a
 	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
 		$(PTL_B)/libportals.a -lvdeplug -pthread
 
+$(PTL_B)/ptl-progress: tests/portals/progress.c $(PTL_B)/libportals.a
+	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
+		$(PTL_B)/libportals.a -lvdeplug -pthread
+
 # ---- fuzzing: AFL++ on the receive path, replayed under ASan/UBSan ------
 # (clang's libFuzzer runtime is not in Debian's clang package; AFL++'s
 # afl-clang-fast builds the same LLVMFuzzerTestOneInput target.)
@@ -139,7 +143,8 @@ PTL_TESTS    := $(PTL_B)/ptl-test-semantics $(PTL_B)/ptl-test-wire \
                 $(PTL_B)/ptl-test-faults
 
 test-build: portals-kcheck $(PTL_B)/libportals.a $(PTL_B)/libportals.so \
-            $(PTL_TESTS) $(PTL_B)/ptl-test-threads $(PTL_B)/ptl-node $(PTL_FUZZ_BINS)
+            $(PTL_TESTS) $(PTL_B)/ptl-test-threads $(PTL_B)/ptl-node \
+            $(PTL_B)/ptl-progress $(PTL_FUZZ_BINS)
 
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-semantics
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-wire
