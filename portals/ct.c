@@ -31,6 +31,8 @@ void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
 
 static void trig_free(struct ptl_lib *lib, struct ptl_trig *t)
 {
+    if (lib->ni[t->ni].n_trigs > 0)
+        lib->ni[t->ni].n_trigs--;
     t->used = false;
     ptl_pool_put(&lib->trigs, t);
 }
@@ -53,15 +55,17 @@ static void ct_set(struct ptl_lib *lib, struct ptl_ct *ct, ptl_ct_event_t v)
 }
 
 /* Run one triggered operation.  Its errors have nowhere to go (the
- * spec's answer too): a failed trigger is simply consumed. */
-static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
+ * spec's answer too): a failed trigger is simply consumed -- except for
+ * want of a message slot, which only delays it: false, run it later. */
+static bool trig_run(struct ptl_lib *lib, struct ptl_trig *t)
 {
     struct ptl_ct *ct;
+    int rc = PTL_OK;
 
     switch (t->kind) {
     case PTL_T_PUT:
     case PTL_T_ATOMIC:
-        ptl_do_put(lib, t->md, t->local_off, t->length, t->ack_req,
+        rc = ptl_do_put(lib, t->md, t->local_off, t->length, t->ack_req,
                    t->target, t->pt, t->bits, t->remote_off, t->user_ptr,
                    t->hdr_data, t->kind == PTL_T_PUT ? PTL_W_PUT
                                                      : PTL_W_ATOMIC,
@@ -70,7 +74,7 @@ static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
     case PTL_T_GET:
     case PTL_T_FETCH:
     case PTL_T_SWAP:
-        ptl_do_get(lib, t->get_md, t->get_off, t->md, t->local_off,
+        rc = ptl_do_get(lib, t->get_md, t->get_off, t->md, t->local_off,
                    t->length, t->target, t->pt, t->bits, t->remote_off,
                    t->user_ptr, t->hdr_data,
                    t->kind == PTL_T_GET ? PTL_W_GET
@@ -86,6 +90,28 @@ static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
             ct_set(lib, ct, t->ctval);
         break;
     }
+    return rc != PTL_NO_SPACE;
+}
+
+/* Fired operations that found every message slot taken (1024 triggered
+ * puts released by one PtlCTInc, say) wait here in order and go as
+ * slots free up (ptl_lib_progress); none is dropped. */
+void ptl_trig_retry(struct ptl_lib *lib)
+{
+    while (lib->trig_wait != NULL && trig_run(lib, lib->trig_wait)) {
+        struct ptl_trig *t = lib->trig_wait;
+        lib->trig_wait = t->next;
+        trig_free(lib, t);
+    }
+}
+
+static void trig_wait(struct ptl_lib *lib, struct ptl_trig *t)
+{
+    if (lib->trig_wait == NULL)
+        lib->trig_wait_tail = &lib->trig_wait;
+    t->next = NULL;
+    *lib->trig_wait_tail = t;
+    lib->trig_wait_tail = &t->next;
 }
 
 /* Fire every trigger whose threshold is reached, lowest first.  A fired
@@ -100,8 +126,10 @@ void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct)
            ct->trigs->threshold <= ct->val->success) {
         struct ptl_trig *t = ct->trigs;
         ct->trigs = t->next;
-        trig_run(lib, t);
-        trig_free(lib, t);
+        if (lib->trig_wait != NULL || !trig_run(lib, t))
+            trig_wait(lib, t);      /* behind those already waiting */
+        else
+            trig_free(lib, t);
     }
     lib->in_fire--;
 }
@@ -115,7 +143,8 @@ int PtlCTAlloc(ptl_handle_ni_t nih, ptl_handle_ct_t *out)
     if (ptl_resolve_ni(nih, &lib, &nii) == NULL || out == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ct = ptl_pool_get(&lib->cts);
+    ct = lib->ni[nii].n_cts < (uint32_t)lib->ni[nii].limits.max_cts
+         ? ptl_pool_get(&lib->cts) : NULL;
     if (ct != NULL)
         ct->val = lib->ops->shared_alloc(lib->ctx, sizeof(*ct->val));
     if (ct == NULL || ct->val == NULL) {
@@ -127,6 +156,7 @@ int PtlCTAlloc(ptl_handle_ni_t nih, ptl_handle_ct_t *out)
     ct->val->success = ct->val->failure = 0;
     ct->ni = (uint8_t)nii;
     ct->used = true;
+    lib->ni[nii].n_cts++;
     *out = ptl_handle(PTL_K_CT, lib->slot, nii, ptl_pool_idx(&lib->cts, ct));
     ptl_leave(lib);
     return PTL_OK;
@@ -143,6 +173,7 @@ int PtlCTFree(ptl_handle_ct_t h)
     ptl_trig_drop_all(lib, ct);
     lib->ops->shared_free(lib->ctx, ct->val, sizeof(*ct->val));
     ct->used = false;
+    lib->ni[ct->ni].n_cts--;
     ptl_pool_put(&lib->cts, ct);
     ptl_leave(lib);
     return PTL_OK;
@@ -211,8 +242,8 @@ int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
         rc = ct_poll_once(lib, hs, tests, n, ev, which);
         if (rc != PTL_CT_NONE_REACHED || (looked && ptl_now(lib) >= deadline))
             break;
-        if (ptl_block(lib, deadline) != 0) {
-            rc = PTL_INTERRUPTED;
+        if ((rc = ptl_block(lib, deadline)) != 0) {
+            rc = rc == PTL_ABORTED ? PTL_ABORTED : PTL_INTERRUPTED;
             break;
         }
     }
@@ -264,11 +295,14 @@ static int trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
 
     if (ct == NULL)
         return PTL_ARG_INVALID;
-    t = ptl_pool_get(&lib->trigs);
-    if (t == NULL)
+    if (lib->ni[ct->ni].n_trigs >=
+        (uint32_t)lib->ni[ct->ni].limits.max_triggered_ops ||
+        (t = ptl_pool_get(&lib->trigs)) == NULL)
         return PTL_NO_SPACE;
     *t = *tmpl;
     t->used = true;
+    t->ni = ct->ni;
+    lib->ni[ct->ni].n_trigs++;
     t->trig_ct = ct;
     for (pp = &ct->trigs; *pp && (*pp)->threshold <= t->threshold;
          pp = &(*pp)->next)

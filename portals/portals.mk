@@ -95,6 +95,12 @@ $(PTL_B)/ptl-node: tests/portals/ptl_node.c $(PTL_B)/libportals.a
 	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
 		$(PTL_B)/libportals.a -lvdeplug -pthread
 
+# The rules again, without sanitizers, for run-vde to run over a switch.
+$(PTL_B)/ptl-rules: tests/portals/test_rules.c tests/portals/ptl_test.h \
+                    $(PTL_B)/libportals.a
+	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) -Itests/portals $< \
+		-o $@ $(PTL_B)/libportals.a -lvdeplug -lcmocka -pthread
+
 $(PTL_B)/ptl-progress: tests/portals/progress.c $(PTL_B)/libportals.a
 	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
 		$(PTL_B)/libportals.a -lvdeplug -pthread
@@ -140,15 +146,16 @@ bench-portals: $(PTL_B)/ptl-bench
 	tests/bench/portals/run $(BUILD) 5
 
 PTL_TESTS    := $(PTL_B)/ptl-test-semantics $(PTL_B)/ptl-test-wire \
-                $(PTL_B)/ptl-test-faults
+                $(PTL_B)/ptl-test-faults $(PTL_B)/ptl-test-rules
 
 test-build: portals-kcheck $(PTL_B)/libportals.a $(PTL_B)/libportals.so \
             $(PTL_TESTS) $(PTL_B)/ptl-test-threads $(PTL_B)/ptl-node \
-            $(PTL_B)/ptl-progress $(PTL_FUZZ_BINS)
+            $(PTL_B)/ptl-progress $(PTL_B)/ptl-rules $(PTL_FUZZ_BINS)
 
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-semantics
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-wire
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-faults
+TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-rules
 TEST_SUITES += tests/portals/run-vde@$(BUILD)@ptl-vde
 TEST_SUITES += tests/portals/run-threads@$(BUILD)@ptl-threads
 TEST_SUITES += tests/portals/run-fuzz@$(BUILD)@15@ptl-fuzz

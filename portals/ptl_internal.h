@@ -79,6 +79,8 @@ struct ptl_me {
     uint32_t uh_refs;             /* unexpected headers pointing into it */
     bool auto_unlinked;           /* AUTO_FREE due when uh_refs == 0 */
     bool unlink_pending;          /* AUTO_UNLINK when the message ends */
+    bool searching;               /* PtlMESearch's entry: counts every
+                                   * result on its counting event */
     ptl_me_t me;
     struct ptl_ct *ct;
     void *user_ptr;
@@ -126,6 +128,9 @@ struct ptl_ni {
     uint32_t refs;                /* PtlNIInit calls not yet finalized */
     uint64_t fini_give_up;        /* PtlNIFini draining until (0: not yet) */
     uint64_t fini_linger;         /* then lingering until (0: not yet) */
+    /* Objects of this NI, against limits (PtlNIInit's desired limits may
+     * make them smaller than the lib's pools, which all NIs share). */
+    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs;
 };
 
 /* Outgoing message: an initiator operation or a target response. */
@@ -221,6 +226,7 @@ enum ptl_trig_kind {
 struct ptl_trig {
     bool used;
     uint8_t kind;
+    uint8_t ni;                   /* its counter's NI (limits) */
     struct ptl_trig *next;
     struct ptl_ct *trig_ct;
     uint64_t threshold;
@@ -267,6 +273,8 @@ struct ptl_lib {
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
     uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
     int in_fire;                  /* nested trigger firing guard */
+    struct ptl_trig *trig_wait, **trig_wait_tail; /* fired operations
+                                   * waiting for a message slot, in order */
     uint64_t changes;             /* events posted, counters moved: a
                                    * host wakes its waiters when it grows */
 };
@@ -306,6 +314,7 @@ struct ptl_ct *ptl_ct_get(struct ptl_lib *lib, ptl_handle_ct_t h, int ni);
 void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
                 uint64_t fail);
 void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct);
+void ptl_trig_retry(struct ptl_lib *lib);
 void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
 
 /* ---- list.c ---- */

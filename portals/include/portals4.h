@@ -58,6 +58,10 @@ typedef enum {
     PTL_SR_OPERATION_VIOLATIONS,
     PTL_SR_LAST
 } ptl_sr_index_t;
+/* The reference implementation's header spells two of them in the
+ * singular; both spellings name the same register. */
+#define PTL_SR_PERMISSION_VIOLATION PTL_SR_PERMISSION_VIOLATIONS
+#define PTL_SR_OPERATION_VIOLATION  PTL_SR_OPERATION_VIOLATIONS
 
 /* Handles are 32-bit opaque values (see portals/PROTOCOL.md, "Handles"). */
 typedef uint32_t ptl_handle_any_t;
@@ -90,6 +94,11 @@ typedef union {
 #define PTL_PT_ANY         ((ptl_pt_index_t)0xffffffffu)
 #define PTL_TIME_FOREVER   ((ptl_time_t)0xffffffffu)
 #define PTL_CT_NONE_REACHED_TEST ((ptl_size_t)0)
+#define PTL_SIZE_MAX       ((ptl_size_t)UINT64_MAX)  /* an MD of all memory */
+#define PTL_SIZE_INVALID   PTL_SIZE_MAX
+#define PTL_PID_MAX        ((ptl_pid_t)0xfffffffeu)  /* highest real pid */
+#define PTL_PROCESS_INVALID \
+    ((ptl_process_t){ .phys = { PTL_NID_ANY, PTL_PID_ANY } })
 
 /* ---- generic option ---- */
 #define PTL_IOVEC (1u << 0)

@@ -62,7 +62,9 @@ struct ptl_host_ops {
     void (*shared_free)(void *ctx, void *p, size_t len);
     /* Block until a frame may have arrived or deadline_ns (absolute,
      * now_ns time base) has passed, feeding frames to the lib.  Called
-     * with no core state held.  Return nonzero to abort the wait. */
+     * with no core state held.  Return nonzero to abort the wait:
+     * PTL_ABORTED after PtlAbort (the waiting call returns it), any other
+     * value for an interruption (PTL_INTERRUPTED). */
     int (*wait)(void *ctx, uint64_t deadline_ns);
     /* Optional: take in the frames that already arrived, never blocking
      * (PtlEQGet/PtlCTGet call it, so a program that polls them sees what

@@ -71,6 +71,7 @@ static _Thread_local uint64_t gen_seen;
 static _Thread_local bool in_progress_thread;
 static _Atomic uint64_t gen;
 static _Atomic unsigned sleepers;
+static _Atomic bool aborted;     /* PtlAbort: every wait returns */
 static pthread_mutex_t news_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t news;
 
@@ -165,7 +166,8 @@ static void sleep_for_news(uint64_t deadline)
 
     pthread_mutex_lock(&news_lock);
     atomic_fetch_add(&sleepers, 1);
-    while (atomic_load(&gen) == gen_seen && mono_ns() < deadline) {
+    while (atomic_load(&gen) == gen_seen && mono_ns() < deadline &&
+           !atomic_load(&aborted)) {
         uint64_t d = deadline;
         if (d > mono_ns() + 1000000000ull)
             d = mono_ns() + 1000000000ull;
@@ -216,11 +218,13 @@ static uint64_t h_now(void *ctx)
 }
 
 /* A Linux process can touch all of its own memory; reject only what is
- * plainly wrong (NULL with a length, or wrapping the address space). */
+ * plainly wrong (NULL with a length, or wrapping the address space).  An
+ * MD may cover all of memory (start NULL, length PTL_SIZE_MAX). */
 static int h_check(void *ctx, const void *addr, uint64_t len, int write)
 {
-    (void)ctx, (void)write;
-    if (len == 0)
+    (void)ctx;
+    if (len == 0 || ((write & PTL_CHECK_BIND) && addr == NULL &&
+                     len == UINT64_MAX))
         return 0;
     if (addr == NULL || (uintptr_t)addr + len < (uintptr_t)addr)
         return -1;
@@ -333,13 +337,15 @@ static int h_wait(void *ctx, uint64_t deadline)
 {
     struct iface *f = ctx;
 
+    if (atomic_load(&aborted))
+        return PTL_ABORTED;
     if (f->virtual_clock)
-        return ptl_memnet_wait(deadline);
-    if (f->pt_on)
+        ptl_memnet_wait(deadline);
+    else if (f->pt_on)
         sleep_for_news(deadline);
     else
         wait_on_link(f, deadline);
-    return 0;
+    return atomic_load(&aborted) ? PTL_ABORTED : 0;
 }
 
 static void h_poll(void *ctx)
@@ -677,7 +683,16 @@ void PtlFini(void)
     ptl_host_unlock();
 }
 
+/* Every thread waiting in Portals (and every later wait) returns
+ * PTL_ABORTED; nothing is freed under their feet: the process is
+ * expected to end (PtlFini may still tidy up). */
 void PtlAbort(void)
 {
-    PtlFini();
+    atomic_store(&aborted, true);
+    ptl_host_lock();
+    atomic_fetch_add(&gen, 1);
+    ptl_host_unlock();
+    pthread_mutex_lock(&news_lock);
+    pthread_cond_broadcast(&news);
+    pthread_mutex_unlock(&news_lock);
 }
