@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ct.c: counting events and the triggered operations hung off them.  A
+ * ct.c: counting events and the triggered operations hung off them (and
+ * the triggered appends and unlinks of list entries).  A
  * counter's value lives in host shared memory so the application can read
  * it without a trap; triggers fire when success reaches their threshold.
  */
@@ -31,6 +32,8 @@ void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
 
 static void trig_free(struct ptl_lib *lib, struct ptl_trig *t)
 {
+    if (t->kind == PTL_T_APPEND && t->entry != NULL)
+        ptl_me_disarm(lib, t->entry);   /* never fired */
     if (lib->ni[t->ni].n_trigs > 0)
         lib->ni[t->ni].n_trigs--;
     t->used = false;
@@ -88,6 +91,13 @@ static bool trig_run(struct ptl_lib *lib, struct ptl_trig *t)
     case PTL_T_CTSET:
         if ((ct = ptl_ct_get(lib, t->ct, -1)) != NULL)
             ct_set(lib, ct, t->ctval);
+        break;
+    case PTL_T_APPEND:
+        ptl_me_fire(lib, t->entry);
+        t->entry = NULL;
+        break;
+    case PTL_T_UNLINK:
+        ptl_me_unlink_handle(lib, t->entry_h);
         break;
     }
     return rc != PTL_NO_SPACE;
@@ -287,8 +297,8 @@ int PtlCTInc(ptl_handle_ct_t h, ptl_ct_event_t inc)
 /* ---- triggered operations ---- */
 
 /* Insert sorted by threshold (stable), then fire if already reached. */
-static int trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
-                    ptl_handle_ct_t trig_cth)
+int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
+                 ptl_handle_ct_t trig_cth)
 {
     struct ptl_ct *ct = ptl_ct_get(lib, trig_cth, -1);
     struct ptl_trig *t, **pp;
@@ -332,7 +342,7 @@ static int trig_submit(const struct ptl_trig *t, uint32_t anyh,
     if (lib == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    rc = trig_add(lib, t, trig_ct);
+    rc = ptl_trig_add(lib, t, trig_ct);
     ptl_leave(lib);
     return rc;
 }
@@ -436,4 +446,82 @@ int PtlTriggeredCTSet(ptl_handle_ct_t cth, ptl_ct_event_t v,
         .threshold = thr };
 
     return trig_submit(&t, cth, tct);
+}
+
+/* ---- PtlTriggered{ME,LE}{Append,Unlink} ---- */
+
+/* The entry is made now (arguments checked, handle returned at once) and
+ * linked when the trigger fires (ptl_me_fire); until then it is on no
+ * list, and a cancelled trigger frees it (ptl_me_disarm). */
+static int trig_append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
+                       const ptl_me_t *mein, bool is_le, ptl_list_t list,
+                       void *uptr, uint32_t *out, ptl_handle_ct_t tct,
+                       ptl_size_t threshold)
+{
+    struct ptl_lib *lib;
+    unsigned nii;
+    struct ptl_ni *ni = ptl_resolve_ni(nih, &lib, &nii);
+    struct ptl_trig t = { .kind = PTL_T_APPEND, .threshold = threshold };
+    int rc;
+
+    if (ni == NULL || mein == NULL || out == NULL ||
+        is_le != !!(ni->options & PTL_NI_NO_MATCHING))
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = ptl_me_new(lib, nii, pti, mein, is_le, list, uptr, out, &t.entry);
+    if (rc == PTL_OK) {
+        t.entry->armed = true;
+        if ((rc = ptl_trig_add(lib, &t, tct)) != PTL_OK)
+            ptl_me_disarm(lib, t.entry);
+    }
+    ptl_leave(lib);
+    return rc;
+}
+
+static int trig_unlink(uint32_t h, ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    struct ptl_lib *lib;
+    struct ptl_trig t = { .kind = PTL_T_UNLINK, .threshold = threshold,
+                          .entry_h = h };
+    int rc;
+
+    if (ptl_resolve(h, PTL_K_ME, &lib) == NULL)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = ptl_trig_add(lib, &t, tct);
+    ptl_leave(lib);
+    return rc;
+}
+
+int PtlTriggeredMEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_me_t *me, ptl_list_t list, void *uptr,
+                         ptl_handle_me_t *out, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_append(ni, pt, me, false, list, uptr, out, tct, threshold);
+}
+
+int PtlTriggeredLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_le_t *le, ptl_list_t list, void *uptr,
+                         ptl_handle_le_t *out, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    ptl_me_t me;
+
+    if (le == NULL)
+        return PTL_ARG_INVALID;
+    ptl_le_to_me(le, &me);
+    return trig_append(ni, pt, &me, true, list, uptr, out, tct, threshold);
+}
+
+int PtlTriggeredMEUnlink(ptl_handle_me_t me, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_unlink(me, tct, threshold);
+}
+
+int PtlTriggeredLEUnlink(ptl_handle_le_t le, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_unlink(le, tct, threshold);
 }

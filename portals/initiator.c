@@ -21,6 +21,8 @@ static int md_bind_locked(struct ptl_lib *lib, unsigned nii,
 
     if (in->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
+    if (in->options & ~(unsigned)PTL_MD_OPTIONS_MASK)
+        return PTL_ARG_INVALID;     /* an option we do not know */
     if (in->length &&
         lib->ops->check(lib->ctx, in->start, in->length, PTL_CHECK_BIND))
         return PTL_ARG_INVALID;

@@ -697,7 +697,8 @@ static int pt_alloc_locked(struct ptl_lib *lib, struct ptl_ni *ni,
     struct ptl_eq *eq = NULL;
     uint32_t i = req;
 
-    if (eqh != PTL_EQ_NONE && (eq = ptl_eq_get(lib, eqh, nii)) == NULL)
+    if ((eqh != PTL_EQ_NONE && (eq = ptl_eq_get(lib, eqh, nii)) == NULL) ||
+        (options & ~(unsigned)PTL_PT_ALLOC_OPTIONS_MASK))
         return PTL_ARG_INVALID;
     if ((options & PTL_PT_FLOWCTRL) && eq == NULL)
         return PTL_PT_EQ_NEEDED;

@@ -74,7 +74,7 @@ static void list_remove(struct ptl_pt *pt, struct ptl_me *me)
 /* Free the entry once nothing refers to it any more. */
 void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me)
 {
-    if (me->linked || me->busy || me->uh_refs || !me->used)
+    if (me->linked || me->busy || me->uh_refs || me->armed || !me->used)
         return;
     me->used = false;
     if (lib->ni[me->ni].n_mes > 0)  /* 0: its NI was finalized meanwhile */
@@ -289,6 +289,8 @@ static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
 {
     if (me->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
+    if (me->options & ~(unsigned)PTL_ME_APPEND_OPTIONS_MASK)
+        return PTL_ARG_INVALID;     /* an option we do not know */
     /* Only Puts and atomics write into an entry (op_check): a Get-only one
        may cover read-only memory, e.g. a program's constants it writes
        to a file through yod. */
@@ -317,13 +319,12 @@ static void link_event(struct ptl_lib *lib, struct ptl_pt *pt,
     ptl_target_event(lib, pt, me, PTL_EVENT_LINK, &ev);
 }
 
-static int append_locked(struct ptl_lib *lib, unsigned nii,
-                         ptl_pt_index_t pti, const ptl_me_t *mein,
-                         bool is_le, ptl_list_t list, void *uptr,
-                         uint32_t *out)
+/* Allocate and fill an entry, not yet on its list. */
+int ptl_me_new(struct ptl_lib *lib, unsigned nii, ptl_pt_index_t pti,
+                  const ptl_me_t *mein, bool is_le, ptl_list_t list,
+                  void *uptr, uint32_t *out, struct ptl_me **mep)
 {
     struct ptl_ni *ni = &lib->ni[nii];
-    struct ptl_pt *pt;
     struct ptl_me *me;
     struct ptl_ct *ct;
     int rc;
@@ -333,7 +334,6 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
         return PTL_ARG_INVALID;
     if ((rc = me_check(lib, ni, nii, mein, &ct)) != PTL_OK)
         return rc;
-    pt = &ni->pts[pti];
     if (ni->n_mes >= (uint32_t)ni->limits.max_entries ||
         (me = ptl_pool_get(&lib->mes)) == NULL)
         return PTL_NO_SPACE;
@@ -347,7 +347,18 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
     me->ct = ct;
     me->user_ptr = uptr;
     *out = ptl_handle(PTL_K_ME, lib->slot, nii, ptl_pool_idx(&lib->mes, me));
-    if (list == PTL_PRIORITY_LIST &&
+    *mep = me;
+    return PTL_OK;
+}
+
+/* Put a filled entry on its list: on the priority list it first takes
+ * the unexpected headers it matches (spec: PtlMEAppend). */
+static void me_link(struct ptl_lib *lib, struct ptl_me *me)
+{
+    struct ptl_ni *ni = &lib->ni[me->ni];
+    struct ptl_pt *pt = &ni->pts[me->pt];
+
+    if (me->list == PTL_PRIORITY_LIST &&
         uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE,
                 true) &&
         (me->me.options & PTL_ME_USE_ONCE)) {
@@ -357,11 +368,52 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
         if (me->busy == 0)
             unlink_event(lib, pt, me);
         ptl_me_release(lib, me);
-        return PTL_OK;
+        return;
     }
     list_append(pt, me);
     link_event(lib, pt, me);
-    return PTL_OK;
+}
+
+static int append_locked(struct ptl_lib *lib, unsigned nii,
+                         ptl_pt_index_t pti, const ptl_me_t *mein,
+                         bool is_le, ptl_list_t list, void *uptr,
+                         uint32_t *out)
+{
+    struct ptl_me *me;
+    int rc = ptl_me_new(lib, nii, pti, mein, is_le, list, uptr, out, &me);
+
+    if (rc == PTL_OK)
+        me_link(lib, me);
+    return rc;
+}
+
+/* ---- triggered appends and unlinks (ct.c fires them) ---- */
+
+void ptl_me_fire(struct ptl_lib *lib, struct ptl_me *me)
+{
+    me->armed = false;
+    if (lib->ni[me->ni].pts[me->pt].used)
+        me_link(lib, me);
+    else
+        ptl_me_release(lib, me);    /* its portal is gone meanwhile */
+}
+
+/* The trigger was cancelled or its counter freed: the entry never links. */
+void ptl_me_disarm(struct ptl_lib *lib, struct ptl_me *me)
+{
+    me->armed = false;
+    ptl_me_release(lib, me);
+}
+
+/* PtlTriggeredMEUnlink fired: as PtlMEUnlink, if the entry is still there
+ * and no message is landing in it (else it stays: its owner sees it). */
+void ptl_me_unlink_handle(struct ptl_lib *lib, uint32_t h)
+{
+    struct ptl_lib *owner;
+    struct ptl_me *me = ptl_resolve(h, PTL_K_ME, &owner);
+
+    if (me != NULL && owner == lib && me->linked && !me->busy)
+        ptl_me_unlink(lib, &lib->ni[me->ni].pts[me->pt], me);
 }
 
 static int append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
@@ -382,7 +434,7 @@ static int append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
     return rc;
 }
 
-static void le_to_me(const ptl_le_t *le, ptl_me_t *me)
+void ptl_le_to_me(const ptl_le_t *le, ptl_me_t *me)
 {
     ptl_memzero(me, sizeof(*me));
     me->start = le->start;
@@ -408,7 +460,7 @@ int PtlLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
 
     if (le == NULL)
         return PTL_ARG_INVALID;
-    le_to_me(le, &me);
+    ptl_le_to_me(le, &me);
     return append(ni, pt, &me, true, list, uptr, out);
 }
 
@@ -526,6 +578,6 @@ int PtlLESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
 
     if (le == NULL)
         return PTL_ARG_INVALID;
-    le_to_me(le, &me);
+    ptl_le_to_me(le, &me);
     return search(ni, pt, &me, true, op, uptr);
 }

@@ -7,7 +7,8 @@ PTL_INC      := -Iportals/include -Iportals
 PTL_CORE     := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
                 portals/target.c portals/initiator.c portals/rel.c \
                 portals/wire.c portals/atomic_ops.c
-PTL_LINUX    := portals/linux/host.c portals/linux/tp_mem.c \
+PTL_LINUX    := portals/linux/host.c portals/linux/init.c \
+                portals/linux/tp_mem.c \
                 portals/linux/tp_vde.c portals/linux/tp_packet.c \
                 portals/linux/tp_unix.c
 # The job interface (ptl_job.h): portable, for MPI and NX on Linux and nodes.
@@ -158,6 +159,7 @@ TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-faults
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-rules
 TEST_SUITES += tests/portals/run-vde@$(BUILD)@ptl-vde
 TEST_SUITES += tests/portals/run-threads@$(BUILD)@ptl-threads
+TEST_SUITES += tests/portals/run-names@$(BUILD)@ptl-names
 TEST_SUITES += tests/portals/run-fuzz@$(BUILD)@15@ptl-fuzz
 # (The last word of a suite only names its log: tools/runtests.)
 # AF_PACKET on a veth pair in private network namespaces needs root.

@@ -81,6 +81,7 @@ struct ptl_me {
     bool unlink_pending;          /* AUTO_UNLINK when the message ends */
     bool searching;               /* PtlMESearch's entry: counts every
                                    * result on its counting event */
+    bool armed;                   /* PtlTriggeredMEAppend: not linked yet */
     ptl_me_t me;
     struct ptl_ct *ct;
     void *user_ptr;
@@ -219,7 +220,8 @@ struct ptl_peer {
 
 enum ptl_trig_kind {
     PTL_T_PUT, PTL_T_GET, PTL_T_ATOMIC, PTL_T_FETCH, PTL_T_SWAP,
-    PTL_T_CTINC, PTL_T_CTSET
+    PTL_T_CTINC, PTL_T_CTSET,
+    PTL_T_APPEND, PTL_T_UNLINK    /* PtlTriggeredMEAppend/MEUnlink (LE) */
 };
 
 /* A deferred operation; the arguments are copied at registration. */
@@ -243,6 +245,8 @@ struct ptl_trig {
     uint8_t operand[32];
     ptl_handle_ct_t ct;           /* CTINC/CTSET target */
     ptl_ct_event_t ctval;
+    struct ptl_me *entry;         /* APPEND: filled, waiting to be linked */
+    uint32_t entry_h;             /* UNLINK: the entry's handle */
 };
 
 /* A fixed-size pool: objects plus a stack of free indexes. */
@@ -315,6 +319,18 @@ void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
                 uint64_t fail);
 void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct);
 void ptl_trig_retry(struct ptl_lib *lib);
+/* list.c: an entry made (ptl_me_new) and linked later (ptl_me_fire) for
+ * the triggered appends and unlinks of ct.c. */
+int ptl_me_new(struct ptl_lib *lib, unsigned nii, ptl_pt_index_t pti,
+               const ptl_me_t *mein, bool is_le, ptl_list_t list,
+               void *uptr, uint32_t *out, struct ptl_me **mep);
+void ptl_le_to_me(const ptl_le_t *le, ptl_me_t *me);
+void ptl_me_fire(struct ptl_lib *lib, struct ptl_me *me);
+void ptl_me_disarm(struct ptl_lib *lib, struct ptl_me *me);
+void ptl_me_unlink_handle(struct ptl_lib *lib, uint32_t h);
+/* ct.c: hang a copy of tmpl on counter trig_ct (lock held). */
+int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
+                 ptl_handle_ct_t trig_ct);
 void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
 
 /* ---- list.c ---- */

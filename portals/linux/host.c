@@ -15,6 +15,7 @@
  *
  * Frames a station sends to its own nid go through a loopback queue (a
  * switch does not send a frame back out of the port it came in by).
+ * PtlInit/PtlFini (interface 0 from the environment) are in init.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,7 +61,6 @@ struct iface {
 static struct iface ifaces[PTL_MAX_IFACES];
 static pthread_mutex_t big_lock;
 static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
-static int init_count;
 static unsigned n_slots;        /* ifaces[0..n_slots) may be open */
 
 /* Waking waiters: gen grows (with big_lock held) whenever the core changed
@@ -490,7 +490,7 @@ static int tp_open(struct ptl_tp *tp, const char *spec)
     return -1;
 }
 
-static uint32_t new_epoch(void)
+uint32_t ptl_linux_new_epoch(void)
 {
     uint32_t e = (uint32_t)(mono_ns() ^ ((uint64_t)getpid() << 16) ^
                             (uint64_t)time(NULL) * 2654435761u);
@@ -546,7 +546,7 @@ int ptl_linux_iface_open_params(unsigned iface, const char *spec,
 /* A VDE port is a unix datagram socket whose queue holds only
  * net.unix.max_dgram_qlen (default 10) frames: the switch drops the rest.
  * Keep the window under that unless told otherwise (PTL_WINDOW). */
-static void link_defaults(const char *spec, struct ptl_lib_params *p)
+void ptl_linux_link_defaults(const char *spec, struct ptl_lib_params *p)
 {
     const char *w = getenv("PTL_WINDOW");
 
@@ -567,10 +567,10 @@ int ptl_linux_iface_open(unsigned iface, const char *spec, ptl_nid_t nid,
     p.nid = nid;
     p.pid = pid;
     p.uid = (ptl_uid_t)getuid();
-    p.epoch = new_epoch();
+    p.epoch = ptl_linux_new_epoch();
     if (mtu)
         p.mtu = mtu;
-    link_defaults(spec, &p);
+    ptl_linux_link_defaults(spec, &p);
     return ptl_linux_iface_open_params(iface, spec, &p);
 }
 
@@ -616,71 +616,6 @@ size_t ptl_tp_gather(uint8_t *buf, size_t cap, const struct ptl_iov *iov,
         n += iov[i].len;
     }
     return n;
-}
-
-/* ---- PtlInit / PtlFini: interface 0 from the environment ---- */
-
-static unsigned long env_num(const char *name, unsigned long dflt)
-{
-    const char *v = getenv(name);
-    char *end;
-    unsigned long n;
-
-    if (v == NULL || *v == '\0')
-        return dflt;
-    n = strtoul(v, &end, 0);
-    return *end == '\0' ? n : dflt;
-}
-
-static int open_from_env(void)
-{
-    const char *spec = getenv("PTL_IFACE");
-    struct ptl_lib_params p;
-
-    if (spec == NULL || ifaces[0].open)
-        return PTL_OK;      /* tests open their own interfaces */
-    if (getenv("PTL_NID") == NULL) {
-        fprintf(stderr, "portals: PTL_IFACE set but PTL_NID missing\n");
-        return PTL_FAIL;
-    }
-    ptl_lib_params_default(&p);
-    p.nid = (ptl_nid_t)env_num("PTL_NID", 0);
-    p.pid = (ptl_pid_t)env_num("PTL_PID", PTL_PID_ANY);
-    p.mtu = (uint32_t)env_num("PTL_MTU", PTL_MTU_DEFAULT);
-    p.uid = (ptl_uid_t)env_num("PTL_UID", getuid());
-    p.jid = (ptl_jid_t)env_num("PTL_JID", 0);
-    p.epoch = new_epoch();
-    /* Table sizes: a Linux run can use a compute node's (kernel/portals.c)
-     * and show on Linux, quickly, what would fail only on the nodes. */
-    p.max_entries = (uint32_t)env_num("PTL_MAX_ENTRIES", p.max_entries);
-    p.max_uh = (uint32_t)env_num("PTL_MAX_UH", p.max_uh);
-    p.max_mds = (uint32_t)env_num("PTL_MAX_MDS", p.max_mds);
-    p.max_msgs = (uint32_t)env_num("PTL_MAX_MSGS", p.max_msgs);
-    p.max_eqs = (uint32_t)env_num("PTL_MAX_EQS", p.max_eqs);
-    p.max_cts = (uint32_t)env_num("PTL_MAX_CTS", p.max_cts);
-    link_defaults(spec, &p);
-    return ptl_linux_iface_open_params(0, spec, &p);
-}
-
-int PtlInit(void)
-{
-    int rc = PTL_OK;
-
-    ptl_host_lock();
-    if (init_count == 0)
-        rc = open_from_env();
-    if (rc == PTL_OK)
-        init_count++;
-    ptl_host_unlock();
-    return rc;
-}
-
-void PtlFini(void)
-{
-    ptl_host_lock();
-    if (init_count > 0 && --init_count == 0)
-        ptl_linux_iface_close(0);
-    ptl_host_unlock();
 }
 
 /* Every thread waiting in Portals (and every later wait) returns

@@ -40,6 +40,10 @@ int ptl_tp_unix_open(struct ptl_tp *tp, const char *dir);
 size_t ptl_tp_gather(uint8_t *buf, size_t cap, const struct ptl_iov *iov,
                      int niov);
 
+/* host.c: a fresh incarnation number; link-dependent parameters. */
+uint32_t ptl_linux_new_epoch(void);
+void ptl_linux_link_defaults(const char *spec, struct ptl_lib_params *p);
+
 /* host.c: feed a received frame to interface iface (takes the lock). */
 void ptl_host_deliver(unsigned iface, const void *frame, size_t len);
 void ptl_host_lock(void);
