@@ -449,10 +449,19 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int flag = 0, rc;
 
     for (;;) {
+        unsigned long seen = proto_events;
+
         if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)) != 0)
             return rc;
         if (flag)
             return MPI_SUCCESS;
+        /* The probe waits for its search's answer and handles every
+         * event queued meanwhile, the arrival of the message probed for
+         * among them (posted after the search looked): sleeping now would
+         * wait for an event already taken -- for ever.  Sleep only if the
+         * answer was all the probe took in. */
+        if (proto_events - seen > 1)
+            continue;
         proto_progress(true);
     }
 }

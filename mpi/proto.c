@@ -196,6 +196,8 @@ static void on_event(const ptl_event_t *ev)
     }
 }
 
+unsigned long proto_events;
+
 static bool handle(int rc, const ptl_event_t *ev)
 {
     if (rc == PTL_EQ_EMPTY)
@@ -203,6 +205,7 @@ static bool handle(int rc, const ptl_event_t *ev)
     if (rc == PTL_EQ_DROPPED)
         mpi_fatal("the MPI event queue overflowed (events lost)");
     check(rc, "PtlEQGet");
+    proto_events++;
     on_event(ev);
     return true;
 }
