@@ -284,17 +284,22 @@ static void say_version(const void *frame, size_t len)
             h.version, PTL_WIRE_VERSION);
 }
 
+/* One received frame to the core (big_lock held). */
+static void rx_frame(struct iface *f, const void *frame, size_t len)
+{
+    ptl_lib_rx(f->lib, frame, len);
+    if (len > PTL_ETH_HLEN &&
+        ((const uint8_t *)frame)[PTL_ETH_HLEN] != PTL_WIRE_VERSION)
+        say_version(frame, len);
+}
+
 void ptl_host_deliver(unsigned iface, const void *frame, size_t len)
 {
     struct iface *f = &ifaces[iface];
 
     ptl_host_lock();
-    if (f->open) {
-        ptl_lib_rx(f->lib, frame, len);
-        if (len > PTL_ETH_HLEN &&
-            ((const uint8_t *)frame)[PTL_ETH_HLEN] != PTL_WIRE_VERSION)
-            say_version(frame, len);
-    }
+    if (f->open)
+        rx_frame(f, frame, len);
     ptl_host_unlock();
 }
 
@@ -312,13 +317,13 @@ static int drain(struct iface *f)
         f->loop = l->next;
         if (f->loop == NULL)
             f->loop_tail = &f->loop;
-        ptl_lib_rx(f->lib, l->data, l->len);
+        rx_frame(f, l->data, l->len);
         free(l);
         n++;
     }
     while (f->open && (len = f->tp.ops->rx(&f->tp, f->rxbuf,
                                            PTL_ETH_HLEN + PTL_MTU_MAX)) > 0) {
-        ptl_lib_rx(f->lib, f->rxbuf, (size_t)len);
+        rx_frame(f, f->rxbuf, (size_t)len);
         n++;
     }
     if (f->open)
