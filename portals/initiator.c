@@ -222,9 +222,12 @@ bool ptl_ini_rx(struct ptl_lib *lib, struct ptl_peer *peer,
     if (h->frag_off + h->frag_len != h->total)
         return true;
     m->resp_done = true;
-    if (h->type == PTL_W_ACK)
-        ack_event(lib, m, h, h->fail_type);
-    else
+    if (h->type == PTL_W_ACK) {
+        /* The entry has ACK_DISABLE: the operation is complete, with no
+         * ACK event and no ACK counted (spec; the reference's OP_NO_ACK). */
+        if (!(h->ack_req & PTL_WACK_DISABLED))
+            ack_event(lib, m, h, h->fail_type);
+    } else
         reply_event(lib, m, h, h->fail_type);
     msg_done(lib, m);
     return true;

@@ -186,6 +186,8 @@ struct ptl_rxmsg {
     struct ptl_whdr first;        /* header of the first fragment */
     uint8_t fail;
     uint8_t list;
+    bool ack_disabled;            /* the entry has ACK_DISABLE (kept here:
+                                   * it may be freed before the ACK goes) */
     uint64_t offset;              /* where in the ME the data lands */
     struct ptl_pt *pt;
     struct ptl_uh *uh;            /* overflow: its (pending) header */

@@ -41,6 +41,7 @@ static void rx_carried_ack(struct ptl_lib *lib, struct ptl_peer *p,
     a.msg_id = r->msg_id;
     a.fail_type = r->fail_type;
     a.ptl_list = r->ptl_list;
+    a.ack_req = r->flags;
     a.mlength = r->mlength;
     a.remote_offset = r->remote_offset;
     ptl_ini_rx(lib, p, &a, NULL);

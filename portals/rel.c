@@ -182,7 +182,8 @@ static void slot_out(struct ptl_lib *lib, struct ptl_peer *p,
         const struct ptl_whdr *a = &s->resp->hdr;
         h.flags |= PTL_WF_RESP;
         h.resp = (struct ptl_wresp){ a->msg_id, a->fail_type, a->ptl_list,
-                                     a->mlength, a->remote_offset };
+                                     a->ack_req, a->mlength,
+                                     a->remote_offset };
     }
     s->order = ++p->tx_order;
     frame_out(lib, &h, m->data + s->off, m->data_app);

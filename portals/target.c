@@ -210,6 +210,7 @@ static void commit(struct ptl_lib *lib, struct ptl_pt *pt,
     rx->list = m->list;
     rx->offset = m->offset;
     rx->mlength = m->mlength;
+    rx->ack_disabled = (o & PTL_ME_ACK_DISABLE) != 0;
     /* An offset past the end matches with zero bytes (spec); keep the
      * address inside the entry all the same (found by the fuzzer). */
     rx->dst = me->me.start == NULL ? NULL
@@ -457,6 +458,11 @@ static void send_response(struct ptl_lib *lib, struct ptl_peer *peer,
     m->hdr.remote_offset = rx->offset;
     m->hdr.fail_type = rx->fail;
     m->hdr.ptl_list = rx->list;
+    /* The link still acknowledges the put; this ACK only tells the
+     * initiator that no Portals ACK will come (it waits for one).  A
+     * failure is reported all the same. */
+    if (!reply && rx->ack_disabled && rx->fail == PTL_NI_OK)
+        m->hdr.ack_req = PTL_WACK_DISABLED;
     m->len = reply ? n : 0;
     m->hdr.total = (uint32_t)m->len;
     m->data_app = h->type == PTL_W_GET;

@@ -161,7 +161,7 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum)
         put32(p + 0, h->resp.msg_id);
         put8(p + 4, h->resp.fail_type);
         put8(p + 5, h->resp.ptl_list);
-        put8(p + 6, 0);
+        put8(p + 6, h->resp.flags);
         put8(p + 7, 0);
         put64(p + 8, h->resp.mlength);
         put64(p + 16, h->resp.remote_offset);
@@ -208,6 +208,7 @@ static void decode_resp(const uint8_t *p, struct ptl_wresp *r)
     r->msg_id = get32(p + 0);
     r->fail_type = p[4];
     r->ptl_list = p[5];
+    r->flags = p[6];
     r->mlength = get64(p + 8);
     r->remote_offset = get64(p + 16);
 }
@@ -240,6 +241,9 @@ static int check_lengths(const struct ptl_whdr *h, size_t plen)
         (h->frag_len != 0 || (h->flags & PTL_WF_SEQ)))
         return -1;
     if ((h->flags & PTL_WF_GAP) && h->type != PTL_W_LACK)
+        return -1;
+    /* An ACK flag we do not know would be misread: refuse it. */
+    if (h->type == PTL_W_ACK && (h->ack_req & ~PTL_WACK_DISABLED))
         return -1;
     /* SACK bit 0 would be the frame the ACK says is still missing. */
     if (h->sack & 1)
@@ -275,8 +279,11 @@ int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
         return -1;
     if (!skip_csum && frame_csum(p, plen) != h->csum)
         return -1;
-    if (h->flags & PTL_WF_RESP)
+    if (h->flags & PTL_WF_RESP) {
         decode_resp(p + PTL_WIRE_HLEN, &h->resp);
+        if (h->resp.flags & ~PTL_WACK_DISABLED)
+            return -1;
+    }
     *payload = f + ptl_wire_hlen(h->flags);
     return 0;
 }

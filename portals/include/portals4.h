@@ -204,6 +204,11 @@ typedef enum {
 #define PTL_ME_EVENT_CT_BYTES         (1u << 16)
 #define PTL_ME_UNEXPECTED_HDR_DISABLE (1u << 17)
 #define PTL_ME_LOCAL_INC_UH_RLENGTH   (1u << 18)
+/* A put or atomic that matches the entry (and succeeds) is not
+ * acknowledged, even if it asks to be: the initiator posts no
+ * PTL_EVENT_ACK and counts no ACK (the target's ACK frame tells it so,
+ * portals/PROTOCOL.md 2.2). */
+#define PTL_ME_ACK_DISABLE            (1u << 19)
 
 #define PTL_LE_OP_PUT                 PTL_ME_OP_PUT
 #define PTL_LE_OP_GET                 PTL_ME_OP_GET
@@ -219,10 +224,11 @@ typedef enum {
 #define PTL_LE_EVENT_CT_OVERFLOW      PTL_ME_EVENT_CT_OVERFLOW
 #define PTL_LE_EVENT_CT_BYTES         PTL_ME_EVENT_CT_BYTES
 #define PTL_LE_UNEXPECTED_HDR_DISABLE PTL_ME_UNEXPECTED_HDR_DISABLE
+#define PTL_LE_ACK_DISABLE            PTL_ME_ACK_DISABLE
 
 /* Every option bit an append accepts (the reference implementation's
  * names); others are refused with PTL_ARG_INVALID. */
-#define PTL_ME_APPEND_OPTIONS_MASK ((1u << 19) - 1)
+#define PTL_ME_APPEND_OPTIONS_MASK ((1u << 20) - 1)
 #define PTL_LE_APPEND_OPTIONS_MASK \
     (PTL_IOVEC | PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_USE_ONCE | \
      PTL_LE_IS_ACCESSIBLE | PTL_LE_EVENT_COMM_DISABLE | \
@@ -230,7 +236,7 @@ typedef enum {
      PTL_LE_EVENT_OVER_DISABLE | PTL_LE_EVENT_UNLINK_DISABLE | \
      PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_CT_COMM | \
      PTL_LE_EVENT_CT_OVERFLOW | PTL_LE_EVENT_CT_BYTES | \
-     PTL_LE_UNEXPECTED_HDR_DISABLE)
+     PTL_LE_UNEXPECTED_HDR_DISABLE | PTL_LE_ACK_DISABLE)
 
 typedef struct {
     void *start;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  4
+#define PTL_WIRE_VERSION  5
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
@@ -43,6 +43,11 @@ enum ptl_wire_type {
                                    * frame arrived beyond a gap (a loss
                                    * signal; a duplicate's LACK lacks it) */
 
+/* An ACK's flags: the ACK frame's ack_req byte, a response record's
+ * flags byte.  Any other bit is refused. */
+#define PTL_WACK_DISABLED 0x01u   /* the entry that matched has ACK_DISABLE:
+                                   * post and count no ACK (version 5) */
+
 /* ptl_wire_parse's answer for a Portals frame of another wire version
  * (h->version and h->src_nid are then filled in), and what a host says
  * about it, with (nid, their version, PTL_WIRE_VERSION). */
@@ -54,13 +59,14 @@ enum ptl_wire_type {
 /* The ACK a frame carries besides its own message (PTL_WF_RESP). */
 struct ptl_wresp {
     uint32_t msg_id;
-    uint8_t fail_type, ptl_list;
+    uint8_t fail_type, ptl_list, flags;   /* flags: PTL_WACK_* */
     uint64_t mlength, remote_offset;
 };
 
 /* The decoded header. */
 struct ptl_whdr {
-    uint8_t version, type, flags, ack_req;
+    uint8_t version, type, flags;
+    uint8_t ack_req;        /* PUT/ATOMIC: ptl_ack_req_t; ACK: PTL_WACK_* */
     uint32_t csum;
     uint32_t src_nid, src_pid, dst_nid, dst_pid;
     uint32_t epoch, dst_epoch;

@@ -4,13 +4,15 @@
  * catching every single-bit flip, the nid <-> MAC mapping, and the parser
  * refusing malformed frames (and a lib counting them, never crashing), the
  * response record an ACK rides in (PTL_WF_RESP), the LACK's selective ACK
- * bitmap and GAP flag, and frames of another wire version refused.
+ * bitmap and GAP flag, the ACK-disabled flag (in an ACK and in a response
+ * record), and frames of another wire version refused.
  */
 #include "ptl_test.h"
 #include "ptl_wire.h"
 
 static const struct ptl_wresp test_resp = {
-    0x12345678u, 3, 1, 0x1122334455667788ull, 0x0102030405060708ull
+    0x12345678u, 3, 1, PTL_WACK_DISABLED, 0x1122334455667788ull,
+    0x0102030405060708ull
 };
 
 /* A PUT frame; with PTL_WF_RESP in flags it carries test_resp. */
@@ -176,6 +178,7 @@ static void response_record_roundtrip(void **state)
     assert_int_equal(h.resp.msg_id, test_resp.msg_id);
     assert_int_equal(h.resp.fail_type, test_resp.fail_type);
     assert_int_equal(h.resp.ptl_list, test_resp.ptl_list);
+    assert_int_equal(h.resp.flags, PTL_WACK_DISABLED);
     assert_int_equal(h.resp.mlength, test_resp.mlength);
     assert_int_equal(h.resp.remote_offset, test_resp.remote_offset);
     for (size_t i = PTL_FRAME_HLEN; i < PTL_FRAME_HLEN + PTL_WIRE_RLEN; i++) {
@@ -255,12 +258,23 @@ static void regression_far_ack_is_ignored(void **state)
     ptl_linux_iface_close(6);
 }
 
+/* A frame of h alone (no payload), with its checksum. */
+static size_t make_bare(uint8_t *f, const struct ptl_whdr *h)
+{
+    struct ptl_csum c;
+
+    ptl_wire_encode(f, h, 0);
+    ptl_csum_init(&c, PTL_WIRE_HLEN);
+    ptl_csum_add(&c, f + PTL_ETH_HLEN, PTL_WIRE_HLEN);
+    ptl_wire_encode(f, h, ptl_csum_final(&c));
+    return PTL_FRAME_HLEN;
+}
+
 /* A LACK: cumulative ack, SACK bitmap, flags (PTL_WF_GAP or 0). */
 static size_t make_lack(uint8_t *f, uint32_t ack, uint64_t sack,
                         uint8_t flags)
 {
     struct ptl_whdr h;
-    struct ptl_csum c;
 
     memset(&h, 0, sizeof(h));
     h.type = PTL_W_LACK;
@@ -272,11 +286,7 @@ static size_t make_lack(uint8_t *f, uint32_t ack, uint64_t sack,
     h.epoch = 5;
     h.ack = ack;
     h.sack = sack;
-    ptl_wire_encode(f, &h, 0);
-    ptl_csum_init(&c, PTL_WIRE_HLEN);
-    ptl_csum_add(&c, f + PTL_ETH_HLEN, PTL_WIRE_HLEN);
-    ptl_wire_encode(f, &h, ptl_csum_final(&c));
-    return PTL_FRAME_HLEN;
+    return make_bare(f, &h);
 }
 
 /* The SACK bitmap and the GAP flag survive encode/parse exactly (bits 1
@@ -311,8 +321,57 @@ static void lack_sack_roundtrip(void **state)
     assert_true(h.sack == 0 && h.match_bits == 0x0123456789abcdefull);
 }
 
-/* A frame of another wire version (3: before SACK) is refused with its
- * sender and version named, and a lib counts it apart from damage. */
+/* An ACK frame for a put that matched an ACK_DISABLE entry: the
+ * ack_req byte says so (and is checksummed); the flag rides in a
+ * response record's byte 6 too; any other bit in either is refused. */
+static size_t make_ack(uint8_t *f, uint8_t ack_flags)
+{
+    struct ptl_whdr h;
+
+    memset(&h, 0, sizeof(h));
+    h.type = PTL_W_ACK;
+    h.flags = PTL_WF_SEQ;
+    h.ack_req = ack_flags;
+    h.src_nid = 9;
+    h.dst_nid = 7;
+    h.epoch = 5;
+    h.msg_id = 0x4242;
+    h.mlength = 64;
+    return make_bare(f, &h);
+}
+
+static void ack_disabled_flag_roundtrip(void **state)
+{
+    uint8_t f[2048], pl[16] = { 0 };
+    struct ptl_whdr h;
+    const uint8_t *data;
+    size_t len;
+
+    (void)state;
+    len = make_ack(f, PTL_WACK_DISABLED);
+    assert_int_equal(f[PTL_ETH_HLEN + 3], PTL_WACK_DISABLED);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_int_equal(h.type, PTL_W_ACK);
+    assert_int_equal(h.ack_req, PTL_WACK_DISABLED);
+    f[PTL_ETH_HLEN + 3] = 0;                    /* covered by the checksum */
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    len = make_ack(f, 0);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_int_equal(h.ack_req, 0);
+    len = make_ack(f, 0x02);                    /* unknown flag */
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    /* in a response record: byte 6 */
+    len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_RESP);
+    assert_int_equal(f[PTL_FRAME_HLEN + 6], PTL_WACK_DISABLED);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_int_equal(h.resp.flags, PTL_WACK_DISABLED);
+    f[PTL_FRAME_HLEN + 6] = 0x81;
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
+}
+
+/* A frame of another wire version (4: before the ACK flags) is refused
+ * with its sender and version named, and a lib counts it apart from
+ * damage. */
 static void other_version_refused(void **state)
 {
     uint8_t f[512], pl[8] = { 0 };
@@ -323,11 +382,11 @@ static void other_version_refused(void **state)
     size_t len = make_frame(f, pl, sizeof(pl));
 
     (void)state;
-    f[PTL_ETH_HLEN] = 3;
+    f[PTL_ETH_HLEN] = 4;
     memset(&h, 0, sizeof(h));
     assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0),
                      PTL_WIRE_EVERSION);
-    assert_int_equal(h.version, 3);
+    assert_int_equal(h.version, 4);
     assert_int_equal(h.src_nid, 7);
     assert_int_equal(ptl_linux_iface_open(7, "mem:", 9, 2, 0), PTL_OK);
     lib = ptl_linux_lib(7);
@@ -352,6 +411,7 @@ int main(void)
         cmocka_unit_test(garbage_counted_never_crashes),
         cmocka_unit_test(regression_far_ack_is_ignored),
         cmocka_unit_test(lack_sack_roundtrip),
+        cmocka_unit_test(ack_disabled_flag_roundtrip),
         cmocka_unit_test(other_version_refused),
     };
 
