@@ -311,6 +311,7 @@ bool proto_cancel_send(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);
 void proto_progress(bool block);
+uint64_t proto_arrivals(void);           /* messages come in so far */
 void proto_poll(void);
 int proto_world_rank(void);
 long proto_nid(void);

@@ -449,11 +449,17 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int flag = 0, rc;
 
     for (;;) {
+        uint64_t seen = proto_arrivals();
+
         if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)) != 0)
             return rc;
         if (flag)
             return MPI_SUCCESS;
-        proto_progress(true);
+        /* A message that came after the search looked was taken in while
+         * the search's answer was awaited: its event is gone, so waiting
+         * for one would wait for ever.  Search again instead. */
+        if (proto_arrivals() == seen)
+            proto_progress(true);
     }
 }
 
