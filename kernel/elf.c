@@ -6,6 +6,7 @@
 #include "elf.h"
 
 #define ET_EXEC         2
+#define ET_DYN          3
 #define EM_X86_64       62
 #define PT_LOAD         1
 #define PT_DYNAMIC      2
@@ -22,15 +23,17 @@ static int check_header(const struct elf64_ehdr *e, uint64_t len,
 {
     if (len < sizeof(*e) || e->ident[0] != 0x7F || e->ident[1] != 'E' ||
         e->ident[2] != 'L' || e->ident[3] != 'F')
-        return fail(why, "not an ELF file");
+        return fail(why, "not an ELF file; build it with lwkcc, or with "
+                         "gcc -static for x86-64");
     if (e->ident[4] != 2 || e->ident[5] != 1)
-        return fail(why, "not a 64-bit little-endian ELF file");
+        return fail(why, "not a 64-bit little-endian ELF file; build it "
+                         "with lwkcc, or with gcc -static for x86-64");
     if (e->machine != EM_X86_64)
         return fail(why, "ELF file for another machine (not x86-64); "
                          "build it with lwkcc");
-    if (e->type != ET_EXEC)
-        return fail(why, "not a static executable (shared object or "
-                         "relocatable); link it with lwkcc");
+    if (e->type != ET_EXEC && e->type != ET_DYN)
+        return fail(why, "not an executable (a relocatable object?); link "
+                         "it with lwkcc, or with gcc -static");
     if (e->phentsize != sizeof(struct elf64_phdr) || e->phnum == 0 ||
         e->phoff > len || (uint64_t)e->phnum * sizeof(struct elf64_phdr) >
                               len - e->phoff)
@@ -50,6 +53,7 @@ static bool in_file(uint64_t len, uint64_t off, uint64_t size)
 static int add_seg(struct elf_image *img, const struct elf64_phdr *p,
                    uint64_t len, uint64_t lo, uint64_t hi, const char **why)
 {
+    uint64_t va = p->vaddr + img->bias;
     struct elf_seg *s;
     int i;
 
@@ -57,16 +61,18 @@ static int add_seg(struct elf_image *img, const struct elf64_phdr *p,
         return fail(why, "corrupt ELF segment (file size above memory size)");
     if (!in_file(len, p->offset, p->filesz))
         return fail(why, "truncated ELF file (a segment lies past its end)");
-    if (p->vaddr < lo || p->memsz > hi - lo || p->vaddr > hi - p->memsz)
+    if (va < p->vaddr || va < lo || p->memsz > hi - lo ||
+        va > hi - p->memsz)
         return fail(why, "ELF segment outside the user address range "
-                         "(not linked for the compute nodes? use lwkcc)");
+                         "(linked below 4 MiB? use lwkcc, or gcc -static "
+                         "with its default addresses)");
     if (img->nseg == ELF_MAX_SEGS)
         return fail(why, "too many loadable ELF segments");
     /* Insert sorted by address; reject overlap with either neighbour. */
-    for (i = img->nseg; i > 0 && img->seg[i - 1].va > p->vaddr; i--)
+    for (i = img->nseg; i > 0 && img->seg[i - 1].va > va; i--)
         img->seg[i] = img->seg[i - 1];
     s = &img->seg[i];
-    *s = (struct elf_seg){ p->vaddr, p->memsz, p->filesz, p->offset,
+    *s = (struct elf_seg){ va, p->memsz, p->filesz, p->offset,
                            p->flags & 7 };
     img->nseg++;
     if ((i > 0 && img->seg[i - 1].va + img->seg[i - 1].memsz > s->va) ||
@@ -83,16 +89,37 @@ int elf_parse(const void *buf, uint64_t len, uint64_t user_lo,
 
     if (rc)
         return rc;
+    const struct elf64_phdr *ph = (const void *)((const uint8_t *)buf +
+                                                 e->phoff);
+
     *img = (struct elf_image){ .entry = e->entry };
     for (int i = 0; i < e->phnum; i++) {
-        const struct elf64_phdr *p = (const void *)((const uint8_t *)buf +
-                                              e->phoff + i * sizeof(*p));
-        if (p->type == PT_INTERP || p->type == PT_DYNAMIC)
-            return fail(why, "dynamically linked; link it statically with "
-                             "lwkcc");
-        if (p->type != PT_LOAD || p->memsz == 0)
+        if (ph[i].type == PT_INTERP)
+            return fail(why, "dynamically linked (it needs ld.so and shared "
+                             "libraries, which a node does not have); link "
+                             "it with -static (gcc/g++/gfortran -static, "
+                             "lwkc++, lwkfort) or build it with lwkcc");
+        if (ph[i].type == PT_LWK)
+            img->lwk = true;
+    }
+    /* A static PIE (ET_DYN without an interpreter) is placed at user_lo;
+       its own start code applies its relocations. */
+    if (e->type == ET_DYN) {
+        uint64_t lowest = ~0ull;
+
+        for (int i = 0; i < e->phnum; i++)
+            if (ph[i].type == PT_LOAD && ph[i].memsz && ph[i].vaddr < lowest)
+                lowest = ph[i].vaddr;
+        if (lowest == ~0ull || lowest > user_lo)
+            return fail(why, "position-independent ELF file with nothing "
+                             "to load below 4 MiB");
+        img->bias = user_lo - (lowest & ~0x1FFFFFull);
+        img->entry += img->bias;
+    }
+    for (int i = 0; i < e->phnum; i++) {
+        if (ph[i].type != PT_LOAD || ph[i].memsz == 0)
             continue;
-        if ((rc = add_seg(img, p, len, user_lo, user_hi, why)))
+        if ((rc = add_seg(img, &ph[i], len, user_lo, user_hi, why)))
             return rc;
     }
     if (img->nseg == 0)
@@ -141,7 +168,8 @@ static struct packed pack_layout(const void *src, uint64_t len,
                                  const struct elf_image *img)
 {
     struct packed k = { .segs = sizeof(struct elf64_ehdr) +
-                                img->nseg * sizeof(struct elf64_phdr) };
+                                (img->nseg + img->lwk) *
+                                sizeof(struct elf64_phdr) };
 
     k.sym = k.segs;
     for (int i = 0; i < img->nseg; i++)
@@ -176,7 +204,9 @@ void elf_pack(const void *src, uint64_t len, const struct elf_image *img,
     __builtin_memset(dst, 0, k.end);
     __builtin_memcpy(e, src, sizeof(*e));
     e->phoff = sizeof(*e);
-    e->phnum = (uint16_t)img->nseg;
+    e->phnum = (uint16_t)(img->nseg + img->lwk);
+    e->type = ET_EXEC;          /* a static PIE: placed already */
+    e->entry = img->entry;
     e->shoff = e->shnum = e->shstrndx = 0;
     for (int i = 0; i < img->nseg; i++) {
         const struct elf_seg *s = &img->seg[i];
@@ -187,6 +217,8 @@ void elf_pack(const void *src, uint64_t len, const struct elf_image *img,
                          (const uint8_t *)src + s->offset, s->filesz);
         off += s->filesz;
     }
+    if (img->lwk)               /* the Q-Kernel program's mark stays */
+        ph[img->nseg] = (struct elf64_phdr){ .type = PT_LWK };
     if (!k.has_syms)
         return;
     __builtin_memcpy((uint8_t *)dst + k.sym,

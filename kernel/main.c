@@ -158,7 +158,7 @@ static void start_pct(void)
     for (int i = 0; i < bootinfo.nmods; i++) {
         const struct bootinfo_mod *m = &bootinfo.mods[i];
         if (is_pct_module(m->name))
-            proc_start_pct(phys_to_virt(m->start), m->end - m->start);
+            proc_start_pct(i, phys_to_virt(m->start), m->end - m->start);
     }
     pr_info("no PCT module given; the node idles\n");
     for (;;)

@@ -369,8 +369,12 @@ static int h_check(void *ctx, const void *addr, uint64_t len, int how)
     struct kptl *kp = ctx;
     uint64_t a = (uint64_t)addr;
 
-    if (how & PTL_CHECK_BIND)   /* within the user half; ops check bytes */
-        return a < USER_TOP && len <= USER_TOP - a ? 0 : -1;
+    /* An MD lies within the user half, or covers all of memory (start
+     * NULL, length PTL_SIZE_MAX, as the spec allows); every operation
+     * checks the bytes it really moves. */
+    if (how & PTL_CHECK_BIND)
+        return (a < USER_TOP && len <= USER_TOP - a) ||
+               (a == 0 && len == UINT64_MAX) ? 0 : -1;
     return user_ptr(kp->p, a, len, how & 1) ? 0 : -1;
 }
 

@@ -191,22 +191,37 @@ long proc_create(struct trapframe *tf, uint64_t udesc, uint64_t umap)
 
 /* The heap is added after the PCT has copied the program in and given
    the boot module holding it back, so it can have that memory too. */
-long proc_heap(uint64_t pid, uint64_t va, uint64_t size)
+static bool heap_fits(const struct proc *p, uint64_t va, uint64_t size,
+                      uint64_t flags)
+{
+    const struct region_map *data = &p->reg[LWK_REG_DATA];
+    uint64_t end = ALIGN_UP(va + size, PAGE_2M);
+
+    if (!size || size > REGION_SPAN || !IS_ALIGNED(va, PAGE_2M) ||
+        !IS_ALIGNED(size, PAGE_4K) || va < LWK_APP_BASE ||
+        va >= LWK_STACK_TOP)
+        return false;
+    /* Below the text only for a Linux program (its image at 4 MiB). */
+    if ((flags & LWK_HEAP_EXEC) && end <= p->reg[LWK_REG_TEXT].va)
+        return true;
+    return va >= data->va + data->size &&
+           end + PAGE_2M <= p->reg[LWK_REG_STACK].va;
+}
+
+long proc_heap(uint64_t pid, uint64_t va, uint64_t size, uint64_t flags)
 {
     struct proc *p = proc_find(pid);
-    struct region_map *data, *heap;
+    struct region_map *heap;
     int rc;
 
     if (!p || p == pct || p->state != P_LOADING)
         return -ESRCH;
-    data = &p->reg[LWK_REG_DATA];
     heap = &p->reg[LWK_REG_HEAP];
-    if (heap->size || !size || size > REGION_SPAN ||
-        !IS_ALIGNED(va, PAGE_2M) || !IS_ALIGNED(size, PAGE_4K) ||
-        va < data->va + data->size || va >= LWK_STACK_TOP ||
-        ALIGN_UP(va + size, PAGE_2M) + PAGE_2M > p->reg[LWK_REG_STACK].va)
+    if (heap->size || (flags & ~(uint64_t)LWK_HEAP_EXEC) ||
+        !heap_fits(p, va, size, flags))
         return -EINVAL;
-    if ((rc = add_region(p, LWK_REG_HEAP, va, size, PTE_W | proc_nx_bit)) < 0)
+    if ((rc = add_region(p, LWK_REG_HEAP, va, size, (flags & LWK_HEAP_EXEC)
+                         ? PTE_W : PTE_W | proc_nx_bit)) < 0)
         return rc;
     return (long)heap->size;
 }
@@ -530,7 +545,7 @@ void proc_init(void)
     thread_init();
 }
 
-__noreturn void proc_start_pct(const void *image, uint64_t len)
+__noreturn void proc_start_pct(int module, const void *image, uint64_t len)
 {
     struct elf_image img;
     struct lwk_proc_desc d;
@@ -546,6 +561,11 @@ __noreturn void proc_start_pct(const void *image, uint64_t len)
     struct region_map *data = &pct->reg[LWK_REG_DATA];
     struct region_map *stack = &pct->reg[LWK_REG_STACK];
     elf_load(&img, image, &d, phys_to_virt(text->pa), phys_to_virt(data->pa));
+    /* The image is copied: its memory goes back now, before the PCT's
+       first calls take page-table and Portals pages.  Held longer, the
+       kernel's chunk ran short and such pages came out of the programs'
+       memory (4 KiB less for every program, user.memfig-*). */
+    mem_module_release(module);
     uint64_t aux[] = { AT_LWK_HEAP_BASE, heap_base,
                        AT_LWK_HEAP_SIZE, data->va + data->size - heap_base,
                        AT_LWK_STACK_SIZE, stack->size, AT_NULL, 0 };

@@ -393,6 +393,40 @@ static int c_TriggeredSwap(struct call *c)
                             H(14), a[15]);
 }
 
+static int c_TriggeredMEAppend(struct call *c)
+{
+    const ptl_me_t *me = IN(2, ptl_me_t);
+    ptl_handle_me_t *h = OUT(5, ptl_handle_me_t);
+
+    ENSURE(own(c, H(0)) && own(c, H(6)));
+    return PtlTriggeredMEAppend(H(0), (ptl_pt_index_t)c->a[1], me,
+                                (ptl_list_t)c->a[3], UPTR(4), h, H(6),
+                                c->a[7]);
+}
+
+static int c_TriggeredLEAppend(struct call *c)
+{
+    const ptl_le_t *le = IN(2, ptl_le_t);
+    ptl_handle_le_t *h = OUT(5, ptl_handle_le_t);
+
+    ENSURE(own(c, H(0)) && own(c, H(6)));
+    return PtlTriggeredLEAppend(H(0), (ptl_pt_index_t)c->a[1], le,
+                                (ptl_list_t)c->a[3], UPTR(4), h, H(6),
+                                c->a[7]);
+}
+
+static int c_TriggeredMEUnlink(struct call *c)
+{
+    ENSURE(own(c, H(0)) && own(c, H(1)));
+    return PtlTriggeredMEUnlink(H(0), H(1), c->a[2]);
+}
+
+static int c_TriggeredLEUnlink(struct call *c)
+{
+    ENSURE(own(c, H(0)) && own(c, H(1)));
+    return PtlTriggeredLEUnlink(H(0), H(1), c->a[2]);
+}
+
 static int c_TriggeredCTInc(struct call *c)
 {
     ENSURE(own(c, H(0)) && own(c, H(3)));

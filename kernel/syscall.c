@@ -209,7 +209,17 @@ static long sys_module_release(struct trapframe *tf)
 
 static long sys_proc_heap(struct trapframe *tf)
 {
-    return proc_heap(A0(tf), A1(tf), A2(tf));
+    return proc_heap(A0(tf), A1(tf), A2(tf), A3(tf));
+}
+
+static long sys_linux_setup(struct trapframe *tf)
+{
+    return linux_setup(A0(tf), A1(tf), A2(tf));
+}
+
+static long sys_linux_return(struct trapframe *tf)
+{
+    return linux_return(tf, (long)A0(tf));
 }
 
 static long sys_node_stop(struct trapframe *tf)
@@ -243,13 +253,15 @@ static const struct {
 void syscall_dispatch(struct trapframe *tf);
 void syscall_dispatch(struct trapframe *tf)
 {
-    uint64_t nr = tf->rax;
+    uint64_t nr = tf->rax - LWK_SYSCALL_BASE;  /* below the base: wraps */
     struct proc *caller = current;
     long ret;
 
-    if (nr >= ARRAY_SIZE(table) || !table[nr].fn) {
+    if (tf->rax < LWK_SYSCALL_BASE && caller->lx_entry) {
+        ret = linux_syscall(tf);        /* a Linux program's own numbers */
+    } else if (nr >= ARRAY_SIZE(table) || !table[nr].fn) {
         proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: unknown system "
-                   "call %lu", caller->pid, nr);
+                   "call %#lx", caller->pid, tf->rax);
         ret = -ENOSYS;
     } else if (table[nr].class == SC_PCT && !caller->is_pct) {
         proc_event(PE_PCT_ONLY, LOG_PREFIX ": pid %d: %s is for the PCT "

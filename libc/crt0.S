@@ -62,10 +62,9 @@ _start:
  * A PCT (and the kernel, for the PCT) always passes AT_LWK_* auxv entries
  * (0x1000-0x10ff, lwk/uapi/abi.h); Linux never does.  Without one the
  * program was started on Linux by mistake ("./prog", not "yod ./prog"),
- * where our system calls mean something else (our exit is Linux's read,
- * which would fail forever): say so with Linux's own write and exit_group
- * and stop with 126, the shell's "cannot execute".  Leaves rdi, rsi, rdx,
- * rcx as they were.
+ * where our system calls (LWK_SYSCALL_BASE + n) mean nothing: say so with
+ * Linux's own write and exit_group and stop with 126, the shell's "cannot
+ * execute".  Leaves rdi, rsi, rdx, rcx as they were.
  */
     .type   on_a_node, @function
 on_a_node:

@@ -24,7 +24,7 @@ LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h \
                   $(LIBC_INC)/sys/signal.h $(LIBC_INC)/lwk/cop.h \
                   $(LIBC_INC)/pthread.h
 LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
-                  $(LIBC_INC)/lwk/uapi/ptlcalls.def
+                  $(LIBC_INC)/lwk/uapi/ptlcalls.def $(LIBC_INC)/lwk/uapi/linux.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
 
 $(LIBC_HDRS_OWN): $(LIBC_INC)/%: libc/include/%

@@ -311,7 +311,9 @@ bool proto_cancel_send(MPI_Request r);
 int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
                  MPI_Status *st);
 void proto_progress(bool block);
-uint64_t proto_arrivals(void);           /* messages come in so far */
+/* Events handled so far (proto.c): MPI_Probe's guard against sleeping
+ * after its own probe took in the arrival it waits for. */
+extern unsigned long proto_events;
 void proto_poll(void);
 int proto_world_rank(void);
 long proto_nid(void);

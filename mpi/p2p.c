@@ -449,17 +449,20 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int flag = 0, rc;
 
     for (;;) {
-        uint64_t seen = proto_arrivals();
+        unsigned long seen = proto_events;
 
         if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)) != 0)
             return rc;
         if (flag)
             return MPI_SUCCESS;
-        /* A message that came after the search looked was taken in while
-         * the search's answer was awaited: its event is gone, so waiting
-         * for one would wait for ever.  Search again instead. */
-        if (proto_arrivals() == seen)
-            proto_progress(true);
+        /* The probe waits for its search's answer and handles every
+         * event queued meanwhile, the arrival of the message probed for
+         * among them (posted after the search looked): sleeping now would
+         * wait for an event already taken -- for ever.  Sleep only if the
+         * answer was all the probe took in. */
+        if (proto_events - seen > 1)
+            continue;
+        proto_progress(true);
     }
 }
 

@@ -66,7 +66,6 @@ static struct block blocks[NBLOCKS];
 static struct tagged ctrl_tag = { UP_CTRL };
 struct peer *peers;
 static struct uq *uq_head, **uq_tail = &uq_head;
-static uint64_t arrivals;       /* messages come in or held (proto_arrivals) */
 
 int proto_world_rank(void) { return job.rank; }
 int proto_world_size(void) { return job.size; }
@@ -103,17 +102,8 @@ bool list_del(MPI_Request *head, MPI_Request r)
     return false;
 }
 
-/* Messages that came in (a PUT on DATA) or joined our own queue so far.
- * A blocking probe compares it around its search: a message whose arrival
- * event the search's own progress consumed wakes no later wait. */
-uint64_t proto_arrivals(void)
-{
-    return arrivals;
-}
-
 void uq_push(struct uq *u)
 {
-    arrivals++;
     u->next = NULL;
     *uq_tail = u;
     uq_tail = &u->next;
@@ -166,8 +156,6 @@ static void on_event(const ptl_event_t *ev)
 {
     struct tagged *t = ev->user_ptr;
 
-    if (ev->type == PTL_EVENT_PUT && ev->pt_index == PT_DATA)
-        arrivals++;
     if (ev->type == PTL_EVENT_PT_DISABLED) {
         fc_begin();
         return;
@@ -208,6 +196,8 @@ static void on_event(const ptl_event_t *ev)
     }
 }
 
+unsigned long proto_events;
+
 static bool handle(int rc, const ptl_event_t *ev)
 {
     if (rc == PTL_EQ_EMPTY)
@@ -215,6 +205,7 @@ static bool handle(int rc, const ptl_event_t *ev)
     if (rc == PTL_EQ_DROPPED)
         mpi_fatal("the MPI event queue overflowed (events lost)");
     check(rc, "PtlEQGet");
+    proto_events++;
     on_event(ev);
     return true;
 }

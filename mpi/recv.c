@@ -224,6 +224,7 @@ int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
     struct probe pr = { .kind = UP_PROBE };
     ptl_me_t me;
     struct uq *u;
+    int rc;
 
     (void)comm;
     q.ctx = ctx;
@@ -235,9 +236,16 @@ int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
     if ((u = uq_find(q.bits, q.ignore, NULL, false)) != NULL) {
         fill_status(&q, u->bits, u->len, u->len);
     } else {
-        me = me_make(NULL, 0, PTL_ME_OP_PUT, PTL_RANK_ANY, q.bits, q.ignore);
-        check(PtlMESearch(job.ni, PT_DATA, &me, PTL_SEARCH_ONLY, &pr),
-              "PtlMESearch (probe)");
+        /* USE_ONCE: exactly one SEARCH event, the first match (or none);
+         * without it every match is an event, all aimed at pr. */
+        me = me_make(NULL, 0, PTL_ME_OP_PUT | PTL_ME_USE_ONCE, PTL_RANK_ANY,
+                     q.bits, q.ignore);
+        /* PTL_NO_SPACE: the EQ had no room for the answer and the search
+         * did nothing; take events and ask again. */
+        while ((rc = PtlMESearch(job.ni, PT_DATA, &me, PTL_SEARCH_ONLY,
+                                 &pr)) == PTL_NO_SPACE)
+            proto_progress(false);
+        check(rc, "PtlMESearch (probe)");
         /* The search's event is queued at once; the pass also reads the
          * link, so a loop of probes sees new arrivals (proto_progress). */
         while (!pr.done)

@@ -275,12 +275,15 @@ int nx_recv_cancel(struct nx_req *r)
 int nx_probe(uint64_t bits, uint64_t ignore, long nodesel,
              struct nx_info *info)
 {
+    /* USE_ONCE: the search reports the first match only (without it,
+     * every match is a SEARCH event, and a probe wants one answer). */
     ptl_me_t me = { .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
-                    .options = PTL_ME_OP_PUT,
+                    .options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
                     .match_id = { .rank = nodesel < 0 ? PTL_RANK_ANY
                                                       : (ptl_rank_t)nodesel },
                     .match_bits = bits, .ignore_bits = ignore };
     struct nx_selfmsg **pp = self_find(bits, ignore, nodesel);
+    int rc;
 
     if (pp != NULL) {
         info->type = (long)((*pp)->bits & NX_MB_TYPE_MASK);
@@ -291,9 +294,13 @@ int nx_probe(uint64_t bits, uint64_t ignore, long nodesel,
     }
     nx_progress(0);
     nx.probe_done = 0;
-    if (PtlMESearch(nx.job.ni, NX_PT_DATA, &me, PTL_SEARCH_ONLY, &nx) !=
-        PTL_OK)
-        nx_fatal("NX: PtlMESearch failed");
+    /* PTL_NO_SPACE: no room in the EQ for the answer; take events, ask
+     * again (the search did nothing). */
+    while ((rc = PtlMESearch(nx.job.ni, NX_PT_DATA, &me, PTL_SEARCH_ONLY,
+                             &nx)) == PTL_NO_SPACE)
+        nx_progress(0);
+    if (rc != PTL_OK)
+        nx_fatal("NX: PtlMESearch failed (%d)", rc);
     while (!nx.probe_done)
         nx_progress(0);
     if (nx.probe_found)

@@ -69,7 +69,7 @@ void pct_cannot_run(struct job *j, const char *fmt, ...)
     printf("pct: %s: cannot run: %s\n", j->name, j->why);
 }
 
-static long create(struct job *j, const struct lwk_proc_desc *d,
+long pct_create(struct job *j, const struct lwk_proc_desc *d,
                    struct lwk_proc_map *m)
 {
     long pid = lwk_sys_proc_create((long)d, (long)m);
@@ -105,8 +105,9 @@ static uint64_t share(int n)
 }
 
 /* The heap goes on the first 2 MB boundary after data+bss, so 2 MB pages
-   can map it.  HEAP_ALL: the biggest region there is. */
-static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
+   can map it.  HEAP_ALL: the biggest region there is, up to max. */
+long pct_add_heap(struct job *j, long pid, uint64_t va, uint64_t heap,
+                  uint64_t max, uint64_t flags)
 {
     long got;
 
@@ -115,9 +116,12 @@ static long add_heap(struct job *j, long pid, uint64_t va, uint64_t heap)
     else if (heap == PCT_HEAP_ALL)
         heap = largest_free() < LWK_REGION_MAX ? largest_free()
                                                : LWK_REGION_MAX;
+    if (heap > max)
+        heap = max;
+    heap &= ~(uint64_t)4095;
     if (heap == 0)
         return 0;
-    got = lwk_sys_proc_heap(pid, va, heap);
+    got = lwk_sys_proc_heap(pid, va, heap, flags);
     if (got < 0)
         pct_cannot_run(j, "needs a heap of %lu KiB but the largest free "
                        "region is %lu KiB; ask for a smaller heap",
@@ -168,13 +172,19 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
                        "mode=coproc or mode=vn");
         return -1;
     }
-    if (elf_parse(j->image, j->image_size, LWK_APP_BASE, LWK_STACK_TOP,
+    const void *rt;
+    uint64_t rt_len, prog_len = pct_lxrt_split(j, &rt, &rt_len);
+
+    if (elf_parse(j->image, prog_len, LWK_APP_BASE, LWK_STACK_TOP,
                   &j->elf, &why) < 0 ||
-        elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0) {
+        (j->elf.lwk &&
+         elf_layout(&j->elf, 0, stack, &d, &bss_end, &why) < 0)) {
         pct_cannot_run(j, "%s", why);
         return -1;
     }
-    if ((pid = create(j, &d, &m)) < 0)
+    if (!j->elf.lwk)
+        return pct_load_linux(j, heap, stack, nid);
+    if ((pid = pct_create(j, &d, &m)) < 0)
         return -1;
     elf_load(&j->elf, j->image, &d, (void *)m.pct_va[LWK_REG_TEXT],
              (void *)m.pct_va[LWK_REG_DATA]);
@@ -183,19 +193,26 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
         pct_release_image(j);
     heap_va = ALIGN_UP(m.app_va[LWK_REG_DATA] + m.size[LWK_REG_DATA],
                        LWK_PAGE_SIZE);
-    if ((got = add_heap(j, pid, heap_va, heap)) < 0 ||
+    if ((got = pct_add_heap(j, pid, heap_va, heap, LWK_REGION_MAX, 0)) < 0 ||
         start(j, pid, &m, heap_va, (uint64_t)got, nid) < 0) {
         lwk_sys_proc_destroy(pid);
         return -1;
     }
+    pct_loaded(j, pid, &m, (uint64_t)got);
+    return 0;
+}
+
+void pct_loaded(struct job *j, long pid, const struct lwk_proc_map *m,
+                uint64_t heap)
+{
     j->pid = (int)pid;
     pct_cpus_assign(j);
-    j->stack_lo = LWK_STACK_TOP - m.size[LWK_REG_STACK];
-    j->mem = m.size[LWK_REG_TEXT] + m.size[LWK_REG_DATA] +
-             m.size[LWK_REG_STACK] + (uint64_t)got;
-    printf("pct: %s: pid %ld, text %lu KiB, data %lu KiB, heap %lu KiB, "
-           "stack %lu KiB\n", j->name, pid, m.size[LWK_REG_TEXT] >> 10,
-           m.size[LWK_REG_DATA] >> 10, (uint64_t)got >> 10,
-           m.size[LWK_REG_STACK] >> 10);
-    return 0;
+    j->stack_lo = LWK_STACK_TOP - m->size[LWK_REG_STACK];
+    j->mem = m->size[LWK_REG_TEXT] + m->size[LWK_REG_DATA] +
+             m->size[LWK_REG_STACK] + heap;
+    printf("pct: %s: pid %ld, %stext %lu KiB, data %lu KiB, heap %lu KiB, "
+           "stack %lu KiB\n", j->name, pid,
+           j->elf.lwk ? "" : "Linux program, runtime ",
+           m->size[LWK_REG_TEXT] >> 10, m->size[LWK_REG_DATA] >> 10,
+           heap >> 10, m->size[LWK_REG_STACK] >> 10);
 }

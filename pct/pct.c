@@ -89,7 +89,7 @@ static void read_module_line(struct job *j, const char *line, size_t room)
 }
 
 /* The programs are the modules after the PCT's own, which the kernel has
-   loaded already: that one's memory goes back to the pools at once. */
+   loaded and given back already (module_map says so: skipped). */
 static void find_programs(void)
 {
     struct lwk_module m;
@@ -98,9 +98,9 @@ static void find_programs(void)
     for (int i = 0; njobs < PCT_MAX_JOBS &&
                     (rc = lwk_sys_module_map(i, (long)&m)) != -ENOENT; i++) {
         if (rc < 0)
-            continue;           /* released already */
+            continue;           /* released already (our own image) */
         if (is_pct_module(m.name)) {
-            lwk_sys_module_release(i);
+            lwk_sys_module_release(i);  /* another PCT image: not a program */
             continue;
         }
         if (pct_auth_module(i, &m))

@@ -60,6 +60,21 @@ struct job {
 /* load.c: create the process for `j` and make it ready to run; `heap`
    may be PCT_HEAP_ALL.  The boot module is given back either way. */
 int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid);
+/* load.c's steps, shared with linux.c: the regions of `d` (or a message
+   saying what did not fit); the heap at `va`, up to `max` bytes. */
+long pct_create(struct job *j, const struct lwk_proc_desc *d,
+                struct lwk_proc_map *m);
+long pct_add_heap(struct job *j, long pid, uint64_t va, uint64_t heap,
+                  uint64_t max, uint64_t flags);
+/* linux.c: pct_load for a static Linux program (no PT_LWK), beside the
+   runtime (lxrt/, docs/LINUX.md). */
+int pct_load_linux(struct job *j, uint64_t heap, uint64_t stack,
+                   uint64_t nid);
+uint64_t pct_lxrt_split(const struct job *j, const void **rt,
+                        uint64_t *rt_len);
+/* The end of pct_load for both kinds: record and say what was loaded. */
+void pct_loaded(struct job *j, long pid, const struct lwk_proc_map *m,
+                uint64_t heap);
 /* "pct: NAME: cannot run: WHY" on the log, WHY kept in j->why. */
 void pct_cannot_run(struct job *j, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -4,7 +4,8 @@
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
             pct/serve.c pct/ranks.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
-            pct/auth.c kernel/elf.c kernel/ratelimit.c yod/siphash.c
+            pct/auth.c pct/linux.c kernel/elf.c kernel/ratelimit.c \
+            yod/siphash.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
 $(PCT_ELF): $(PCT_SRCS) pct/pct.h pct/serve.h yod/yod_proto.h yod/siphash.h \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ct.c: counting events and the triggered operations hung off them.  A
+ * ct.c: counting events and the triggered operations hung off them (and
+ * the triggered appends and unlinks of list entries).  A
  * counter's value lives in host shared memory so the application can read
  * it without a trap; triggers fire when success reaches their threshold.
  */
@@ -25,11 +26,16 @@ void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
                      __ATOMIC_RELEASE);
     __atomic_store_n(&ct->val->failure, ct->val->failure + fail,
                      __ATOMIC_RELEASE);
+    lib->changes++;
     ptl_ct_fire(lib, ct);
 }
 
 static void trig_free(struct ptl_lib *lib, struct ptl_trig *t)
 {
+    if (t->kind == PTL_T_APPEND && t->entry != NULL)
+        ptl_me_disarm(lib, t->entry);   /* never fired */
+    if (lib->ni[t->ni].n_trigs > 0)
+        lib->ni[t->ni].n_trigs--;
     t->used = false;
     ptl_pool_put(&lib->trigs, t);
 }
@@ -47,19 +53,22 @@ static void ct_set(struct ptl_lib *lib, struct ptl_ct *ct, ptl_ct_event_t v)
 {
     __atomic_store_n(&ct->val->success, v.success, __ATOMIC_RELEASE);
     __atomic_store_n(&ct->val->failure, v.failure, __ATOMIC_RELEASE);
+    lib->changes++;
     ptl_ct_fire(lib, ct);
 }
 
 /* Run one triggered operation.  Its errors have nowhere to go (the
- * spec's answer too): a failed trigger is simply consumed. */
-static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
+ * spec's answer too): a failed trigger is simply consumed -- except for
+ * want of a message slot, which only delays it: false, run it later. */
+static bool trig_run(struct ptl_lib *lib, struct ptl_trig *t)
 {
     struct ptl_ct *ct;
+    int rc = PTL_OK;
 
     switch (t->kind) {
     case PTL_T_PUT:
     case PTL_T_ATOMIC:
-        ptl_do_put(lib, t->md, t->local_off, t->length, t->ack_req,
+        rc = ptl_do_put(lib, t->md, t->local_off, t->length, t->ack_req,
                    t->target, t->pt, t->bits, t->remote_off, t->user_ptr,
                    t->hdr_data, t->kind == PTL_T_PUT ? PTL_W_PUT
                                                      : PTL_W_ATOMIC,
@@ -68,7 +77,7 @@ static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
     case PTL_T_GET:
     case PTL_T_FETCH:
     case PTL_T_SWAP:
-        ptl_do_get(lib, t->get_md, t->get_off, t->md, t->local_off,
+        rc = ptl_do_get(lib, t->get_md, t->get_off, t->md, t->local_off,
                    t->length, t->target, t->pt, t->bits, t->remote_off,
                    t->user_ptr, t->hdr_data,
                    t->kind == PTL_T_GET ? PTL_W_GET
@@ -83,7 +92,36 @@ static void trig_run(struct ptl_lib *lib, struct ptl_trig *t)
         if ((ct = ptl_ct_get(lib, t->ct, -1)) != NULL)
             ct_set(lib, ct, t->ctval);
         break;
+    case PTL_T_APPEND:
+        ptl_me_fire(lib, t->entry);
+        t->entry = NULL;
+        break;
+    case PTL_T_UNLINK:
+        ptl_me_unlink_handle(lib, t->entry_h);
+        break;
     }
+    return rc != PTL_NO_SPACE;
+}
+
+/* Fired operations that found every message slot taken (1024 triggered
+ * puts released by one PtlCTInc, say) wait here in order and go as
+ * slots free up (ptl_lib_progress); none is dropped. */
+void ptl_trig_retry(struct ptl_lib *lib)
+{
+    while (lib->trig_wait != NULL && trig_run(lib, lib->trig_wait)) {
+        struct ptl_trig *t = lib->trig_wait;
+        lib->trig_wait = t->next;
+        trig_free(lib, t);
+    }
+}
+
+static void trig_wait(struct ptl_lib *lib, struct ptl_trig *t)
+{
+    if (lib->trig_wait == NULL)
+        lib->trig_wait_tail = &lib->trig_wait;
+    t->next = NULL;
+    *lib->trig_wait_tail = t;
+    lib->trig_wait_tail = &t->next;
 }
 
 /* Fire every trigger whose threshold is reached, lowest first.  A fired
@@ -98,8 +136,10 @@ void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct)
            ct->trigs->threshold <= ct->val->success) {
         struct ptl_trig *t = ct->trigs;
         ct->trigs = t->next;
-        trig_run(lib, t);
-        trig_free(lib, t);
+        if (lib->trig_wait != NULL || !trig_run(lib, t))
+            trig_wait(lib, t);      /* behind those already waiting */
+        else
+            trig_free(lib, t);
     }
     lib->in_fire--;
 }
@@ -113,7 +153,8 @@ int PtlCTAlloc(ptl_handle_ni_t nih, ptl_handle_ct_t *out)
     if (ptl_resolve_ni(nih, &lib, &nii) == NULL || out == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ct = ptl_pool_get(&lib->cts);
+    ct = lib->ni[nii].n_cts < (uint32_t)lib->ni[nii].limits.max_cts
+         ? ptl_pool_get(&lib->cts) : NULL;
     if (ct != NULL)
         ct->val = lib->ops->shared_alloc(lib->ctx, sizeof(*ct->val));
     if (ct == NULL || ct->val == NULL) {
@@ -125,6 +166,7 @@ int PtlCTAlloc(ptl_handle_ni_t nih, ptl_handle_ct_t *out)
     ct->val->success = ct->val->failure = 0;
     ct->ni = (uint8_t)nii;
     ct->used = true;
+    lib->ni[nii].n_cts++;
     *out = ptl_handle(PTL_K_CT, lib->slot, nii, ptl_pool_idx(&lib->cts, ct));
     ptl_leave(lib);
     return PTL_OK;
@@ -141,6 +183,7 @@ int PtlCTFree(ptl_handle_ct_t h)
     ptl_trig_drop_all(lib, ct);
     lib->ops->shared_free(lib->ctx, ct->val, sizeof(*ct->val));
     ct->used = false;
+    lib->ni[ct->ni].n_cts--;
     ptl_pool_put(&lib->cts, ct);
     ptl_leave(lib);
     return PTL_OK;
@@ -167,7 +210,7 @@ int PtlCTGet(ptl_handle_ct_t h, ptl_ct_event_t *ev)
     if (ct == NULL || ev == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ptl_lib_progress(lib);
+    ptl_poll(lib);
     *ev = *ct->val;
     ptl_leave(lib);
     return PTL_OK;
@@ -209,8 +252,8 @@ int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
         rc = ct_poll_once(lib, hs, tests, n, ev, which);
         if (rc != PTL_CT_NONE_REACHED || (looked && ptl_now(lib) >= deadline))
             break;
-        if (ptl_block(lib, deadline) != 0) {
-            rc = PTL_INTERRUPTED;
+        if ((rc = ptl_block(lib, deadline)) != 0) {
+            rc = rc == PTL_ABORTED ? PTL_ABORTED : PTL_INTERRUPTED;
             break;
         }
     }
@@ -254,19 +297,22 @@ int PtlCTInc(ptl_handle_ct_t h, ptl_ct_event_t inc)
 /* ---- triggered operations ---- */
 
 /* Insert sorted by threshold (stable), then fire if already reached. */
-static int trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
-                    ptl_handle_ct_t trig_cth)
+int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
+                 ptl_handle_ct_t trig_cth)
 {
     struct ptl_ct *ct = ptl_ct_get(lib, trig_cth, -1);
     struct ptl_trig *t, **pp;
 
     if (ct == NULL)
         return PTL_ARG_INVALID;
-    t = ptl_pool_get(&lib->trigs);
-    if (t == NULL)
+    if (lib->ni[ct->ni].n_trigs >=
+        (uint32_t)lib->ni[ct->ni].limits.max_triggered_ops ||
+        (t = ptl_pool_get(&lib->trigs)) == NULL)
         return PTL_NO_SPACE;
     *t = *tmpl;
     t->used = true;
+    t->ni = ct->ni;
+    lib->ni[ct->ni].n_trigs++;
     t->trig_ct = ct;
     for (pp = &ct->trigs; *pp && (*pp)->threshold <= t->threshold;
          pp = &(*pp)->next)
@@ -296,7 +342,7 @@ static int trig_submit(const struct ptl_trig *t, uint32_t anyh,
     if (lib == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    rc = trig_add(lib, t, trig_ct);
+    rc = ptl_trig_add(lib, t, trig_ct);
     ptl_leave(lib);
     return rc;
 }
@@ -400,4 +446,82 @@ int PtlTriggeredCTSet(ptl_handle_ct_t cth, ptl_ct_event_t v,
         .threshold = thr };
 
     return trig_submit(&t, cth, tct);
+}
+
+/* ---- PtlTriggered{ME,LE}{Append,Unlink} ---- */
+
+/* The entry is made now (arguments checked, handle returned at once) and
+ * linked when the trigger fires (ptl_me_fire); until then it is on no
+ * list, and a cancelled trigger frees it (ptl_me_disarm). */
+static int trig_append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
+                       const ptl_me_t *mein, bool is_le, ptl_list_t list,
+                       void *uptr, uint32_t *out, ptl_handle_ct_t tct,
+                       ptl_size_t threshold)
+{
+    struct ptl_lib *lib;
+    unsigned nii;
+    struct ptl_ni *ni = ptl_resolve_ni(nih, &lib, &nii);
+    struct ptl_trig t = { .kind = PTL_T_APPEND, .threshold = threshold };
+    int rc;
+
+    if (ni == NULL || mein == NULL || out == NULL ||
+        is_le != !!(ni->options & PTL_NI_NO_MATCHING))
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = ptl_me_new(lib, nii, pti, mein, is_le, list, uptr, out, &t.entry);
+    if (rc == PTL_OK) {
+        t.entry->armed = true;
+        if ((rc = ptl_trig_add(lib, &t, tct)) != PTL_OK)
+            ptl_me_disarm(lib, t.entry);
+    }
+    ptl_leave(lib);
+    return rc;
+}
+
+static int trig_unlink(uint32_t h, ptl_handle_ct_t tct, ptl_size_t threshold)
+{
+    struct ptl_lib *lib;
+    struct ptl_trig t = { .kind = PTL_T_UNLINK, .threshold = threshold,
+                          .entry_h = h };
+    int rc;
+
+    if (ptl_resolve(h, PTL_K_ME, &lib) == NULL)
+        return PTL_ARG_INVALID;
+    ptl_enter(lib);
+    rc = ptl_trig_add(lib, &t, tct);
+    ptl_leave(lib);
+    return rc;
+}
+
+int PtlTriggeredMEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_me_t *me, ptl_list_t list, void *uptr,
+                         ptl_handle_me_t *out, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_append(ni, pt, me, false, list, uptr, out, tct, threshold);
+}
+
+int PtlTriggeredLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_le_t *le, ptl_list_t list, void *uptr,
+                         ptl_handle_le_t *out, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    ptl_me_t me;
+
+    if (le == NULL)
+        return PTL_ARG_INVALID;
+    ptl_le_to_me(le, &me);
+    return trig_append(ni, pt, &me, true, list, uptr, out, tct, threshold);
+}
+
+int PtlTriggeredMEUnlink(ptl_handle_me_t me, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_unlink(me, tct, threshold);
+}
+
+int PtlTriggeredLEUnlink(ptl_handle_le_t le, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return trig_unlink(le, tct, threshold);
 }

@@ -34,7 +34,8 @@ uint64_t ptl_eq_space(const struct ptl_eq *eq)
     return used + 1 >= eq->size ? 0 : eq->size - 1 - used;
 }
 
-static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
+static bool eq_write(struct ptl_lib *lib, struct ptl_eq *eq,
+                     const ptl_event_t *ev, uint64_t cap)
 {
     struct ptl_eq_ring *r = eq->ring;
 
@@ -44,6 +45,7 @@ static bool eq_write(struct ptl_eq *eq, const ptl_event_t *ev, uint64_t cap)
     }
     r->ev[eq->head % eq->size] = *ev;
     eq->head++;
+    lib->changes++;
     __atomic_store_n(&r->head, eq->head, __ATOMIC_RELEASE);
     return true;
 }
@@ -52,7 +54,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 {
     if (eq == NULL)
         return true;
-    if (eq_write(eq, ev, eq->size - 1))
+    if (eq_write(lib, eq, ev, eq->size - 1))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -61,7 +63,7 @@ bool ptl_eq_post(struct ptl_lib *lib, struct ptl_eq *eq, const ptl_event_t *ev)
 bool ptl_eq_post_reserved(struct ptl_lib *lib, struct ptl_eq *eq,
                           const ptl_event_t *ev)
 {
-    if (eq_write(eq, ev, eq->size))
+    if (eq_write(lib, eq, ev, eq->size))
         return true;
     lib->st.eq_dropped++;
     return false;
@@ -79,7 +81,8 @@ int PtlEQAlloc(ptl_handle_ni_t nih, ptl_size_t count, ptl_handle_eq_t *out)
         return PTL_ARG_INVALID;
     bytes = sizeof(struct ptl_eq_ring) + sizeof(ptl_event_t) * (count + 1);
     ptl_enter(lib);
-    eq = ptl_pool_get(&lib->eqs);
+    eq = lib->ni[nii].n_eqs < (uint32_t)lib->ni[nii].limits.max_eqs
+         ? ptl_pool_get(&lib->eqs) : NULL;
     if (eq != NULL)
         eq->ring = lib->ops->shared_alloc(lib->ctx, bytes);
     if (eq == NULL || eq->ring == NULL) {
@@ -95,24 +98,27 @@ int PtlEQAlloc(ptl_handle_ni_t nih, ptl_size_t count, ptl_handle_eq_t *out)
     eq->ring_bytes = bytes;
     eq->ni = (uint8_t)nii;
     eq->used = true;
+    lib->ni[nii].n_eqs++;
     *out = ptl_handle(PTL_K_EQ, lib->slot, nii, ptl_pool_idx(&lib->eqs, eq));
     ptl_leave(lib);
     return PTL_OK;
 }
 
-static bool eq_referenced(struct ptl_lib *lib, struct ptl_eq *eq)
+/* PtlEQFree while a portal table entry or an MD still names the EQ: the
+ * specification lets it go (the reference implementation too); from
+ * then on they post no full events (counting events still count). */
+static void eq_detach(struct ptl_lib *lib, struct ptl_eq *eq)
 {
     struct ptl_ni *ni = &lib->ni[eq->ni];
 
     for (uint32_t i = 0; i <= lib->p.max_pt_index; i++)
         if (ni->pts[i].used && ni->pts[i].eq == eq)
-            return true;
+            ni->pts[i].eq = NULL;
     for (uint32_t i = 0; i < lib->mds.count; i++) {
         struct ptl_md *md = ptl_pool_at(&lib->mds, i);
         if (md->used && md->eq == eq)
-            return true;
+            md->eq = NULL;
     }
-    return false;
 }
 
 int PtlEQFree(ptl_handle_eq_t h)
@@ -123,12 +129,10 @@ int PtlEQFree(ptl_handle_eq_t h)
     if (eq == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    if (eq_referenced(lib, eq)) {
-        ptl_leave(lib);
-        return PTL_IN_USE;
-    }
+    eq_detach(lib, eq);
     lib->ops->shared_free(lib->ctx, eq->ring, eq->ring_bytes);
     eq->used = false;
+    lib->ni[eq->ni].n_eqs--;
     ptl_pool_put(&lib->eqs, eq);
     ptl_leave(lib);
     return PTL_OK;
@@ -143,7 +147,7 @@ int PtlEQGet(ptl_handle_eq_t h, ptl_event_t *ev)
     if (eq == NULL || ev == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    ptl_lib_progress(lib);
+    ptl_poll(lib);
     rc = ptl_eq_ring_get(eq->ring, ev);
     ptl_leave(lib);
     return rc;
@@ -196,8 +200,8 @@ int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
             break;
         if (looked && ptl_now(lib) >= deadline)
             break;
-        if (ptl_block(lib, deadline) != 0) {
-            rc = PTL_INTERRUPTED;
+        if ((rc = ptl_block(lib, deadline)) != 0) {
+            rc = rc == PTL_ABORTED ? PTL_ABORTED : PTL_INTERRUPTED;
             break;
         }
     }

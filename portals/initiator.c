@@ -21,6 +21,8 @@ static int md_bind_locked(struct ptl_lib *lib, unsigned nii,
 
     if (in->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
+    if (in->options & ~(unsigned)PTL_MD_OPTIONS_MASK)
+        return PTL_ARG_INVALID;     /* an option we do not know */
     if (in->length &&
         lib->ops->check(lib->ctx, in->start, in->length, PTL_CHECK_BIND))
         return PTL_ARG_INVALID;
@@ -30,8 +32,10 @@ static int md_bind_locked(struct ptl_lib *lib, unsigned nii,
     if (in->ct_handle != PTL_CT_NONE &&
         (ct = ptl_ct_get(lib, in->ct_handle, nii)) == NULL)
         return PTL_ARG_INVALID;
-    if ((md = ptl_pool_get(&lib->mds)) == NULL)
+    if (lib->ni[nii].n_mds >= (uint32_t)lib->ni[nii].limits.max_mds ||
+        (md = ptl_pool_get(&lib->mds)) == NULL)
         return PTL_NO_SPACE;
+    lib->ni[nii].n_mds++;
     md->used = true;
     md->ni = (uint8_t)nii;
     md->md = *in;
@@ -68,6 +72,7 @@ int PtlMDRelease(ptl_handle_md_t h)
         rc = PTL_IN_USE;
     } else {
         md->used = false;
+        lib->ni[md->ni].n_mds--;
         ptl_pool_put(&lib->mds, md);
     }
     ptl_leave(lib);
@@ -309,6 +314,21 @@ static bool atomic_args_ok(uint8_t wtype, ptl_op_t op, ptl_datatype_t dt,
            ptl_atomic_valid(op, dt, len, wtype == PTL_W_SWAP);
 }
 
+/* Within the NI's limits (PtlNIInit may have lowered them)? */
+static bool size_ok(const struct ptl_lib *lib, unsigned nii, uint8_t wtype,
+                    ptl_size_t len)
+{
+    const ptl_ni_limits_t *l = &lib->ni[nii].limits;
+
+    if (len > (ptl_size_t)l->max_msg_size)
+        return false;
+    if (wtype == PTL_W_ATOMIC)
+        return len <= (ptl_size_t)l->max_atomic_size;
+    if (wtype == PTL_W_FETCH || wtype == PTL_W_SWAP)
+        return len <= (ptl_size_t)l->max_fetch_atomic_size;
+    return true;
+}
+
 int ptl_do_put(struct ptl_lib *lib, ptl_handle_md_t mdh, ptl_size_t loff,
                ptl_size_t len, ptl_ack_req_t ack, ptl_process_t tgt,
                ptl_pt_index_t pt, ptl_match_bits_t bits, ptl_size_t roff,
@@ -320,7 +340,8 @@ int ptl_do_put(struct ptl_lib *lib, ptl_handle_md_t mdh, ptl_size_t loff,
     int rc;
 
     if (md == NULL || len > UINT32_MAX || (unsigned)ack > PTL_OC_ACK_REQ ||
-        !atomic_args_ok(wtype, op, dt, len))
+        !atomic_args_ok(wtype, op, dt, len) ||
+        !size_ok(lib, md->ni, wtype, len))
         return PTL_ARG_INVALID;
     if ((rc = msg_new(lib, md->ni, tgt, &m)) != PTL_OK)
         return rc;
@@ -360,7 +381,8 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
     int rc;
 
     if (gmd == NULL || len > UINT32_MAX ||
-        !atomic_args_ok(wtype, op, dt, len))
+        !atomic_args_ok(wtype, op, dt, len) ||
+        !size_ok(lib, gmd->ni, wtype, len))
         return PTL_ARG_INVALID;
     if (wtype != PTL_W_GET &&
         ((pmd = md_for(lib, pmdh, poff, len, 0)) == NULL || pmd->ni != gmd->ni))

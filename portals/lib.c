@@ -221,6 +221,7 @@ void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st)
 }
 
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib) { return lib->p.nid; }
+uint64_t ptl_lib_changes(struct ptl_lib *lib) { return lib->changes; }
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib) { return lib->p.pid; }
 
 void *ptl_lib_shared_of(struct ptl_lib *lib, ptl_handle_any_t h)
@@ -273,6 +274,17 @@ int ptl_block(struct ptl_lib *lib, uint64_t deadline)
     ptl_enter(lib);
     ptl_lib_progress(lib);
     return rc;
+}
+
+/* Called with the lock held, as ptl_block. */
+void ptl_poll(struct ptl_lib *lib)
+{
+    if (lib->ops->poll != NULL) {
+        ptl_leave(lib);
+        lib->ops->poll(lib->ctx);
+        ptl_enter(lib);
+    }
+    ptl_lib_progress(lib);
 }
 
 /* ---- handles ---- */
@@ -378,9 +390,26 @@ static void ni_limits(struct ptl_lib *lib, ptl_ni_limits_t *l)
     l->features = PTL_TOTAL_DATA_ORDERING;
 }
 
+/* The desired limits a new NI asked for, where smaller than what the lib
+ * has (a field of 0 or less asks for nothing).  The table sizes, portal
+ * table indexes and triggered operations are then enforced per NI; the
+ * message and atomic sizes are refused above them (initiator.c). */
+static void ni_desire(ptl_ni_limits_t *l, const ptl_ni_limits_t *d)
+{
+#define LOWER(f) if (d->f > 0 && d->f < l->f) l->f = d->f
+    LOWER(max_entries); LOWER(max_unexpected_headers); LOWER(max_mds);
+    LOWER(max_cts); LOWER(max_eqs); LOWER(max_pt_index);
+    LOWER(max_list_size); LOWER(max_triggered_ops); LOWER(max_msg_size);
+    LOWER(max_atomic_size); LOWER(max_fetch_atomic_size);
+    LOWER(max_waw_ordered_size); LOWER(max_war_ordered_size);
+#undef LOWER
+    if (l->max_list_size < l->max_entries)
+        l->max_entries = l->max_list_size;
+}
+
 static int ni_init_locked(struct ptl_lib *lib, unsigned options,
-                          ptl_pid_t pid, ptl_ni_limits_t *actual,
-                          ptl_handle_ni_t *h)
+                          ptl_pid_t pid, const ptl_ni_limits_t *desired,
+                          ptl_ni_limits_t *actual, ptl_handle_ni_t *h)
 {
     unsigned i = ni_index(options);
     struct ptl_ni *ni = &lib->ni[i];
@@ -399,6 +428,8 @@ static int ni_init_locked(struct ptl_lib *lib, unsigned options,
         ni->used = true;
         ni->options = options;
         ni_limits(lib, &ni->limits);
+        if (desired != NULL)
+            ni_desire(&ni->limits, desired);
     }
     /* Libraries of one process share an NI of a kind (the C library's
      * channel to yod, MPI, the program itself): each PtlNIInit needs its
@@ -416,7 +447,6 @@ int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
     struct ptl_lib *lib;
     int rc;
 
-    (void)desired;      /* our limits are fixed at lib creation */
     if (iface == PTL_IFACE_DEFAULT)
         iface = 0;
     lib = ptl_lib_of_iface(iface);
@@ -425,7 +455,7 @@ int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
     if (!ni_options_ok(options) || ni_handle == NULL)
         return PTL_ARG_INVALID;
     ptl_enter(lib);
-    rc = ni_init_locked(lib, options, pid, actual, ni_handle);
+    rc = ni_init_locked(lib, options, pid, desired, actual, ni_handle);
     ptl_leave(lib);
     return rc;
 }
@@ -520,7 +550,11 @@ int PtlNIFini(ptl_handle_ni_t h)
     while ((rc = ptl_ni_fini_step(h, &until)) == PTL_OK && until != 0) {
         ptl_resolve_ni(h, &lib, NULL);
         ptl_enter(lib);
-        ptl_block(lib, until);
+        if (ptl_block(lib, until) == PTL_ABORTED) {
+            struct ptl_ni *ni = ptl_resolve_ni(h, &lib, NULL);
+            if (ni != NULL)     /* PtlAbort: no draining, no lingering */
+                ni->fini_give_up = ni->fini_linger = 1;
+        }
         ptl_leave(lib);
     }
     return rc;
@@ -663,16 +697,18 @@ static int pt_alloc_locked(struct ptl_lib *lib, struct ptl_ni *ni,
     struct ptl_eq *eq = NULL;
     uint32_t i = req;
 
-    if (eqh != PTL_EQ_NONE && (eq = ptl_eq_get(lib, eqh, nii)) == NULL)
+    if ((eqh != PTL_EQ_NONE && (eq = ptl_eq_get(lib, eqh, nii)) == NULL) ||
+        (options & ~(unsigned)PTL_PT_ALLOC_OPTIONS_MASK))
         return PTL_ARG_INVALID;
     if ((options & PTL_PT_FLOWCTRL) && eq == NULL)
         return PTL_PT_EQ_NEEDED;
     if (req == PTL_PT_ANY) {
-        for (i = 0; i <= lib->p.max_pt_index && ni->pts[i].used; i++)
+        for (i = 0; i <= (uint32_t)ni->limits.max_pt_index &&
+                    ni->pts[i].used; i++)
             ;
-        if (i > lib->p.max_pt_index)
+        if (i > (uint32_t)ni->limits.max_pt_index)
             return PTL_PT_FULL;
-    } else if (req > lib->p.max_pt_index) {
+    } else if (req > (uint32_t)ni->limits.max_pt_index) {
         return PTL_ARG_INVALID;
     } else if (ni->pts[i].used) {
         return PTL_PT_IN_USE;

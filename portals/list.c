@@ -74,9 +74,11 @@ static void list_remove(struct ptl_pt *pt, struct ptl_me *me)
 /* Free the entry once nothing refers to it any more. */
 void ptl_me_release(struct ptl_lib *lib, struct ptl_me *me)
 {
-    if (me->linked || me->busy || me->uh_refs || !me->used)
+    if (me->linked || me->busy || me->uh_refs || me->armed || !me->used)
         return;
     me->used = false;
+    if (lib->ni[me->ni].n_mes > 0)  /* 0: its NI was finalized meanwhile */
+        lib->ni[me->ni].n_mes--;
     ptl_pool_put(&lib->mes, me);
 }
 
@@ -186,10 +188,10 @@ static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
 }
 
 /* Walk the unexpected list for me.  deliver: report and remove matches;
- * otherwise only report the first.  claim: me is a real entry (not a
- * search) and may take a header whose message is still landing (its
- * event comes when the last fragment does); a search delete skips them.
- * Returns matches found. */
+ * otherwise report them as SEARCH events.  once: stop at the first (a
+ * use-once entry).  claim: me is a real entry (not a search) and may take
+ * a header whose message is still landing (its event comes when the last
+ * fragment does); a search delete skips them.  Returns matches found. */
 static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
                         struct ptl_pt *pt, struct ptl_me *me, bool deliver,
                         bool once, bool claim)
@@ -208,7 +210,11 @@ static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
         n++;
         if (!deliver) {
             uh_event(lib, pt, me, uh, PTL_EVENT_SEARCH, PTL_NI_OK);
-            return n;
+            if (once)
+                return n;
+            prev = uh;
+            pp = &uh->next;
+            continue;
         }
         *pp = uh->next;
         if (pt->uh_tail == uh)
@@ -226,6 +232,18 @@ static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
     return n;
 }
 
+static void unlink_event(struct ptl_lib *lib, struct ptl_pt *pt,
+                         struct ptl_me *me)
+{
+    ptl_event_t ev;
+
+    ptl_memzero(&ev, sizeof(ev));
+    ev.type = PTL_EVENT_AUTO_UNLINK;
+    ev.user_ptr = me->user_ptr;
+    ev.ptl_list = me->list;
+    ptl_target_event(lib, pt, me, PTL_EVENT_AUTO_UNLINK, &ev);
+}
+
 /* The last fragment of a message recorded as unexpected has landed: the
  * header is complete; a receive that claimed it meanwhile gets it now. */
 void ptl_uh_landed(struct ptl_lib *lib, struct ptl_pt *pt,
@@ -238,6 +256,8 @@ void ptl_uh_landed(struct ptl_lib *lib, struct ptl_pt *pt,
     if (c == NULL)
         return;
     uh_event(lib, pt, c, uh, overflow_kind(uh->wtype), fail);
+    if ((c->me.options & PTL_ME_USE_ONCE) && !c->linked)
+        unlink_event(lib, pt, c);       /* satisfied at its append */
     c->busy--;
     uh_drop(lib, pt, uh);
     ptl_me_release(lib, c);
@@ -269,6 +289,8 @@ static int me_check(struct ptl_lib *lib, struct ptl_ni *ni, unsigned nii,
 {
     if (me->options & PTL_IOVEC)
         return PTL_ARG_INVALID;     /* max_iovecs is 0 */
+    if (me->options & ~(unsigned)PTL_ME_APPEND_OPTIONS_MASK)
+        return PTL_ARG_INVALID;     /* an option we do not know */
     /* Only Puts and atomics write into an entry (op_check): a Get-only one
        may cover read-only memory, e.g. a program's constants it writes
        to a file through yod. */
@@ -297,13 +319,12 @@ static void link_event(struct ptl_lib *lib, struct ptl_pt *pt,
     ptl_target_event(lib, pt, me, PTL_EVENT_LINK, &ev);
 }
 
-static int append_locked(struct ptl_lib *lib, unsigned nii,
-                         ptl_pt_index_t pti, const ptl_me_t *mein,
-                         bool is_le, ptl_list_t list, void *uptr,
-                         uint32_t *out)
+/* Allocate and fill an entry, not yet on its list. */
+int ptl_me_new(struct ptl_lib *lib, unsigned nii, ptl_pt_index_t pti,
+                  const ptl_me_t *mein, bool is_le, ptl_list_t list,
+                  void *uptr, uint32_t *out, struct ptl_me **mep)
 {
     struct ptl_ni *ni = &lib->ni[nii];
-    struct ptl_pt *pt;
     struct ptl_me *me;
     struct ptl_ct *ct;
     int rc;
@@ -313,9 +334,10 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
         return PTL_ARG_INVALID;
     if ((rc = me_check(lib, ni, nii, mein, &ct)) != PTL_OK)
         return rc;
-    pt = &ni->pts[pti];
-    if ((me = ptl_pool_get(&lib->mes)) == NULL)
+    if (ni->n_mes >= (uint32_t)ni->limits.max_entries ||
+        (me = ptl_pool_get(&lib->mes)) == NULL)
         return PTL_NO_SPACE;
+    ni->n_mes++;
     me->used = true;
     me->is_le = is_le;
     me->ni = (uint8_t)nii;
@@ -325,16 +347,73 @@ static int append_locked(struct ptl_lib *lib, unsigned nii,
     me->ct = ct;
     me->user_ptr = uptr;
     *out = ptl_handle(PTL_K_ME, lib->slot, nii, ptl_pool_idx(&lib->mes, me));
-    if (list == PTL_PRIORITY_LIST &&
+    *mep = me;
+    return PTL_OK;
+}
+
+/* Put a filled entry on its list: on the priority list it first takes
+ * the unexpected headers it matches (spec: PtlMEAppend). */
+static void me_link(struct ptl_lib *lib, struct ptl_me *me)
+{
+    struct ptl_ni *ni = &lib->ni[me->ni];
+    struct ptl_pt *pt = &ni->pts[me->pt];
+
+    if (me->list == PTL_PRIORITY_LIST &&
         uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE,
                 true) &&
         (me->me.options & PTL_ME_USE_ONCE)) {
-        ptl_me_release(lib, me);    /* satisfied; never linked */
-        return PTL_OK;
+        /* Satisfied, never linked: AUTO_UNLINK all the same (the
+         * reference implementation's choice), after the overflow event;
+         * for a message still landing, when it has (ptl_uh_landed). */
+        if (me->busy == 0)
+            unlink_event(lib, pt, me);
+        ptl_me_release(lib, me);
+        return;
     }
     list_append(pt, me);
     link_event(lib, pt, me);
-    return PTL_OK;
+}
+
+static int append_locked(struct ptl_lib *lib, unsigned nii,
+                         ptl_pt_index_t pti, const ptl_me_t *mein,
+                         bool is_le, ptl_list_t list, void *uptr,
+                         uint32_t *out)
+{
+    struct ptl_me *me;
+    int rc = ptl_me_new(lib, nii, pti, mein, is_le, list, uptr, out, &me);
+
+    if (rc == PTL_OK)
+        me_link(lib, me);
+    return rc;
+}
+
+/* ---- triggered appends and unlinks (ct.c fires them) ---- */
+
+void ptl_me_fire(struct ptl_lib *lib, struct ptl_me *me)
+{
+    me->armed = false;
+    if (lib->ni[me->ni].pts[me->pt].used)
+        me_link(lib, me);
+    else
+        ptl_me_release(lib, me);    /* its portal is gone meanwhile */
+}
+
+/* The trigger was cancelled or its counter freed: the entry never links. */
+void ptl_me_disarm(struct ptl_lib *lib, struct ptl_me *me)
+{
+    me->armed = false;
+    ptl_me_release(lib, me);
+}
+
+/* PtlTriggeredMEUnlink fired: as PtlMEUnlink, if the entry is still there
+ * and no message is landing in it (else it stays: its owner sees it). */
+void ptl_me_unlink_handle(struct ptl_lib *lib, uint32_t h)
+{
+    struct ptl_lib *owner;
+    struct ptl_me *me = ptl_resolve(h, PTL_K_ME, &owner);
+
+    if (me != NULL && owner == lib && me->linked && !me->busy)
+        ptl_me_unlink(lib, &lib->ni[me->ni].pts[me->pt], me);
 }
 
 static int append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
@@ -355,7 +434,7 @@ static int append(ptl_handle_ni_t nih, ptl_pt_index_t pti,
     return rc;
 }
 
-static void le_to_me(const ptl_le_t *le, ptl_me_t *me)
+void ptl_le_to_me(const ptl_le_t *le, ptl_me_t *me)
 {
     ptl_memzero(me, sizeof(*me));
     me->start = le->start;
@@ -381,7 +460,7 @@ int PtlLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
 
     if (le == NULL)
         return PTL_ARG_INVALID;
-    le_to_me(le, &me);
+    ptl_le_to_me(le, &me);
     return append(ni, pt, &me, true, list, uptr, out);
 }
 
@@ -407,18 +486,38 @@ int PtlLEUnlink(ptl_handle_le_t h)
     return PtlMEUnlink(h);
 }
 
+/* Matches a search would report (SEARCH_ONLY sees headers still landing,
+ * SEARCH_DELETE does not), at most one for a use-once entry. */
+static unsigned search_count(struct ptl_lib *lib, struct ptl_ni *ni,
+                             struct ptl_pt *pt, struct ptl_me *me,
+                             bool delete)
+{
+    unsigned n = 0;
+
+    for (struct ptl_uh *uh = pt->uh; uh != NULL; uh = uh->next)
+        if (uh_matches(lib, ni, me, uh) && !(delete && uh->pending) &&
+            ++n == 1 && (me->me.options & PTL_ME_USE_ONCE))
+            break;
+    return n;
+}
+
 /* PtlMESearch: a temporary entry that never links.  SEARCH_ONLY reports
- * the first match as a SEARCH event; SEARCH_DELETE consumes every match
- * as overflow events.  Either way no match is a SEARCH event with
- * ni_fail_type PTL_NI_NO_MATCH. */
+ * every match as a SEARCH event (only the first for a use-once entry);
+ * SEARCH_DELETE consumes every match (the first, use-once) as overflow
+ * events.  No match is a SEARCH event with PTL_NI_NO_MATCH.  Each result
+ * counts on the entry's counting event.  If the EQ has no room for every
+ * event the search owes, nothing is done and the call says PTL_NO_SPACE:
+ * a probe must never lose its answer (the caller drains and asks again). */
 static int search_locked(struct ptl_lib *lib, unsigned nii,
                          ptl_pt_index_t pti, const ptl_me_t *mein,
                          bool is_le, ptl_search_op_t op, void *uptr)
 {
     struct ptl_ni *ni = &lib->ni[nii];
+    bool delete = op == PTL_SEARCH_DELETE;
     struct ptl_me tmp;
     struct ptl_pt *pt;
     ptl_event_t ev;
+    unsigned want;
 
     if (pti > lib->p.max_pt_index || !ni->pts[pti].used ||
         (op != PTL_SEARCH_ONLY && op != PTL_SEARCH_DELETE))
@@ -428,12 +527,17 @@ static int search_locked(struct ptl_lib *lib, unsigned nii,
     tmp.me = *mein;
     tmp.is_le = is_le;
     tmp.user_ptr = uptr;
+    tmp.pt = pti;
+    tmp.searching = true;
     tmp.ct = NULL;
     if (mein->ct_handle != PTL_CT_NONE &&
         (tmp.ct = ptl_ct_get(lib, mein->ct_handle, nii)) == NULL)
         return PTL_ARG_INVALID;
-    if (uh_scan(lib, ni, pt, &tmp, op == PTL_SEARCH_DELETE, false,
-                false) == 0) {
+    want = search_count(lib, ni, pt, &tmp, delete);
+    if (pt->eq != NULL && ptl_eq_space(pt->eq) < (want ? want : 1))
+        return PTL_NO_SPACE;
+    if (uh_scan(lib, ni, pt, &tmp, delete,
+                mein->options & PTL_ME_USE_ONCE, false) == 0) {
         ptl_memzero(&ev, sizeof(ev));
         ev.type = PTL_EVENT_SEARCH;
         ev.user_ptr = uptr;
@@ -474,6 +578,6 @@ int PtlLESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
 
     if (le == NULL)
         return PTL_ARG_INVALID;
-    le_to_me(le, &me);
+    ptl_le_to_me(le, &me);
     return search(ni, pt, &me, true, op, uptr);
 }

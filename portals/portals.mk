@@ -8,8 +8,10 @@ PTL_CORE     := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
                 portals/target.c portals/initiator.c portals/rel.c \
                 portals/recover.c portals/receive.c portals/wire.c \
                 portals/atomic_ops.c
-PTL_LINUX    := portals/linux/host.c portals/linux/tp_mem.c \
-                portals/linux/tp_vde.c portals/linux/tp_packet.c
+PTL_LINUX    := portals/linux/host.c portals/linux/init.c \
+                portals/linux/tp_mem.c \
+                portals/linux/tp_vde.c portals/linux/tp_packet.c \
+                portals/linux/tp_unix.c
 # The job interface (ptl_job.h): portable, for MPI and NX on Linux and nodes.
 PTL_USER     := portals/user/job.c
 PTL_SRCS     := $(PTL_CORE) $(PTL_LINUX) $(PTL_USER)
@@ -40,6 +42,26 @@ $(PTL_B)/san/%.o: portals/%.c
 $(PTL_B)/libportals-san.a: $(PTL_SAN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+
+# ---- and with ThreadSanitizer, for the thread stress test ----------------
+PTL_TSFLAGS  := $(HOSTCFLAGS) -fsanitize=thread -pthread $(PTL_INC)
+PTL_TS_OBJS  := $(patsubst portals/%.c,$(PTL_B)/tsan/%.o,$(PTL_CORE) $(PTL_LINUX))
+
+$(PTL_B)/tsan/%.o: portals/%.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(PTL_TSFLAGS) -c $< -o $@
+
+$(PTL_B)/libportals-tsan.a: $(PTL_TS_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PTL_B)/ptl-test-threads: tests/portals/threads.c $(PTL_B)/libportals-tsan.a
+	$(HOSTCC) $(PTL_TSFLAGS) $< -o $@ $(PTL_B)/libportals-tsan.a \
+		-lvdeplug -pthread
+
+# The long run, on demand (20000 messages per sender thread).
+test-portals-stress: $(PTL_B)/ptl-test-threads
+	tests/portals/run-threads $(BUILD) 20000
 
 # ---- kernel build check: every core file as the Q-Kernel compiles it ----
 # atomic_ops.c is the one file allowed SSE (the kernel saves FPU state
@@ -72,6 +94,16 @@ $(PTL_B)/ptl-test-%: tests/portals/test_%.c tests/portals/ptl_test.h \
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
 # back ends with RTLD_DEEPBIND, which the ASan runtime refuses.
 $(PTL_B)/ptl-node: tests/portals/ptl_node.c $(PTL_B)/libportals.a
+	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
+		$(PTL_B)/libportals.a -lvdeplug -pthread
+
+# The rules again, without sanitizers, for run-vde to run over a switch.
+$(PTL_B)/ptl-rules: tests/portals/test_rules.c tests/portals/ptl_test.h \
+                    $(PTL_B)/libportals.a
+	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) -Itests/portals $< \
+		-o $@ $(PTL_B)/libportals.a -lvdeplug -lcmocka -pthread
+
+$(PTL_B)/ptl-progress: tests/portals/progress.c $(PTL_B)/libportals.a
 	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \
 		$(PTL_B)/libportals.a -lvdeplug -pthread
 
@@ -116,15 +148,19 @@ bench-portals: $(PTL_B)/ptl-bench
 	tests/bench/portals/run $(BUILD) 5
 
 PTL_TESTS    := $(PTL_B)/ptl-test-semantics $(PTL_B)/ptl-test-wire \
-                $(PTL_B)/ptl-test-faults
+                $(PTL_B)/ptl-test-faults $(PTL_B)/ptl-test-rules
 
 test-build: portals-kcheck $(PTL_B)/libportals.a $(PTL_B)/libportals.so \
-            $(PTL_TESTS) $(PTL_B)/ptl-node $(PTL_FUZZ_BINS)
+            $(PTL_TESTS) $(PTL_B)/ptl-test-threads $(PTL_B)/ptl-node \
+            $(PTL_B)/ptl-progress $(PTL_B)/ptl-rules $(PTL_FUZZ_BINS)
 
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-semantics
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-wire
 TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-faults
+TEST_SUITES += tests/unit/run-cmocka@$(PTL_B)/ptl-test-rules
 TEST_SUITES += tests/portals/run-vde@$(BUILD)@ptl-vde
+TEST_SUITES += tests/portals/run-threads@$(BUILD)@ptl-threads
+TEST_SUITES += tests/portals/run-names@$(BUILD)@ptl-names
 TEST_SUITES += tests/portals/run-fuzz@$(BUILD)@15@ptl-fuzz
 # (The last word of a suite only names its log: tools/runtests.)
 # AF_PACKET on a veth pair in private network namespaces needs root.
@@ -132,9 +168,10 @@ ifeq ($(shell id -u),0)
 TEST_SUITES += tests/portals/run-packet@$(BUILD)@ptl-packet
 endif
 
--include $(PTL_SAN_OBJS:.o=.d) $(PTL_PIC_OBJS:.o=.d) $(PTL_KOBJS:.o=.d)
+-include $(PTL_SAN_OBJS:.o=.d) $(PTL_PIC_OBJS:.o=.d) $(PTL_KOBJS:.o=.d) \
+         $(PTL_TS_OBJS:.o=.d)
 
-.PHONY: portals-kcheck fuzz-portals bench-portals
+.PHONY: portals-kcheck fuzz-portals bench-portals test-portals-stress
 
 # ---- the job interface and launcher (ptl_job.h, tools/ptlrun) -----------
 $(PTL_B)/job-test: tests/portals/job/job_test.c $(PTL_B)/libportals.a

@@ -79,6 +79,9 @@ struct ptl_me {
     uint32_t uh_refs;             /* unexpected headers pointing into it */
     bool auto_unlinked;           /* AUTO_FREE due when uh_refs == 0 */
     bool unlink_pending;          /* AUTO_UNLINK when the message ends */
+    bool searching;               /* PtlMESearch's entry: counts every
+                                   * result on its counting event */
+    bool armed;                   /* PtlTriggeredMEAppend: not linked yet */
     ptl_me_t me;
     struct ptl_ct *ct;
     void *user_ptr;
@@ -126,6 +129,9 @@ struct ptl_ni {
     uint32_t refs;                /* PtlNIInit calls not yet finalized */
     uint64_t fini_give_up;        /* PtlNIFini draining until (0: not yet) */
     uint64_t fini_linger;         /* then lingering until (0: not yet) */
+    /* Objects of this NI, against limits (PtlNIInit's desired limits may
+     * make them smaller than the lib's pools, which all NIs share). */
+    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs;
 };
 
 /* Outgoing message: an initiator operation or a target response. */
@@ -228,13 +234,15 @@ struct ptl_peer {
 
 enum ptl_trig_kind {
     PTL_T_PUT, PTL_T_GET, PTL_T_ATOMIC, PTL_T_FETCH, PTL_T_SWAP,
-    PTL_T_CTINC, PTL_T_CTSET
+    PTL_T_CTINC, PTL_T_CTSET,
+    PTL_T_APPEND, PTL_T_UNLINK    /* PtlTriggeredMEAppend/MEUnlink (LE) */
 };
 
 /* A deferred operation; the arguments are copied at registration. */
 struct ptl_trig {
     bool used;
     uint8_t kind;
+    uint8_t ni;                   /* its counter's NI (limits) */
     struct ptl_trig *next;
     struct ptl_ct *trig_ct;
     uint64_t threshold;
@@ -251,6 +259,8 @@ struct ptl_trig {
     uint8_t operand[32];
     ptl_handle_ct_t ct;           /* CTINC/CTSET target */
     ptl_ct_event_t ctval;
+    struct ptl_me *entry;         /* APPEND: filled, waiting to be linked */
+    uint32_t entry_h;             /* UNLINK: the entry's handle */
 };
 
 /* A fixed-size pool: objects plus a stack of free indexes. */
@@ -281,6 +291,10 @@ struct ptl_lib {
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
     uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
     int in_fire;                  /* nested trigger firing guard */
+    struct ptl_trig *trig_wait, **trig_wait_tail; /* fired operations
+                                   * waiting for a message slot, in order */
+    uint64_t changes;             /* events posted, counters moved: a
+                                   * host wakes its waiters when it grows */
 };
 
 /* ---- lib.c ---- */
@@ -298,6 +312,8 @@ void ptl_leave(struct ptl_lib *lib);
 uint64_t ptl_now(struct ptl_lib *lib);
 /* Run the host's wait hook until deadline (lock released meanwhile). */
 int ptl_block(struct ptl_lib *lib, uint64_t deadline);
+/* Take in what the link already holds, never blocking (PtlEQGet/CTGet). */
+void ptl_poll(struct ptl_lib *lib);
 uint64_t ptl_deadline_ms(struct ptl_lib *lib, ptl_time_t ms);
 void ptl_memzero(void *p, size_t n);
 void ptl_memcopy(void *d, const void *s, size_t n);
@@ -316,6 +332,19 @@ struct ptl_ct *ptl_ct_get(struct ptl_lib *lib, ptl_handle_ct_t h, int ni);
 void ptl_ct_add(struct ptl_lib *lib, struct ptl_ct *ct, uint64_t ok,
                 uint64_t fail);
 void ptl_ct_fire(struct ptl_lib *lib, struct ptl_ct *ct);
+void ptl_trig_retry(struct ptl_lib *lib);
+/* list.c: an entry made (ptl_me_new) and linked later (ptl_me_fire) for
+ * the triggered appends and unlinks of ct.c. */
+int ptl_me_new(struct ptl_lib *lib, unsigned nii, ptl_pt_index_t pti,
+               const ptl_me_t *mein, bool is_le, ptl_list_t list,
+               void *uptr, uint32_t *out, struct ptl_me **mep);
+void ptl_le_to_me(const ptl_le_t *le, ptl_me_t *me);
+void ptl_me_fire(struct ptl_lib *lib, struct ptl_me *me);
+void ptl_me_disarm(struct ptl_lib *lib, struct ptl_me *me);
+void ptl_me_unlink_handle(struct ptl_lib *lib, uint32_t h);
+/* ct.c: hang a copy of tmpl on counter trig_ct (lock held). */
+int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
+                 ptl_handle_ct_t trig_ct);
 void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
 
 /* ---- list.c ---- */

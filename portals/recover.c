@@ -266,6 +266,8 @@ void ptl_lib_progress(struct ptl_lib *lib)
 {
     uint64_t now = ptl_now(lib);
 
+    ptl_trig_retry(lib);            /* ct.c: fired, waiting for a slot */
+
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->tx_acked != p->tx_next && now >= p->deadline)
             retransmit(lib, p, now);

@@ -43,7 +43,8 @@ static void target_count(struct ptl_lib *lib, struct ptl_me *me,
 {
     unsigned o = me->me.options;
     bool on = (is_comm(kind) && (o & PTL_ME_EVENT_CT_COMM)) ||
-              (is_overflow(kind) && (o & PTL_ME_EVENT_CT_OVERFLOW));
+              (is_overflow(kind) && (o & PTL_ME_EVENT_CT_OVERFLOW)) ||
+              me->searching;
     uint64_t n = (o & PTL_ME_EVENT_CT_BYTES) ? ev->mlength : 1;
 
     if (!on || me->ct == NULL)

@@ -3,7 +3,7 @@
 
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
               test_lib test_modline test_yod_end test_acpi test_siphash \
-              test_ratelimit test_e1000e_ring
+              test_ratelimit test_e1000e_ring test_linux_abi
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -19,6 +19,7 @@ UNIT_SRCS_test_yod_end  := yod/end.c
 UNIT_SRCS_test_acpi     := kernel/acpi.c
 UNIT_SRCS_test_siphash  := yod/siphash.c
 UNIT_SRCS_test_ratelimit := kernel/ratelimit.c
+UNIT_SRCS_test_linux_abi := kernel/include/uapi/linux.def lxrt/lx_abi.h
 
 UNIT_CFLAGS := $(HOSTCFLAGS) $(SANFLAGS) -iquote kernel/include -iquote boot \
                -iquote pct -iquote yod -Iportals/include

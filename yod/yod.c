@@ -39,6 +39,66 @@ size_t image_len;
 
 /* ---- the program, checked before any node is touched ------------------- */
 
+/* The Linux runtime's packed image (lxrt/, docs/LINUX.md): $LWK_LXRT, or
+   next to this yod in the build tree (build/lxrt/) or an installed tree
+   (share/lwk/). */
+static char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) > 0 &&
+        (buf = malloc(*len)) && fseek(f, 0, SEEK_SET) == 0 &&
+        fread(buf, 1, *len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+static char *read_runtime(long *len)
+{
+    static const char *const rel[] = { "../lxrt/lxrt.packed",
+                                       "../share/lwk/lxrt.packed" };
+    char dir[4096], path[4200];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    char *buf = NULL;
+
+    if (getenv("LWK_LXRT"))
+        return slurp(getenv("LWK_LXRT"), len);
+    if (n <= 0)
+        return NULL;
+    dir[n] = 0;
+    *strrchr(dir, '/') = 0;
+    for (int i = 0; i < 2 && !buf; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, rel[i]);
+        buf = slurp(path, len);
+    }
+    return buf;
+}
+
+/* A Linux program takes its runtime along: image, runtime, trailer. */
+static void add_runtime(const char *path)
+{
+    struct lwk_lxrt_trailer t = { LWK_LXRT_MAGIC, image_len };
+    long n;
+    char *rt = read_runtime(&n), *all;
+
+    if (!rt)
+        die("%s is a Linux program, but the Linux runtime (lxrt.packed) is "
+            "not next to yod; set LWK_LXRT to it or run 'make'", path);
+    if (!(all = realloc(image, image_len + n + sizeof(t))))
+        die("%s: no memory for its image", path);
+    memcpy(all + image_len, rt, n);
+    memcpy(all + image_len + n, &t, sizeof(t));
+    image = all;
+    image_len += n + sizeof(t);
+    free(rt);
+}
+
 static void read_program(const char *path)
 {
     struct elf_image img;
@@ -60,10 +120,8 @@ static void read_program(const char *path)
     image_len = n;
     if (elf_parse(image, image_len, LWK_APP_BASE, LWK_STACK_TOP, &img,
                   &why) < 0) {
-        fprintf(stderr, "yod: %s: cannot run it on a compute node: %.*s; it "
-                "is not a Q-Kernel program: build it with lwkcc or mpicc "
-                "(lwkcc -o prog prog.c)\n", path, (int)strcspn(why, ";"),
-                why);
+        fprintf(stderr, "yod: %s: cannot run it on a compute node: %s\n",
+                path, why);
         exit(ST_NOT_PROGRAM);
     }
     /* Every node fetches the image: only what loads and the function
@@ -75,6 +133,8 @@ static void read_program(const char *path)
     free(image);
     image = packed;
     image_len = n;
+    if (!img.lwk)
+        add_runtime(path);
 }
 
 /* ---- the cluster ------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #ifndef ELF_H
 #define ELF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define ELF_MAX_SEGS    8
@@ -44,8 +45,15 @@ struct elf_seg {
     uint32_t flags;             /* ELF_PF_* */
 };
 
+/* A Q-Kernel program (built by lwkcc) carries an empty program header of
+   this type (libc/app.ld); any other static executable is a Linux one,
+   run with the Linux personality (docs/LINUX.md). */
+#define PT_LWK          0x6c776b00u
+
 struct elf_image {
     uint64_t entry;
+    uint64_t bias;              /* added to a static PIE's addresses */
+    bool lwk;                   /* has PT_LWK */
     uint64_t lo, hi;            /* lowest and highest loaded address */
     int nseg;
     struct elf_seg seg[ELF_MAX_SEGS];   /* PT_LOAD, sorted by address */

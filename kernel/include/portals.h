@@ -18,7 +18,7 @@ struct kptl_ext {
 };
 
 /* Above the highest number in uapi/ptlcalls.def (ptlcall.c checks). */
-#define KPTL_NCALLS     48
+#define KPTL_NCALLS     56
 
 struct kptl {
     struct proc *p;             /* owner */

@@ -16,6 +16,7 @@
 #include "uapi/abi.h"
 
 #define NPROC           16
+#define LINUX_NR_MAX    512     /* numbers whose first use is logged */
 
 enum proc_state { P_FREE, P_LOADING, P_READY, P_RUNNING, P_DEAD };
 
@@ -47,6 +48,10 @@ struct proc {
     uint32_t end_claimed;       /* someone is ending it (proc_claim_end) */
     uint32_t end_reason;        /* then: LWK_STOP_EXIT, _FAULT or _ABORT */
     struct lwk_run_result end;  /* and how: status, the fault and CPU, why */
+    /* The Linux personality (linux.c): lx_entry 0 for a Q-Kernel program. */
+    uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
+    uint64_t lx_busy;           /* CPUs in the runtime answering a call */
+    uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
 };
 
 /* The process this CPU runs (per CPU: see struct cpu). */
@@ -56,7 +61,7 @@ extern uint8_t proc_fpu_initial[512];   /* a clean x87/SSE state */
 
 void proc_init(void);
 /* Start the PCT from the boot module `image`; never returns. */
-__noreturn void proc_start_pct(const void *image, uint64_t len);
+__noreturn void proc_start_pct(int module, const void *image, uint64_t len);
 
 /* The PCT's window on the processes it made: [uva, uva+len) inside one
    live region of one of them, else NULL (aspace.c's user_ptr asks). */
@@ -76,7 +81,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
 long proc_destroy(uint64_t pid);
 long proc_cpus(uint64_t pid, uint64_t mask);
 long proc_place(uint64_t pid, uint64_t cpu);
-long proc_heap(uint64_t pid, uint64_t va, uint64_t size);
+long proc_heap(uint64_t pid, uint64_t va, uint64_t size, uint64_t flags);
 void proc_exit(struct trapframe *tf, int status);
 /* exit, saying the job must end: the PCT reports LWK_STOP_ABORT, the
    reason (at most LWK_WHY_LEN - 1 bytes of why, if they are readable) and
@@ -110,6 +115,11 @@ __noreturn void thread_end_process(uint32_t reason,
 __noreturn void thread_fault(struct trapframe *tf);
 bool proc_claim_end(struct proc *p);
 void proc_publish_end(struct proc *p, uint32_t reason);
+
+/* The Linux personality (linux.c). */
+long linux_syscall(struct trapframe *tf);
+long linux_return(struct trapframe *tf, long result);
+long linux_setup(uint64_t entry, uint64_t stack_top, uint64_t rt_fs);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);

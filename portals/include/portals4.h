@@ -58,6 +58,10 @@ typedef enum {
     PTL_SR_OPERATION_VIOLATIONS,
     PTL_SR_LAST
 } ptl_sr_index_t;
+/* The reference implementation's header spells these two
+ * PERMISSIONS/OPERATIONS; both spellings name the same register. */
+#define PTL_SR_PERMISSIONS_VIOLATIONS PTL_SR_PERMISSION_VIOLATIONS
+#define PTL_SR_OPERATIONS_VIOLATIONS  PTL_SR_OPERATION_VIOLATIONS
 
 /* Handles are 32-bit opaque values (see portals/PROTOCOL.md, "Handles"). */
 typedef uint32_t ptl_handle_any_t;
@@ -90,6 +94,11 @@ typedef union {
 #define PTL_PT_ANY         ((ptl_pt_index_t)0xffffffffu)
 #define PTL_TIME_FOREVER   ((ptl_time_t)0xffffffffu)
 #define PTL_CT_NONE_REACHED_TEST ((ptl_size_t)0)
+#define PTL_SIZE_MAX       ((ptl_size_t)UINT64_MAX)  /* an MD of all memory */
+#define PTL_SIZE_INVALID   PTL_SIZE_MAX
+#define PTL_PID_MAX        ((ptl_pid_t)0xfffffffeu)  /* highest real pid */
+#define PTL_PROCESS_INVALID \
+    ((ptl_process_t){ .phys = { PTL_NID_ANY, PTL_PID_ANY } })
 
 /* ---- generic option ---- */
 #define PTL_IOVEC (1u << 0)
@@ -104,6 +113,8 @@ typedef struct {
 #define PTL_NI_NO_MATCHING (1u << 1)
 #define PTL_NI_LOGICAL     (1u << 2)
 #define PTL_NI_PHYSICAL    (1u << 3)
+#define PTL_NI_INIT_OPTIONS_MASK \
+    (PTL_NI_MATCHING | PTL_NI_NO_MATCHING | PTL_NI_LOGICAL | PTL_NI_PHYSICAL)
 
 /* ni_limits_t.features */
 #define PTL_TARGET_BIND_INACCESSIBLE (1u << 0)
@@ -135,6 +146,9 @@ typedef struct {
 #define PTL_PT_FLOWCTRL        (1u << 2)
 #define PTL_PT_MATCH_UNORDERED (1u << 3)
 #define PTL_PT_ALLOC_DISABLED  (1u << 4)
+#define PTL_PT_ALLOC_OPTIONS_MASK \
+    (PTL_PT_ONLY_USE_ONCE | PTL_PT_ONLY_TRUNCATE | PTL_PT_FLOWCTRL | \
+     PTL_PT_MATCH_UNORDERED | PTL_PT_ALLOC_DISABLED)
 
 /* ---- memory descriptors ---- */
 #define PTL_MD_EVENT_SUCCESS_DISABLE (1u << 1)
@@ -146,6 +160,11 @@ typedef struct {
 #define PTL_MD_UNORDERED             (1u << 7)
 #define PTL_MD_VOLATILE              (1u << 8)
 #define PTL_MD_UNRELIABLE            (1u << 9)
+#define PTL_MD_OPTIONS_MASK \
+    (PTL_IOVEC | PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE | \
+     PTL_MD_EVENT_CT_SEND | PTL_MD_EVENT_CT_REPLY | PTL_MD_EVENT_CT_ACK | \
+     PTL_MD_EVENT_CT_BYTES | PTL_MD_UNORDERED | PTL_MD_VOLATILE | \
+     PTL_MD_UNRELIABLE)
 
 typedef struct {
     void *start;
@@ -200,6 +219,18 @@ typedef enum {
 #define PTL_LE_EVENT_CT_OVERFLOW      PTL_ME_EVENT_CT_OVERFLOW
 #define PTL_LE_EVENT_CT_BYTES         PTL_ME_EVENT_CT_BYTES
 #define PTL_LE_UNEXPECTED_HDR_DISABLE PTL_ME_UNEXPECTED_HDR_DISABLE
+
+/* Every option bit an append accepts (the reference implementation's
+ * names); others are refused with PTL_ARG_INVALID. */
+#define PTL_ME_APPEND_OPTIONS_MASK ((1u << 19) - 1)
+#define PTL_LE_APPEND_OPTIONS_MASK \
+    (PTL_IOVEC | PTL_LE_OP_PUT | PTL_LE_OP_GET | PTL_LE_USE_ONCE | \
+     PTL_LE_IS_ACCESSIBLE | PTL_LE_EVENT_COMM_DISABLE | \
+     PTL_LE_EVENT_FLOWCTRL_DISABLE | PTL_LE_EVENT_SUCCESS_DISABLE | \
+     PTL_LE_EVENT_OVER_DISABLE | PTL_LE_EVENT_UNLINK_DISABLE | \
+     PTL_LE_EVENT_LINK_DISABLE | PTL_LE_EVENT_CT_COMM | \
+     PTL_LE_EVENT_CT_OVERFLOW | PTL_LE_EVENT_CT_BYTES | \
+     PTL_LE_UNEXPECTED_HDR_DISABLE)
 
 typedef struct {
     void *start;
@@ -467,6 +498,22 @@ int PtlTriggeredCTInc(ptl_handle_ct_t ct_handle, ptl_ct_event_t increment,
                       ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
 int PtlTriggeredCTSet(ptl_handle_ct_t ct_handle, ptl_ct_event_t new_ct,
                       ptl_handle_ct_t trig_ct_handle, ptl_size_t threshold);
+int PtlTriggeredMEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                         const ptl_me_t *me, ptl_list_t ptl_list,
+                         void *user_ptr, ptl_handle_me_t *me_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
+int PtlTriggeredMEUnlink(ptl_handle_me_t me_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
+int PtlTriggeredLEAppend(ptl_handle_ni_t ni_handle, ptl_pt_index_t pt_index,
+                         const ptl_le_t *le, ptl_list_t ptl_list,
+                         void *user_ptr, ptl_handle_le_t *le_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
+int PtlTriggeredLEUnlink(ptl_handle_le_t le_handle,
+                         ptl_handle_ct_t trig_ct_handle,
+                         ptl_size_t threshold);
 
 #ifdef __cplusplus
 }

@@ -62,8 +62,15 @@ struct ptl_host_ops {
     void (*shared_free)(void *ctx, void *p, size_t len);
     /* Block until a frame may have arrived or deadline_ns (absolute,
      * now_ns time base) has passed, feeding frames to the lib.  Called
-     * with no core state held.  Return nonzero to abort the wait. */
+     * with no core state held.  Return nonzero to abort the wait:
+     * PTL_ABORTED after PtlAbort (the waiting call returns it), any other
+     * value for an interruption (PTL_INTERRUPTED). */
     int (*wait)(void *ctx, uint64_t deadline_ns);
+    /* Optional: take in the frames that already arrived, never blocking
+     * (PtlEQGet/PtlCTGet call it, so a program that polls them sees what
+     * came).  Called with no core state held.  NULL where frames are taken
+     * in anyway (the kernel's interrupt, a progress thread). */
+    void (*poll)(void *ctx);
     /* Serialize entry into the core (may be NULL if single-threaded). */
     void (*lock)(void *ctx);
     void (*unlock)(void *ctx);
@@ -141,6 +148,9 @@ bool ptl_lib_busy(struct ptl_lib *lib);
  * NI is gone; with *until set, wait until then (or news) and call again. */
 int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until);
 void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st);
+/* Grows whenever an event is posted or a counting event changes: a host
+ * with several threads wakes its waiters when it moved (read it locked). */
+uint64_t ptl_lib_changes(struct ptl_lib *lib);
 ptl_nid_t ptl_lib_nid(struct ptl_lib *lib);
 ptl_pid_t ptl_lib_pid(struct ptl_lib *lib);
 /* Where an EQ's ring or a CT's counter sits in shared memory (what

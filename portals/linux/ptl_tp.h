@@ -34,10 +34,16 @@ struct ptl_tp {
 int ptl_tp_vde_open(struct ptl_tp *tp, const char *path);
 int ptl_tp_packet_open(struct ptl_tp *tp, const char *ifname);
 int ptl_tp_mem_open(struct ptl_tp *tp);
+int ptl_tp_unix_open(struct ptl_tp *tp, const char *dir);
 
 /* Gather iov into buf (at most cap bytes); returns the frame length. */
 size_t ptl_tp_gather(uint8_t *buf, size_t cap, const struct ptl_iov *iov,
                      int niov);
+
+/* host.c: a fresh incarnation number; link-dependent parameters. */
+uint32_t ptl_linux_new_epoch(void);
+void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
+                             struct ptl_lib_params *p);
 
 /* host.c: feed a received frame to interface iface (takes the lock). */
 void ptl_host_deliver(unsigned iface, const void *frame, size_t len);
@@ -47,5 +53,6 @@ void ptl_host_unlock(void);
 /* tp_mem.c: the in-process network's virtual clock and pump. */
 uint64_t ptl_memnet_clock(void);
 int ptl_memnet_wait(uint64_t deadline);
+int ptl_memnet_poll(void);
 
 #endif /* PTL_TP_H */

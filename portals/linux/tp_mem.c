@@ -153,10 +153,11 @@ static void run_timers(void)
     }
 }
 
-int ptl_memnet_pump(void)
+/* Deliver what is due and run the timers; the clock stands still (what
+ * PtlEQGet/CTGet do: a poll takes in what has arrived, no more). */
+int ptl_memnet_poll(void)
 {
     int n = 0;
-    uint64_t t;
 
     ptl_host_lock();
     while (net.q != NULL && net.q->at <= net.now) {
@@ -167,6 +168,17 @@ int ptl_memnet_pump(void)
         n++;
     }
     run_timers();
+    ptl_host_unlock();
+    return n;
+}
+
+int ptl_memnet_pump(void)
+{
+    int n;
+    uint64_t t;
+
+    ptl_host_lock();
+    n = ptl_memnet_poll();
     if (n == 0 && (t = next_event()) != UINT64_MAX && t > net.now)
         net.now = t;
     ptl_host_unlock();

@@ -603,6 +603,36 @@ int PtlTriggeredSwap(ptl_handle_md_t gmd, ptl_size_t goff,
                 roff, U(uptr), hdr, U(operand), op, dt, tct, threshold);
 }
 
+int PtlTriggeredMEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_me_t *me, ptl_list_t list, void *uptr,
+                         ptl_handle_me_t *h, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return CALL(TriggeredMEAppend, ni, pt, U(me), list, U(uptr), U(h), tct,
+                threshold);
+}
+
+int PtlTriggeredMEUnlink(ptl_handle_me_t h, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return CALL(TriggeredMEUnlink, h, tct, threshold);
+}
+
+int PtlTriggeredLEAppend(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                         const ptl_le_t *le, ptl_list_t list, void *uptr,
+                         ptl_handle_le_t *h, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return CALL(TriggeredLEAppend, ni, pt, U(le), list, U(uptr), U(h), tct,
+                threshold);
+}
+
+int PtlTriggeredLEUnlink(ptl_handle_le_t h, ptl_handle_ct_t tct,
+                         ptl_size_t threshold)
+{
+    return CALL(TriggeredLEUnlink, h, tct, threshold);
+}
+
 int PtlTriggeredCTInc(ptl_handle_ct_t ct, ptl_ct_event_t inc,
                       ptl_handle_ct_t tct, ptl_size_t threshold)
 {

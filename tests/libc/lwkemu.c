@@ -216,7 +216,9 @@ static int emulate(struct user_regs_struct *r, int *status)
         r->rax = (unsigned long)do_usage(r->rdi);
         break;
     default:
-        fprintf(stderr, "lwkemu: syscall %ld (%s) not emulated\n", nr,
+        nr -= LWK_SYSCALL_BASE;
+        fprintf(stderr, "lwkemu: syscall %#lx (%s) not emulated\n",
+                (unsigned long)r->orig_rax,
                 nr >= 0 && nr < NSYS && sys_names[nr] ? sys_names[nr] : "?");
         r->rax = (unsigned long)-ENOSYS;
     }

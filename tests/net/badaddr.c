@@ -101,6 +101,17 @@ int main(void)
     d.eq_handle = eq;
     expect("PtlMDBind over the whole user address space",
            PtlMDBind(ni, &d, &all), PTL_OK);
+    {   /* and over all of memory, as the spec allows */
+        ptl_md_t m = d;
+        ptl_handle_md_t h;
+        m.length = PTL_SIZE_MAX;
+        expect("PtlMDBind over all of memory (NULL, PTL_SIZE_MAX)",
+               PtlMDBind(ni, &m, &h), PTL_OK);
+        expect("PtlPut from unmapped memory through that",
+               PtlPut(h, (ptl_size_t)UNMAPPED, 64, PTL_NO_ACK_REQ, self, pt,
+                      0, 0, NULL, 0), PTL_ARG_INVALID);
+        PtlMDRelease(h);
+    }
     expect("PtlPut from unmapped memory through it",
            PtlPut(all, (ptl_size_t)UNMAPPED, 64, PTL_NO_ACK_REQ, self, pt, 0,
                   0, NULL, 0), PTL_ARG_INVALID);

@@ -189,6 +189,36 @@ static void hello(int n)
     CHECK(PtlMDRelease(md) == PTL_OK);
 }
 
+/* PtlTriggeredMEAppend/MEUnlink (on a node: ptl calls 45 and 46): an
+ * entry that links when its counter reaches 1 and unlinks at 2. */
+static void triggered_entries(void)
+{
+    ptl_me_t me = { .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
+                    .options = PTL_ME_OP_PUT,
+                    .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY } };
+    ptl_handle_ct_t ct;
+    ptl_handle_eq_t e;
+    ptl_handle_me_t h;
+    ptl_pt_index_t p;
+    ptl_event_t ev;
+
+    CHECK(PtlEQAlloc(ni, 8, &e) == PTL_OK);
+    CHECK(PtlPTAlloc(ni, 0, e, 1, &p) == PTL_OK);
+    CHECK(PtlCTAlloc(ni, &ct) == PTL_OK);
+    CHECK(PtlTriggeredMEAppend(ni, p, &me, PTL_PRIORITY_LIST, (void *)0x7e,
+                               &h, ct, 1) == PTL_OK);
+    CHECK(PtlEQGet(e, &ev) == PTL_EQ_EMPTY);            /* not yet */
+    CHECK(PtlTriggeredMEUnlink(h, ct, 2) == PTL_OK);
+    CHECK(PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 }) == PTL_OK);
+    CHECK(PtlEQGet(e, &ev) == PTL_OK && ev.type == PTL_EVENT_LINK &&
+          ev.user_ptr == (void *)0x7e);
+    CHECK(PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 }) == PTL_OK);
+    CHECK(PtlMEUnlink(h) == PTL_ARG_INVALID);           /* unlinked */
+    CHECK(PtlPTFree(ni, p) == PTL_OK);
+    CHECK(PtlCTFree(ct) == PTL_OK);
+    CHECK(PtlEQFree(e) == PTL_OK);
+}
+
 int main(int argc, char **argv)
 {
     static uint8_t out[REGION], getbuf[GETLEN], expose[GETLEN];
@@ -208,6 +238,7 @@ int main(int argc, char **argv)
     rank = (int)me.phys.nid - base;
     CHECK(PtlEQAlloc(ni, 4096, &eq) == PTL_OK);
     CHECK(PtlPTAlloc(ni, 0, eq, 0, &pt) == PTL_OK);
+    triggered_entries();
     inbox = calloc((size_t)nprocs, sizeof(*inbox));
     for (int r = 0; r < nprocs; r++) {
         if (r == rank)

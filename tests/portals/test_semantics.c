@@ -317,7 +317,10 @@ static void unexpected_then_late_receive(void **state)
     assert_int_equal(ev.rlength, 64);
     assert_int_equal(ev.hdr_data, 0x1234);
     assert_memory_equal(obuf, sbuf, 64);
-    st_expect_none(&B);             /* USE_ONCE: never linked */
+    /* USE_ONCE: never linked, but unlinked all the same */
+    assert_ptr_equal(st_expect(&B, PTL_EVENT_AUTO_UNLINK).user_ptr,
+                     (void *)0x99);
+    st_expect_none(&B);
     put(md, 0, 64, 9, 0);           /* so this goes to overflow again */
     assert_int_equal(st_expect(&B, PTL_EVENT_PUT).ptl_list,
                      PTL_OVERFLOW_LIST);
@@ -329,8 +332,9 @@ static void unexpected_then_late_receive(void **state)
  * lands after) must still get it, or it would wait for ever.  The message
  * was unexpected from its first fragment on, so the receive is satisfied
  * from the unexpected list like unexpected_then_late_receive: a USE_ONCE
- * entry is never linked (no LINK, no AUTO_UNLINK), and its PUT_OVERFLOW
- * comes after the overflow PUT, once all the data is in the block. */
+ * entry is never linked (no LINK; AUTO_UNLINK after its PUT_OVERFLOW),
+ * and its PUT_OVERFLOW comes after the overflow PUT, once all the data is
+ * in the block. */
 static void append_while_unexpected_message_in_flight(void **state)
 {
     static uint8_t obuf[16384];
@@ -371,6 +375,7 @@ static void append_while_unexpected_message_in_flight(void **state)
     assert_memory_equal(ev.start, sbuf, 4000);
     st_expect(&D, PTL_EVENT_SEND);
     assert_int_equal(st_expect(&D, PTL_EVENT_ACK).ni_fail_type, PTL_NI_OK);
+    st_expect(&B, PTL_EVENT_AUTO_UNLINK);
     st_expect_none(&B);                 /* USE_ONCE: never linked */
     st_close(&D);
 }
@@ -1160,7 +1165,6 @@ static void resources_in_use_are_refused(void **state)
     (void)state;
     h = append(&me, PTL_PRIORITY_LIST, NULL);
     assert_int_equal(PtlPTFree(B.ni, PT), PTL_PT_IN_USE);   /* has an ME */
-    assert_int_equal(PtlEQFree(B.eq), PTL_IN_USE);          /* PT uses it */
     put(md, 0, 10, 36, 0);
     assert_int_equal(PtlMDRelease(md), PTL_IN_USE);         /* in flight */
     put_done();
@@ -1259,6 +1263,7 @@ static void append_while_landing_in_overflow(void **state)
     assert_int_equal(ev.hdr_data, 1);
     assert_int_equal(ev.mlength, 5000);
     assert_memory_equal(ev.start, sbuf, 5000);
+    st_expect(&B, PTL_EVENT_AUTO_UNLINK);
     ev = st_expect(&B, PTL_EVENT_PUT);          /* the second: unexpected */
     assert_int_equal(ev.ptl_list, PTL_OVERFLOW_LIST);
     assert_int_equal(ev.hdr_data, 2);

@@ -65,7 +65,7 @@ static void bad_headers_are_refused(void **s)
     good(); file[1] = 'X'; expect_refused("not an ELF");
     good(); eh->ident[4] = 1; expect_refused("64-bit");
     good(); eh->machine = 183; expect_refused("another machine");
-    good(); eh->type = 3; expect_refused("not a static executable");
+    good(); eh->type = 1; expect_refused("not an executable");
     good(); eh->phnum = 200; expect_refused("program headers");
     good(); eh->phoff = ~0ULL - 10; expect_refused("program headers");
     good(); eh->phentsize = 32; expect_refused("program headers");
@@ -216,6 +216,44 @@ static void packed_image_loads_the_same(void **s)
     assert_int_equal(elf_parse(packed, n - 1, LO, HI, &img2, &why), -ENOEXEC);
 }
 
+/* Issue 21: lwkcc's PT_LWK mark is seen and survives packing; a static
+   PIE (ET_DYN, no interpreter) is placed at the bottom of the range and
+   packs to an ET_EXEC at that place; an interpreter is refused. */
+static void lwk_mark_and_static_pie(void **s)
+{
+    static uint8_t packed[sizeof(file)];
+    struct elf_image img2;
+    uint64_t n;
+    (void)s;
+    good();
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_false(img.lwk);
+    eh->phnum = 3;
+    ph[2] = (struct elf64_phdr){ .type = PT_LWK };
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_true(img.lwk);
+    n = elf_packed_size(file, sizeof(file), &img);
+    elf_pack(file, sizeof(file), &img, packed);
+    assert_int_equal(elf_parse(packed, n, LO, HI, &img2, &why), 0);
+    assert_true(img2.lwk);
+    good();
+    eh->type = 3;
+    eh->entry = 0x100;
+    ph[0].vaddr = 0;
+    ph[1].vaddr = M2;
+    assert_int_equal(parse(sizeof(file)), 0);
+    assert_int_equal(img.bias, LO);
+    assert_int_equal(img.entry, LO + 0x100);
+    assert_int_equal(img.lo, LO);
+    n = elf_packed_size(file, sizeof(file), &img);
+    elf_pack(file, sizeof(file), &img, packed);
+    assert_int_equal(elf_parse(packed, n, LO, HI, &img2, &why), 0);
+    assert_int_equal(img2.bias, 0);
+    assert_int_equal(img2.entry, LO + 0x100);
+    assert_int_equal(img2.hi, img.hi);
+    good(); ph[1].type = 3; expect_refused("link it with -static");
+}
+
 static void stack_has_argv_envp_auxv(void **s)
 {
     static uint8_t stack[65536];
@@ -245,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_image_parses),
         cmocka_unit_test(bad_headers_are_refused),
+        cmocka_unit_test(lwk_mark_and_static_pie),
         cmocka_unit_test(truncated_segment_is_refused),
         cmocka_unit_test(overlapping_segments_are_refused),
         cmocka_unit_test(huge_or_outside_sizes_are_refused),

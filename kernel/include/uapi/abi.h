@@ -19,6 +19,10 @@
 #define UAPI_ABI_H
 
 #define LWK_APP_BASE        0x400000UL
+
+/* Q-Kernel system call n (uapi/syscalls.def) is made with rax =
+   LWK_SYSCALL_BASE + n; numbers below it are Linux's (docs/LINUX.md). */
+#define LWK_SYSCALL_BASE    0x1000
 #define LWK_PAGE_SIZE       0x200000UL
 
 /* auxv types; values above the Linux range so nothing confuses them.  The
@@ -39,6 +43,12 @@
 #define AT_LWK_SIZE         0x1005  /* ranks in the job (1 when run alone) */
 #define AT_LWK_YOD_KEY0     0x1006  /* under yod: the rank's key, words 0 */
 #define AT_LWK_YOD_KEY1     0x1007  /*   and 1 (yod/yod_proto.h) */
+/* A Linux program and its runtime (docs/LINUX.md): the heap region holds
+   the program's image and the memory its brk and mmap hand out. */
+#define AT_LWK_LINUX_BASE   0x1008  /* first byte of that region */
+#define AT_LWK_LINUX_SIZE   0x1009  /* its bytes */
+#define AT_LWK_LINUX_BRK    0x100a  /* end of the image: brk starts here */
+#define AT_LWK_LINUX_ENTRY  0x100b  /* the program's entry point */
 
 
 /*
@@ -60,6 +70,23 @@
 #define LWK_STACK_TOP       0x00007FFFFFE00000UL /* stack region ends here */
 #define LWK_PCT_WINDOW      0x0000100000000000UL /* app regions in the PCT */
 #define LWK_REGION_MAX      (16ULL << 30)        /* bytes in one region */
+
+/* A Linux program travels to its node (from yod, or as lwkrun's boot
+   module) with the runtime (lxrt/, docs/LINUX.md) after it: the
+   program's image, the runtime's packed image, then this trailer. */
+#define LWK_LXRT_MAGIC      0x5452584c4b574cULL  /* "LWKLXRT" */
+struct lwk_lxrt_trailer {
+    uint64_t magic;                 /* LWK_LXRT_MAGIC */
+    uint64_t offset;                /* where the runtime's image starts */
+};
+
+/* The runtime's stack (linux_setup): a slice for each of the first
+   LWK_LXRT_CPUS CPUs, where the kernel reflects that CPU's calls. */
+#define LWK_LXRT_CPUS           8
+#define LWK_LXRT_STACK_PER_CPU  32768
+
+/* proc_heap flags */
+#define LWK_HEAP_EXEC       1   /* executable; may lie below the text */
 
 enum { LWK_REG_TEXT, LWK_REG_DATA, LWK_REG_STACK, LWK_REG_HEAP, LWK_NREGIONS };
 

@@ -30,8 +30,11 @@ static inline long lwk_syscall6(long nr, long a1, long a2, long a3, long a4,
     return ret;
 }
 
+#include <lwk/uapi/abi.h>
+
+/* The number in rax: LWK_SYSCALL_BASE + the list's number. */
 enum {
-#define SYSCALL(nr, name, nargs, class) LWK_SYS_##name = (nr),
+#define SYSCALL(nr, name, nargs, class) LWK_SYS_##name = LWK_SYSCALL_BASE + (nr),
 #include <lwk/uapi/syscalls.def>
 #undef SYSCALL
 };
@@ -61,7 +64,7 @@ enum {
                                       long a5, long a6) \
     { return lwk_syscall6(nr, a1, a2, a3, a4, a5, a6); }
 
-#define SYSCALL(nr, name, nargs, class) LWK_STUB_##nargs(nr, name)
+#define SYSCALL(nr, name, nargs, class) LWK_STUB_##nargs(LWK_SYS_##name, name)
 #include <lwk/uapi/syscalls.def>
 #undef SYSCALL
 

@@ -1,0 +1,381 @@
+/*
+ * The Linux personality: a process whose runtime made the linux_setup
+ * call runs a static Linux x86-64 program (docs/LINUX.md).  Its system
+ * calls with numbers below LWK_SYSCALL_BASE are Linux's, classed in the
+ * one list uapi/linux.def:
+ *
+ *   KERNEL   answered here: they need the CPU (%fs, threads on other
+ *            CPUs, futexes) or end the process;
+ *   RUNTIME  reflected: the program's registers, FPU state and %fs go on
+ *            the runtime's stack (this CPU's slice of it) in a struct
+ *            lx_frame with the call's number and arguments, and the CPU
+ *            goes on at the runtime's entry with %fs the runtime's; the
+ *            runtime answers and makes linux_return, which puts the
+ *            program back where it was with the result in rax -- a system
+ *            call seen from the program, a function call seen from the
+ *            runtime.  The frame is in user memory, so linux_return
+ *            checks what it restores as a signal return would (user
+ *            selectors, no IOPL, interrupts on, a valid MXCSR);
+ *   ENOSYS   and any number not listed: -ENOSYS; an unlisted number is
+ *            logged the first time this process makes it.
+ *
+ * Threads (clone) run one per CPU the PCT gave the process (thread.c);
+ * futex waits poll (a CPU per thread, nothing to switch to).
+ */
+#define LOG_PREFIX "linux"
+#include "kernel.h"
+#include "console.h"
+#include "cpu.h"
+#include "lib.h"
+#include "printf.h"
+#include "proc.h"
+#include "timer.h"
+#include "trap.h"
+#include "x86.h"
+
+enum { LX_NONE, LX_KERNEL, LX_RUNTIME, LX_ENOSYS };
+
+/* What a Linux program gets back is Linux's errno.  The kernel's own
+   numbers (uapi/errno.h) are newlib's; they agree with Linux's for EPERM,
+   EFAULT, EINVAL, EAGAIN (test_linux_abi checks), not for these. */
+#define LINUX_ENOSYS    38
+#define LINUX_ETIMEDOUT 110
+
+static const uint8_t lx_class[] = {
+#define LINUX(nr, name, class) [nr] = LX_##class,
+#include "uapi/linux.def"
+#undef LINUX
+};
+
+/* On the runtime's stack while it answers a call (lxrt/rt_entry.S). */
+struct lx_frame {
+    uint64_t call[8];           /* nr, six arguments, CPU */
+    struct trapframe tf;        /* the program's registers */
+    uint64_t fs, pad;           /* its %fs base */
+    uint8_t fpu[512];           /* its x87/SSE state (FXSAVE) */
+};
+_Static_assert(sizeof(struct lx_frame) % 16 == 0 &&
+               __builtin_offsetof(struct lx_frame, fpu) % 16 == 0,
+               "FXSAVE needs 16-byte alignment, the stub a 16-aligned rsp");
+
+#define ARCH_SET_FS     0x1002
+#define ARCH_GET_FS     0x1003
+
+static uint64_t fs_now(struct proc *p)
+{
+    return in_thread() && !placed_main() ? rdmsr(MSR_FS_BASE) : p->fs_base;
+}
+
+static void fs_set(struct proc *p, uint64_t fs)
+{
+    if (!in_thread() || placed_main())
+        p->fs_base = fs;        /* the main thread's, kept across switches */
+    wrmsr(MSR_FS_BASE, fs);
+}
+
+static long lx_arch_prctl(struct trapframe *tf)
+{
+    uint64_t fs;
+
+    switch (tf->rdi) {
+    case ARCH_SET_FS:
+        if (tf->rsi >= LWK_STACK_TOP)
+            return -EPERM;
+        fs_set(current, tf->rsi);
+        return 0;
+    case ARCH_GET_FS:
+        fs = fs_now(current);
+        return copy_to_user(current, tf->rsi, &fs, 8);
+    default:
+        return -EINVAL;
+    }
+}
+
+/* A thread's id: the process's pid for the main thread, else one per
+   CPU (what tgkill and gettid see). */
+static long tid(void)
+{
+    int cpu = this_cpu()->id;
+
+    return in_thread() && !placed_main() ? current->pid * 256 + cpu
+                                         : current->pid;
+}
+
+#define CLONE_VM                0x100
+#define CLONE_THREAD            0x10000
+#define CLONE_SETTLS            0x80000
+#define CLONE_PARENT_SETTID     0x100000
+#define CLONE_CHILD_CLEARTID    0x200000
+
+/* clone(flags, stack, parent_tid, child_tid, tls) for threads only: the
+   child goes on after the syscall on its new stack with rax 0 (glibc's
+   clone pops what it needs from that stack). */
+static long lx_clone(struct trapframe *tf)
+{
+    uint64_t flags = tf->rdi, ctid = tf->r10, free;
+    struct proc *p = current;
+    uint32_t t;
+    long cpu;
+
+    if ((flags & (CLONE_VM | CLONE_THREAD | CLONE_SETTLS)) !=
+        (CLONE_VM | CLONE_THREAD | CLONE_SETTLS) || !tf->rsi)
+        return -LINUX_ENOSYS;   /* no processes but the one */
+    /* Linux writes parent_tid before the child runs (both may name the
+       same word, which the child's exit zeroes): the tid is the CPU's,
+       the one thread_start will pick. */
+    free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
+    if (!free)
+        return -EAGAIN;
+    t = (uint32_t)(p->pid * 256 + __builtin_ctzll(free));
+    if (flags & CLONE_PARENT_SETTID)
+        copy_to_user(p, tf->rdx, &t, sizeof(t));
+    /* The thread's argument (its rdi, which glibc's clone does not read
+       in the child) carries the child_tid word its exit zeroes. */
+    cpu = thread_start(p, tf->rip, tf->rsi,
+                       (flags & CLONE_CHILD_CLEARTID) ? ctid : 0, tf->r8);
+    if (cpu < 0)
+        return cpu;             /* -EAGAIN: taken meanwhile */
+    return p->pid * 256 + cpu;  /* t, unless another clone raced it */
+}
+
+/* A thread's end: its child_tid word is zeroed (pthread_join waits on it;
+   its waits poll, so no wake is needed), then the CPU is free. */
+static long lx_exit(struct trapframe *tf)
+{
+    struct proc *p = current;
+    uint32_t zero = 0;
+
+    if (!in_thread() || placed_main()) {
+        proc_exit(tf, (int)tf->rdi);
+        return 0;
+    }
+    if (this_cpu()->thread.arg)
+        copy_to_user(p, this_cpu()->thread.arg, &zero, sizeof(zero));
+    thread_exit(0);
+}
+
+#define FUTEX_WAIT              0
+#define FUTEX_WAKE              1
+#define FUTEX_REQUEUE           3
+#define FUTEX_CMP_REQUEUE       4
+#define FUTEX_WAKE_OP           5
+#define FUTEX_WAIT_BITSET       9
+#define FUTEX_WAKE_BITSET       10
+#define FUTEX_CLOCK_REALTIME    256
+#define FUTEX_POLL_NS           20000
+
+/* Every thread has a CPU to itself, so a wait polls the word for a while
+   and returns (a spurious wake-up, which every caller allows: it checks
+   and waits again), and a wake has nothing to do.  On CPU 0 the return
+   lets the quantum end and the PCT run. */
+static long lx_futex(struct trapframe *tf)
+{
+    volatile uint32_t *w = user_ptr(current, tf->rdi, 4, true);
+    uint32_t val = (uint32_t)tf->rdx;
+    int op = (int)tf->rsi & 127;
+    uint64_t until;
+
+    if (!w)
+        return -EFAULT;
+    switch (op) {
+    case FUTEX_WAIT:
+    case FUTEX_WAIT_BITSET:
+        if (op == FUTEX_WAIT_BITSET && tf->r10) {
+            int64_t ts[2];
+            uint64_t now = clock_ns();
+            if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
+                return -EFAULT;
+            if (tf->rsi & FUTEX_CLOCK_REALTIME)
+                now += realtime_base_ns;
+            if ((uint64_t)(ts[0] * 1000000000LL + ts[1]) <= now)
+                return -LINUX_ETIMEDOUT;
+        }
+        for (until = clock_ns() + FUTEX_POLL_NS; clock_ns() < until;) {
+            if (*w != val)
+                return 0;
+            __builtin_ia32_pause();
+        }
+        return *w != val ? 0 : (tf->r10 && op == FUTEX_WAIT) ? -EAGAIN : 0;
+    case FUTEX_CMP_REQUEUE:
+        return *w == (uint32_t)tf->r9 ? 0 : -EAGAIN;
+    case FUTEX_WAKE:
+    case FUTEX_WAKE_BITSET:
+    case FUTEX_REQUEUE:
+    case FUTEX_WAKE_OP:
+        return 0;
+    default:
+        return -LINUX_ENOSYS;
+    }
+}
+
+/* The CPUs it may use: CPU 0 and those the PCT gave it (libgomp makes
+   that many threads). */
+static long lx_sched_getaffinity(struct trapframe *tf)
+{
+    uint64_t mask = 1 | current->cpus, len = tf->rsi;
+
+    if (len < 8 || (len & 7))
+        return -EINVAL;
+    if (!user_ptr(current, tf->rdx, len, true))
+        return -EFAULT;
+    copy_to_user(current, tf->rdx, &mask, 8);
+    for (uint64_t i = 8; i < len; i += 8)
+        copy_to_user(current, tf->rdx + i, &(uint64_t){ 0 }, 8);
+    return 8;
+}
+
+static long lx_kernel(struct trapframe *tf, uint64_t nr)
+{
+    switch (nr) {
+    case 24:                            /* sched_yield */
+        return 0;
+    case 39:                            /* getpid */
+        return current->pid;
+    case 186:                           /* gettid */
+    case 218:                           /* set_tid_address */
+        return tid();
+    case 56:
+        return lx_clone(tf);
+    case 60:
+        return lx_exit(tf);
+    case 231:                           /* exit_group */
+        proc_exit(tf, (int)tf->rdi);
+        return 0;
+    case 158:
+        return lx_arch_prctl(tf);
+    case 202:
+        return lx_futex(tf);
+    case 204:
+        return lx_sched_getaffinity(tf);
+    case 273:                           /* set_robust_list: no futex is */
+        return 0;                       /* left held by a thread's end */
+    default:
+        return -LINUX_ENOSYS;
+    }
+}
+
+/* This CPU's slice of the runtime's stack. */
+static uint64_t rt_stack(struct proc *p)
+{
+    int cpu = in_thread() && !placed_main() ? this_cpu()->id : 0;
+
+    return p->lx_stack - (uint64_t)cpu * LWK_LXRT_STACK_PER_CPU;
+}
+
+/* Hand the call to the runtime: see the top of the file. */
+static long reflect(struct trapframe *tf, struct proc *p)
+{
+    struct cpu *c = this_cpu();
+    uint64_t sp = rt_stack(p) - sizeof(struct lx_frame);
+    struct lx_frame *f = user_ptr(p, sp, sizeof(*f), true);
+    uint64_t bit = 1ULL << c->id;
+
+    if (c->id >= LWK_LXRT_CPUS || !f)
+        return -LINUX_ENOSYS;
+    if (__atomic_fetch_or(&p->lx_busy, bit, __ATOMIC_ACQ_REL) & bit)
+        return -LINUX_ENOSYS;           /* the runtime speaks Q-Kernel */
+    *f = (struct lx_frame){
+        .call = { tf->rax, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8,
+                  tf->r9, (uint64_t)(in_thread() && !placed_main()) },
+        .tf = *tf, .fs = fs_now(p),
+    };
+    fxsave(f->fpu);                     /* 16-aligned: see lx_frame */
+    fs_set(p, p->lx_rt_fs);
+    tf->rip = p->lx_entry;
+    tf->rsp = sp;                       /* 16-aligned: the stub calls */
+    tf->rdi = sp;
+    return (long)sp;                    /* becomes rax: the same pointer */
+}
+
+static void log_unknown(struct proc *p, uint64_t nr)
+{
+    uint64_t bit = 1ull << (nr % 64);
+
+    if (nr >= LINUX_NR_MAX) {           /* no Linux call is numbered so */
+        proc_event(PE_UNKNOWN_CALL, LOG_PREFIX ": pid %d: Linux system "
+                   "call %lu is not answered on a compute node: ENOSYS",
+                   p->pid, nr);
+        return;
+    }
+    if (__atomic_fetch_or(&p->lx_logged[nr / 64], bit, __ATOMIC_RELAXED) & bit)
+        return;
+    pr_info("pid %d: Linux system call %lu is not answered on a compute "
+            "node: ENOSYS (said once per number)\n", p->pid, nr);
+}
+
+long linux_syscall(struct trapframe *tf)
+{
+    uint64_t nr = tf->rax;
+    int class = nr < ARRAY_SIZE(lx_class) ? lx_class[nr] : LX_NONE;
+
+    switch (class) {
+    case LX_KERNEL:
+        return lx_kernel(tf, nr);
+    case LX_RUNTIME:
+        return reflect(tf, current);
+    case LX_ENOSYS:
+        return -LINUX_ENOSYS;
+    default:
+        log_unknown(current, nr);
+        return -LINUX_ENOSYS;
+    }
+}
+
+#define RFLAGS_USER     0xCD5   /* CF PF AF ZF SF DF OF: all a program sets */
+
+/* The runtime's answer: back to the program, result in rax.  Everything
+   restored comes from user memory and is checked first. */
+long linux_return(struct trapframe *tf, long result)
+{
+    uint8_t fpu[512] __attribute__((aligned(16)));
+    struct proc *p = current;
+    struct cpu *c = this_cpu();
+    uint64_t bit = 1ULL << c->id;
+    struct lx_frame *f = user_ptr(p, rt_stack(p) - sizeof(*f), sizeof(*f),
+                                  false);
+    struct trapframe t;
+    uint64_t fs;
+    uint32_t mxcsr;
+
+    if (!(p->lx_busy & bit) || !f)
+        return -EINVAL;
+    /* Copies first: another thread of the program can write the frame. */
+    t = f->tf;
+    fs = f->fs;
+    memcpy(fpu, f->fpu, sizeof(fpu));
+    /* An address outside the user half would fault in the kernel's
+       iretq: refused, the runtime's stub faults and the process ends. */
+    if (t.rip >= LWK_STACK_TOP || t.rsp > LWK_STACK_TOP)
+        return -EFAULT;
+    memcpy(&mxcsr, fpu + 24, 4);
+    mxcsr &= 0xFFBF;                    /* a reserved bit would #GP */
+    memcpy(fpu + 24, &mxcsr, 4);
+    *tf = t;
+    tf->cs = SEL_UCODE | 3;
+    tf->ss = SEL_UDATA | 3;
+    tf->rflags = (tf->rflags & RFLAGS_USER) | 0x202;
+    fxrstor(fpu);
+    fs_set(p, fs < LWK_STACK_TOP ? fs : 0);
+    __atomic_and_fetch(&p->lx_busy, ~bit, __ATOMIC_ACQ_REL);
+    return result;
+}
+
+/* The runtime makes its process a Linux one, once, before it jumps to
+   the program: where calls are reflected, its stack (a slice of
+   LWK_LXRT_STACK_PER_CPU for each of the first LWK_LXRT_CPUS CPUs), with
+   which %fs. */
+long linux_setup(uint64_t entry, uint64_t stack_top, uint64_t rt_fs)
+{
+    struct proc *p = current;
+    uint64_t size = (uint64_t)LWK_LXRT_CPUS * LWK_LXRT_STACK_PER_CPU;
+
+    if (p->is_pct || p->lx_entry || !entry || (stack_top & 15) ||
+        !user_ptr(p, stack_top - size, size, true) || rt_fs >= LWK_STACK_TOP)
+        return -EINVAL;
+    p->lx_entry = entry;
+    p->lx_stack = stack_top;
+    p->lx_rt_fs = rt_fs;
+    pr_info("pid %d: Linux personality (runtime entry %#lx)\n", p->pid,
+            entry);
+    return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lx_abi.h: the parts of the Linux x86-64 user ABI the runtime answers in
+ * (values and structure layouts as the Linux kernel defines them).  The
+ * runtime is built against newlib, whose names and values differ, so
+ * everything here is prefixed LX_; tests/unit/test_linux_abi checks each
+ * value and layout against the host's own headers.
+ */
+#ifndef LX_ABI_H
+#define LX_ABI_H
+
+#include <stdint.h>
+
+/* errno: every name that travels from yod (YOD_ERRNO_LIST), Linux's value. */
+#define LX_ERRNO_LIST(X) \
+    X(EPERM, 1) X(ENOENT, 2) X(ESRCH, 3) X(EINTR, 4) X(EIO, 5) X(ENXIO, 6) \
+    X(E2BIG, 7) X(ENOEXEC, 8) X(EBADF, 9) X(ECHILD, 10) X(EAGAIN, 11)     \
+    X(ENOMEM, 12) X(EACCES, 13) X(EFAULT, 14) X(EBUSY, 16) X(EEXIST, 17)  \
+    X(EXDEV, 18) X(ENODEV, 19) X(ENOTDIR, 20) X(EISDIR, 21) X(EINVAL, 22) \
+    X(ENFILE, 23) X(EMFILE, 24) X(ENOTTY, 25) X(ETXTBSY, 26) X(EFBIG, 27) \
+    X(ENOSPC, 28) X(ESPIPE, 29) X(EROFS, 30) X(EMLINK, 31) X(EPIPE, 32)   \
+    X(EDOM, 33) X(ERANGE, 34) X(EDEADLK, 35) X(ENAMETOOLONG, 36)          \
+    X(ENOLCK, 37) X(ENOSYS, 38) X(ENOTEMPTY, 39) X(ELOOP, 40)             \
+    X(EOVERFLOW, 75) X(EDQUOT, 122) X(ESTALE, 116) X(EOPNOTSUPP, 95)      \
+    X(ENOTSUP, 95) X(EILSEQ, 84) X(ECANCELED, 125) X(ETIMEDOUT, 110)      \
+    X(ENOBUFS, 105)
+#define LX_ERRNO_ENUM(name, v) LX_##name = v,
+enum { LX_ERRNO_LIST(LX_ERRNO_ENUM) };
+
+/* open(2) flags (asm-generic/fcntl.h) */
+#define LX_O_ACCMODE    03
+#define LX_O_CREAT      0100
+#define LX_O_EXCL       0200
+#define LX_O_NOCTTY     0400
+#define LX_O_TRUNC      01000
+#define LX_O_APPEND     02000
+#define LX_O_NONBLOCK   04000
+#define LX_O_DSYNC      010000
+#define LX_O_LARGEFILE  0100000
+#define LX_O_DIRECTORY  0200000
+#define LX_O_NOFOLLOW   0400000
+#define LX_O_CLOEXEC    02000000
+#define LX_O_SYNC       04010000
+
+#define LX_AT_FDCWD             (-100)
+#define LX_AT_SYMLINK_NOFOLLOW  0x100
+#define LX_AT_REMOVEDIR         0x200
+#define LX_AT_EMPTY_PATH        0x1000
+
+#define LX_F_DUPFD      0
+#define LX_F_GETFD      1
+#define LX_F_SETFD      2
+#define LX_F_GETFL      3
+#define LX_F_SETFL      4
+
+#define LX_TCGETS       0x5401
+#define LX_TIOCGWINSZ   0x5413
+
+#define LX_PROT_READ    1
+#define LX_MAP_SHARED   0x01
+#define LX_MAP_PRIVATE  0x02
+#define LX_MAP_FIXED    0x10
+#define LX_MAP_ANONYMOUS 0x20
+#define LX_MAP_FIXED_NOREPLACE 0x100000
+#define LX_MREMAP_MAYMOVE 1
+#define LX_MREMAP_FIXED 2
+#define LX_MADV_DONTNEED 4
+
+#define LX_CLOCK_REALTIME           0
+#define LX_CLOCK_MONOTONIC          1
+#define LX_CLOCK_PROCESS_CPUTIME_ID 2
+#define LX_CLOCK_THREAD_CPUTIME_ID  3
+#define LX_CLOCK_MONOTONIC_RAW      4
+#define LX_CLOCK_REALTIME_COARSE    5
+#define LX_CLOCK_MONOTONIC_COARSE   6
+#define LX_CLOCK_BOOTTIME           7
+#define LX_TIMER_ABSTIME            1
+
+#define LX_RLIMIT_DATA      2
+#define LX_RLIMIT_STACK     3
+#define LX_RLIMIT_NOFILE    7
+#define LX_RLIMIT_AS        9
+#define LX_RLIM_INFINITY    (~0ULL)
+
+#define LX_SIG_DFL      0
+#define LX_SIG_IGN      1
+#define LX_SIGABRT      6
+#define LX_SIGCHLD      17
+#define LX_SIGCONT      18
+#define LX_SIGURG       23
+#define LX_SIGWINCH     28
+#define LX_NSIG         64
+#define LX_SIG_BLOCK    0
+#define LX_SIG_UNBLOCK  1
+#define LX_SIG_SETMASK  2
+
+#define LX_FUTEX_WAIT   0
+#define LX_FUTEX_WAKE   1
+#define LX_FUTEX_CMD_MASK 0x7f  /* without FUTEX_PRIVATE_FLAG, _CLOCK_REALTIME */
+
+#define LX_S_IFMT       0170000
+#define LX_S_IFLNK      0120000
+
+struct lx_stat {                /* the kernel's struct stat on x86-64 */
+    uint64_t st_dev, st_ino, st_nlink;
+    uint32_t st_mode, st_uid, st_gid, pad0;
+    uint64_t st_rdev;
+    int64_t st_size, st_blksize, st_blocks;
+    uint64_t st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec,
+             st_ctime_sec, st_ctime_nsec;
+    int64_t unused[3];
+};
+
+struct lx_timespec { int64_t tv_sec, tv_nsec; };
+struct lx_timeval { int64_t tv_sec, tv_usec; };
+struct lx_iovec { uint64_t base, len; };
+struct lx_rlimit { uint64_t cur, max; };
+struct lx_tms { int64_t utime, stime, cutime, cstime; };
+
+struct lx_rusage {
+    struct lx_timeval utime, stime;
+    int64_t maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock,
+            oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
+
+struct lx_utsname {
+    char sysname[65], nodename[65], release[65], version[65], machine[65],
+         domainname[65];
+};
+
+struct lx_sysinfo {
+    int64_t uptime;
+    uint64_t loads[3];
+    uint64_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+    uint16_t procs, pad;
+    uint64_t totalhigh, freehigh;
+    uint32_t mem_unit;
+    char f[4];                  /* pads to 112 bytes as Linux's */
+};
+
+struct lx_sigaction {           /* the kernel's (rt_sigaction) */
+    uint64_t handler, flags, restorer, mask;
+};
+
+struct lx_termios {             /* the kernel's (TCGETS), NCCS 19 */
+    uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
+    uint8_t c_line, c_cc[19];
+};
+
+struct lx_winsize { uint16_t row, col, xpixel, ypixel; };
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rt.c: the Linux runtime's start and dispatch (docs/LINUX.md).  The PCT
+ * started this program with the Linux program already loaded in the heap
+ * region and an initial stack made for it (argv, envp, the auxiliary
+ * vector static glibc reads, and our AT_LWK_* entries).  We record where
+ * things are, tell the kernel where to reflect calls (linux_setup) and
+ * jump to the program's entry with that stack; from then on we run only
+ * inside lxrt_dispatch.
+ */
+#include <string.h>
+#include <lwk/lwk.h>
+#include <lwk/syscall.h>
+
+#include "libc_internal.h"
+#include "rt.h"
+
+_Static_assert(LWK_SYS_linux_return == 0x1021, "rt_entry.S's number");
+
+struct lxrt lxrt;
+
+typedef long (*lx_fn)(LX_ARGS);
+#define LX_KERNEL(nr, name)
+#define LX_ENOSYS(nr, name)
+#define LX_RUNTIME(nr, name) [nr] = lx_##name,
+static const lx_fn table[] = {
+#define LINUX(nr, name, class) LX_##class(nr, name)
+#include <lwk/uapi/linux.def>
+#undef LINUX
+};
+
+/* What a thread (not the main one) may ask: only the main thread talks
+   to yod (Portals), so files are not among it; a thread's writes to
+   stdout and stderr go to the node's console instead (docs/LINUX.md). */
+static int thread_may(uint64_t nr)
+{
+    switch (nr) {
+    case 9: case 10: case 11: case 12: case 25: case 28:    /* memory */
+    case 13: case 14: case 131:                             /* signals */
+    case 35: case 96: case 201: case 228: case 229: case 230: /* time */
+    case 63: case 97: case 98: case 99: case 100: case 102: case 104:
+    case 107: case 108: case 110: case 302: case 318:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+long lxrt_dispatch(const uint64_t *call);
+long lxrt_dispatch(const uint64_t *call)
+{
+    static int lock;            /* one call at a time, from any CPU */
+    uint64_t nr = call[0];
+    const long *a = (const long *)call + 1;
+    long r;
+
+    if (nr >= sizeof(table) / sizeof(table[0]) || !table[nr])
+        return -LX_ENOSYS;      /* the kernel reflects only RUNTIME calls */
+    if (call[7] && !thread_may(nr)) {
+        if (nr == 1 && (a[0] == 1 || a[0] == 2) && lx_ok((uint64_t)a[1],
+                                                         (uint64_t)a[2]))
+            return lwk_sys_console_write(a[1], a[2]);
+        return -LX_ENOSYS;
+    }
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+    r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+    return r;
+}
+
+int lx_ok(uint64_t p, uint64_t len)
+{
+    if (len == 0)
+        return 1;
+    if (p + len < p)
+        return 0;
+    return (p >= lxrt.lo && p + len <= lxrt.hi) ||
+           (p >= lxrt.stack_lo && p + len <= lxrt.stack_hi);
+}
+
+const char *lx_path(long p)
+{
+    const char *s = (const char *)p;
+
+    for (uint64_t n = 0; n < 4096; n++) {
+        if (!lx_ok((uint64_t)p + n, 1))
+            return NULL;
+        if (s[n] == 0)
+            return s;
+    }
+    return NULL;
+}
+
+#define NL_TO_LX(name, v) [name] = v,
+static const short nl_to_lx[256] = { LX_ERRNO_LIST(NL_TO_LX) };
+
+long lx_err(long r)
+{
+    if (r >= 0)
+        return r;
+    if (-r < 256 && nl_to_lx[-r])
+        return -nl_to_lx[-r];
+    return -LX_EIO;
+}
+
+/* A slice for each CPU the kernel reflects calls from (linux_setup). */
+static uint8_t stack[LWK_LXRT_CPUS * LWK_LXRT_STACK_PER_CPU]
+    __attribute__((aligned(16)));
+void lxrt_entry(void);
+__attribute__((noreturn)) void lxrt_jump(uint64_t entry, uint64_t sp);
+
+int main(int argc, char **argv)
+{
+    uint64_t fs, entry = lwk_getauxval(AT_LWK_LINUX_ENTRY, 0);
+    uint64_t ssize = lwk_getauxval(AT_LWK_STACK_SIZE, 0);
+    long rc;
+
+    (void)argc;
+    lxrt.lo = lwk_getauxval(AT_LWK_LINUX_BASE, 0);
+    lxrt.hi = lxrt.lo + lwk_getauxval(AT_LWK_LINUX_SIZE, 0);
+    lxrt.image_end = lwk_getauxval(AT_LWK_LINUX_BRK, 0);
+    lxrt.stack_hi = LWK_STACK_TOP;
+    lxrt.stack_lo = LWK_STACK_TOP - ssize;
+    lxrt.pid = lwk_sys_getpid();
+    lx_mem_init();
+    __asm__ volatile("movq %%fs:0, %0" : "=r"(fs));    /* our TCB */
+    rc = lwk_sys_linux_setup((long)lxrt_entry, (long)(stack + sizeof(stack)),
+                             (long)fs);
+    if (rc < 0 || !entry || lxrt.hi <= lxrt.lo) {
+        static const char msg[] = "lxrt: the PCT did not set up a Linux "
+                                  "program (or the kernel refused it)\n";
+        lwk_sys_console_write((long)msg, sizeof(msg) - 1);
+        return 125;
+    }
+    lxrt_jump(entry, (uint64_t)(argv - 1));   /* argc is below argv */
+}

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rt_file.c: a Linux program's file calls, forwarded to yod exactly as a
+ * newlib program's are: through libc's lwk_io table (libc/yodfile.c under
+ * yod; the console's answers under lwkrun).  Linux's flags, structures
+ * and errno are translated here; every pointer is checked against the
+ * program's memory first, so a bad one is EFAULT with nothing done.
+ * Descriptors are yod's, as for a newlib program.  Not forwarded (yod has
+ * no request for them; docs/LINUX.md): dup*, getdents64, readlink of a
+ * real link, relative paths from a directory descriptor.
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libc_internal.h"
+#include "rt.h"
+
+#define CHECK(p, n) do { if (!lx_ok((uint64_t)(p), (uint64_t)(n))) \
+                              return -LX_EFAULT; } while (0)
+#define PATH(var, p) const char *var = lx_path(p); \
+                     if (!var) return -LX_EFAULT
+
+static int nl_open_flags(long f)
+{
+    return (int)(f & LX_O_ACCMODE) |
+           (f & LX_O_CREAT ? O_CREAT : 0) | (f & LX_O_EXCL ? O_EXCL : 0) |
+           (f & LX_O_TRUNC ? O_TRUNC : 0) | (f & LX_O_APPEND ? O_APPEND : 0) |
+           (f & LX_O_NONBLOCK ? O_NONBLOCK : 0) |
+           (f & LX_O_DSYNC ? O_SYNC : 0) |
+           (f & LX_O_DIRECTORY ? O_DIRECTORY : 0) |
+           (f & LX_O_NOFOLLOW ? O_NOFOLLOW : 0);
+}
+
+/* Only AT_FDCWD or an absolute path: yod knows no directory descriptors. */
+static long at_path(long dirfd, const char *path)
+{
+    if ((int)dirfd != LX_AT_FDCWD && path[0] != '/')
+        return -LX_ENOSYS;
+    return 0;
+}
+
+long lx_openat(LX_ARGS)
+{
+    PATH(path, a1);
+    long rc = at_path(a0, path);
+
+    return rc ? rc : lx_err(lwk_io->open(path, nl_open_flags(a2), (int)a3));
+}
+
+long lx_open(LX_ARGS)
+{
+    return lx_openat(LX_AT_FDCWD, a0, a1, a2, 0, 0);
+}
+
+long lx_close(LX_ARGS)
+{
+    return lx_err(lwk_io->close((int)a0));
+}
+
+long lx_read(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return lx_err(lwk_io->read((int)a0, (void *)a1, (size_t)a2));
+}
+
+long lx_write(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return lx_err(lwk_io->write((int)a0, (const void *)a1, (size_t)a2));
+}
+
+long lx_lseek(LX_ARGS)
+{
+    return lx_err(lwk_io->lseek((int)a0, a1, (int)a2));
+}
+
+/* pread/pwrite: seek there, move the bytes, seek back. */
+static long at_offset(int fd, long off, void *buf, size_t len, int wr)
+{
+    long here = lwk_io->lseek(fd, 0, SEEK_CUR), rc;
+
+    if (here < 0)
+        return lx_err(here);
+    if (off < 0)
+        return -LX_EINVAL;
+    if ((rc = lwk_io->lseek(fd, off, SEEK_SET)) < 0)
+        return lx_err(rc);
+    rc = wr ? lwk_io->write(fd, buf, len) : lwk_io->read(fd, buf, len);
+    lwk_io->lseek(fd, here, SEEK_SET);
+    return lx_err(rc);
+}
+
+long lx_pread64(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return at_offset((int)a0, a3, (void *)a1, (size_t)a2, 0);
+}
+
+long lx_pwrite64(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return at_offset((int)a0, a3, (void *)a1, (size_t)a2, 1);
+}
+
+static long vec(long fd, long iov, long n, int wr)
+{
+    const struct lx_iovec *v = (const struct lx_iovec *)iov;
+    long done = 0, rc;
+
+    if (n < 0 || n > 1024)
+        return -LX_EINVAL;
+    CHECK(iov, (uint64_t)n * sizeof(*v));
+    for (long i = 0; i < n; i++)
+        CHECK(v[i].base, v[i].len);
+    for (long i = 0; i < n; i++) {
+        if (!v[i].len)
+            continue;
+        rc = wr ? lwk_io->write((int)fd, (void *)v[i].base, v[i].len)
+                : lwk_io->read((int)fd, (void *)v[i].base, v[i].len);
+        if (rc < 0)
+            return done ? done : lx_err(rc);
+        done += rc;
+        if ((uint64_t)rc < v[i].len)
+            break;
+    }
+    return done;
+}
+
+long lx_readv(LX_ARGS)
+{
+    return vec(a0, a1, a2, 0);
+}
+
+long lx_writev(LX_ARGS)
+{
+    return vec(a0, a1, a2, 1);
+}
+
+static void to_lx_stat(const struct stat *s, struct lx_stat *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->st_dev = (uint64_t)s->st_dev;
+    l->st_ino = (uint64_t)s->st_ino;
+    l->st_nlink = (uint64_t)s->st_nlink;
+    l->st_mode = (uint32_t)s->st_mode;  /* S_IF* and permission bits are */
+    l->st_uid = (uint32_t)s->st_uid;    /* the same numbers in newlib */
+    l->st_gid = (uint32_t)s->st_gid;
+    l->st_rdev = (uint64_t)s->st_rdev;
+    l->st_size = (int64_t)s->st_size;
+    l->st_blksize = (int64_t)s->st_blksize;
+    l->st_blocks = (int64_t)s->st_blocks;
+    l->st_atime_sec = (uint64_t)s->st_atim.tv_sec;
+    l->st_atime_nsec = (uint64_t)s->st_atim.tv_nsec;
+    l->st_mtime_sec = (uint64_t)s->st_mtim.tv_sec;
+    l->st_mtime_nsec = (uint64_t)s->st_mtim.tv_nsec;
+    l->st_ctime_sec = (uint64_t)s->st_ctim.tv_sec;
+    l->st_ctime_nsec = (uint64_t)s->st_ctim.tv_nsec;
+}
+
+/* fd >= 0: fstat; else path (lstat when nofollow). */
+static long do_stat(int fd, const char *path, int nofollow, long out)
+{
+    struct stat s;
+    long rc;
+
+    CHECK(out, sizeof(struct lx_stat));
+    if (path)
+        rc = nofollow ? lwk_io->lstat(path, &s) : lwk_io->stat(path, &s);
+    else
+        rc = lwk_io->fstat(fd, &s);
+    if (rc < 0)
+        return lx_err(rc);
+    to_lx_stat(&s, (struct lx_stat *)out);
+    return 0;
+}
+
+long lx_fstat(LX_ARGS)
+{
+    return do_stat((int)a0, NULL, 0, a1);
+}
+
+long lx_stat(LX_ARGS)
+{
+    PATH(path, a0);
+    return do_stat(-1, path, 0, a1);
+}
+
+long lx_lstat(LX_ARGS)
+{
+    PATH(path, a0);
+    return do_stat(-1, path, 1, a1);
+}
+
+long lx_newfstatat(LX_ARGS)
+{
+    PATH(path, a1);
+    long rc;
+
+    if (path[0] == 0 && (a3 & LX_AT_EMPTY_PATH))
+        return do_stat((int)a0, NULL, 0, a2);
+    if ((rc = at_path(a0, path)))
+        return rc;
+    return do_stat(-1, path, (a3 & LX_AT_SYMLINK_NOFOLLOW) != 0, a2);
+}
+
+/* isatty (TCGETS) and the window size: yod's answer for the fd. */
+long lx_ioctl(LX_ARGS)
+{
+    long tty;
+
+    a1 = (unsigned)a1;
+    if (a1 != LX_TCGETS && a1 != LX_TIOCGWINSZ)
+        return -LX_ENOTTY;
+    CHECK(a2, a1 == LX_TCGETS ? sizeof(struct lx_termios)
+                              : sizeof(struct lx_winsize));
+    tty = lwk_io->isatty((int)a0);
+    if (tty < 0)
+        return lx_err(tty);
+    if (tty == 0)
+        return -LX_ENOTTY;
+    if (a1 == LX_TCGETS)
+        memset((void *)a2, 0, sizeof(struct lx_termios));
+    else
+        *(struct lx_winsize *)a2 = (struct lx_winsize){ 24, 80, 0, 0 };
+    return 0;
+}
+
+long lx_fcntl(LX_ARGS)
+{
+    struct stat s;
+    long rc;
+
+    switch ((int)a1) {
+    case LX_F_GETFD:
+    case LX_F_SETFD:
+    case LX_F_SETFL:
+        rc = lwk_io->fstat((int)a0, &s);    /* EBADF if not open */
+        return rc < 0 ? lx_err(rc) : 0;
+    case LX_F_GETFL:                        /* not kept: say read-write */
+        rc = lwk_io->fstat((int)a0, &s);
+        return rc < 0 ? lx_err(rc) : ((int)a0 == 0 ? 0 : (int)a0 <= 2 ? 1 : 2);
+    default:
+        return -LX_EINVAL;
+    }
+}
+
+long lx_unlinkat(LX_ARGS)
+{
+    PATH(path, a1);
+    long rc = at_path(a0, path);
+
+    if (rc)
+        return rc;
+    return lx_err(a2 & LX_AT_REMOVEDIR ? lwk_io->rmdir(path)
+                                       : lwk_io->unlink(path));
+}
+
+long lx_unlink(LX_ARGS)
+{
+    return lx_unlinkat(LX_AT_FDCWD, a0, 0, 0, 0, 0);
+}
+
+long lx_rmdir(LX_ARGS)
+{
+    return lx_unlinkat(LX_AT_FDCWD, a0, LX_AT_REMOVEDIR, 0, 0, 0);
+}
+
+long lx_mkdirat(LX_ARGS)
+{
+    PATH(path, a1);
+    long rc = at_path(a0, path);
+
+    return rc ? rc : lx_err(lwk_io->mkdir(path, (int)a2));
+}
+
+long lx_mkdir(LX_ARGS)
+{
+    return lx_mkdirat(LX_AT_FDCWD, a0, a1, 0, 0, 0);
+}
+
+long lx_renameat(LX_ARGS)
+{
+    PATH(from, a1);
+    PATH(to, a3);
+    long rc = at_path(a0, from);
+
+    if (!rc)
+        rc = at_path(a2, to);
+    return rc ? rc : lx_err(lwk_io->rename(from, to));
+}
+
+long lx_rename(LX_ARGS)
+{
+    return lx_renameat(LX_AT_FDCWD, a0, LX_AT_FDCWD, a1, 0, 0);
+}
+
+/* yod cannot read a link's target: a path that is no link is EINVAL as
+   on Linux, a link ENOSYS. */
+long lx_readlinkat(LX_ARGS)
+{
+    struct stat s;
+    PATH(path, a1);
+    long rc = at_path(a0, path);
+
+    CHECK(a2, a3);
+    if (!rc && strncmp(path, "/proc/", 6) == 0)
+        rc = -LX_ENOENT;        /* glibc asks /proc/self/exe: no /proc */
+    if (!rc)
+        rc = lx_err(lwk_io->lstat(path, &s));
+    if (rc)
+        return rc;
+    return (s.st_mode & S_IFMT) == S_IFLNK ? -LX_ENOSYS : -LX_EINVAL;
+}
+
+long lx_readlink(LX_ARGS)
+{
+    return lx_readlinkat(LX_AT_FDCWD, a0, a1, a2, 0, 0);
+}
+
+long lx_faccessat(LX_ARGS)
+{
+    PATH(path, a1);
+    long rc = at_path(a0, path);
+
+    return rc ? rc : lx_err(lwk_io->access(path, (int)a2));
+}
+
+long lx_faccessat2(LX_ARGS)
+{
+    return lx_faccessat(a0, a1, a2, 0, 0, 0);
+}
+
+long lx_access(LX_ARGS)
+{
+    return lx_faccessat(LX_AT_FDCWD, a0, a1, 0, 0, 0);
+}
+
+long lx_getcwd(LX_ARGS)
+{
+    CHECK(a0, a1);
+    return lx_err(lwk_io->getcwd((char *)a0, (size_t)a1));
+}
+
+long lx_chdir(LX_ARGS)
+{
+    PATH(path, a0);
+    return lx_err(lwk_io->chdir(path));
+}
+
+long lx_ftruncate(LX_ARGS)
+{
+    return lx_err(lwk_io->ftruncate((int)a0, a1));
+}
+
+long lx_fsync(LX_ARGS)
+{
+    return lx_err(lwk_io->fsync((int)a0));
+}
+
+long lx_fdatasync(LX_ARGS)
+{
+    return lx_fsync(a0, 0, 0, 0, 0, 0);
+}
+
+static long mask = 022;
+
+long lx_umask(LX_ARGS)
+{
+    long old = mask;
+
+    mask = a0 & 0777;
+    return old;
+}

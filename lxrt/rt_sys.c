@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rt_sys.c: identity, limits, time, signals and the rest of what static
+ * glibc, libstdc++ and libgfortran ask, answered from what a node knows:
+ * the clock page (libc/time.c: no call per reading), the regions the PCT
+ * gave (limits, sysinfo), the node's name (uname).  Signals: nothing sends
+ * a process one; a program may raise one at itself: ignored, or the
+ * default action ends it with 128 + signal as on Linux (abort(): 134 and
+ * the job ends, as newlib's abort does).  Handlers are recorded but not
+ * run (docs/LINUX.md).
+ */
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/times.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <lwk/lwk.h>
+#include <lwk/syscall.h>
+
+#include "rt.h"
+
+#define CHECK(p, n) do { if (!lx_ok((uint64_t)(p), (uint64_t)(n))) \
+                              return -LX_EFAULT; } while (0)
+
+/* ---- identity and limits -------------------------------------------- */
+
+long lx_getuid(LX_ARGS)  { return 0; }
+long lx_geteuid(LX_ARGS) { return 0; }
+long lx_getgid(LX_ARGS)  { return 0; }
+long lx_getegid(LX_ARGS) { return 0; }
+long lx_getppid(LX_ARGS) { return 1; }  /* the PCT */
+
+long lx_uname(LX_ARGS)
+{
+    struct lx_utsname *u = (struct lx_utsname *)a0;
+    struct utsname n;
+
+    CHECK(a0, sizeof(*u));
+    uname(&n);
+    memset(u, 0, sizeof(*u));
+    /* glibc refuses a kernel older than it was built for: say a current
+       Linux release, and what this really is in version. */
+    strcpy(u->sysname, "Linux");
+    memcpy(u->nodename, n.nodename, strnlen(n.nodename, sizeof(u->nodename) - 1));
+    strcpy(u->release, "6.1.0-qkernel");
+    strcpy(u->version, "Q-Kernel Linux personality");
+    strcpy(u->machine, "x86_64");
+    strcpy(u->domainname, "(none)");
+    return 0;
+}
+
+static struct lx_rlimit limit_of(long res)
+{
+    uint64_t stack = lxrt.stack_hi - lxrt.stack_lo;
+    uint64_t mem = lxrt.hi - lxrt.lo;
+
+    switch (res) {
+    case LX_RLIMIT_STACK: return (struct lx_rlimit){ stack, stack };
+    case LX_RLIMIT_DATA:
+    case LX_RLIMIT_AS:    return (struct lx_rlimit){ mem, mem };
+    case LX_RLIMIT_NOFILE: return (struct lx_rlimit){ 1024, 1024 };
+    default:              return (struct lx_rlimit){ LX_RLIM_INFINITY,
+                                                     LX_RLIM_INFINITY };
+    }
+}
+
+long lx_prlimit64(LX_ARGS)
+{
+    a0 = (int)a0;               /* int arguments: only the low half */
+    a1 = (int)a1;
+    if (a0 != 0 && a0 != lxrt.pid)
+        return -LX_ESRCH;
+    if (a1 < 0 || a1 >= 16)
+        return -LX_EINVAL;
+    CHECK(a2, a2 ? sizeof(struct lx_rlimit) : 0);
+    CHECK(a3, a3 ? sizeof(struct lx_rlimit) : 0);
+    if (a3)
+        *(struct lx_rlimit *)a3 = limit_of(a1);
+    return 0;                   /* a new limit changes nothing: the */
+}                               /* regions are what they are */
+
+long lx_getrlimit(LX_ARGS)
+{
+    return lx_prlimit64(0, a0, 0, a1, 0, 0);
+}
+
+long lx_sysinfo(LX_ARGS)
+{
+    struct lx_sysinfo *s = (struct lx_sysinfo *)a0;
+    struct timespec t;
+
+    CHECK(a0, sizeof(*s));
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    memset(s, 0, sizeof(*s));
+    s->uptime = t.tv_sec;
+    s->totalram = lxrt.hi - lxrt.lo;
+    s->freeram = lx_mem_free_bytes();
+    s->procs = 1;
+    s->mem_unit = 1;
+    return 0;
+}
+
+long lx_getrandom(LX_ARGS)
+{
+    static uint64_t s;
+    uint8_t *p = (uint8_t *)a0;
+
+    CHECK(a0, a1);
+    if (!s) {
+        uint32_t lo, hi;
+        __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+        s = ((uint64_t)hi << 32 | lo) ^ ((uint64_t)lxrt.pid << 48) ^
+            (uint64_t)lwk_nid() << 32;
+    }
+    for (long i = 0; i < a1; i++) {     /* splitmix64: not for secrets */
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        p[i] = (uint8_t)(z ^ (z >> 31));
+    }
+    return a1;
+}
+
+long lx_sigaltstack(LX_ARGS)
+{
+    CHECK(a1, a1 ? 24 : 0);
+    if (a1)                             /* stack_t: sp, flags, size */
+        memcpy((void *)a1, (uint64_t[3]){ 0, 2 /* SS_DISABLE */, 0 }, 24);
+    return 0;
+}
+
+/* ---- time --------------------------------------------------------------- */
+
+static long now(long clk, struct timespec *t)
+{
+    switch ((int)clk) {
+    case LX_CLOCK_REALTIME:
+    case LX_CLOCK_REALTIME_COARSE:
+        return clock_gettime(CLOCK_REALTIME, t);
+    case LX_CLOCK_MONOTONIC:
+    case LX_CLOCK_MONOTONIC_RAW:
+    case LX_CLOCK_MONOTONIC_COARSE:
+    case LX_CLOCK_BOOTTIME:
+        return clock_gettime(CLOCK_MONOTONIC, t);
+    case LX_CLOCK_PROCESS_CPUTIME_ID:
+    case LX_CLOCK_THREAD_CPUTIME_ID: {
+        struct lwk_usage u;
+        lwk_sys_usage((long)&u);
+        t->tv_sec = (time_t)(u.cpu_ns / 1000000000u);
+        t->tv_nsec = (long)(u.cpu_ns % 1000000000u);
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+long lx_clock_gettime(LX_ARGS)
+{
+    struct timespec t;
+
+    CHECK(a1, sizeof(struct lx_timespec));
+    if (now(a0, &t) < 0)
+        return -LX_EINVAL;
+    *(struct lx_timespec *)a1 = (struct lx_timespec){ t.tv_sec, t.tv_nsec };
+    return 0;
+}
+
+long lx_clock_getres(LX_ARGS)
+{
+    if (a0 < 0 || a0 > LX_CLOCK_BOOTTIME)
+        return -LX_EINVAL;
+    CHECK(a1, a1 ? sizeof(struct lx_timespec) : 0);
+    if (a1)
+        *(struct lx_timespec *)a1 = (struct lx_timespec){ 0, 1 };
+    return 0;
+}
+
+long lx_gettimeofday(LX_ARGS)
+{
+    struct timespec t;
+
+    CHECK(a0, a0 ? sizeof(struct lx_timeval) : 0);
+    clock_gettime(CLOCK_REALTIME, &t);
+    if (a0)
+        *(struct lx_timeval *)a0 = (struct lx_timeval){ t.tv_sec,
+                                                       t.tv_nsec / 1000 };
+    return 0;
+}
+
+long lx_time(LX_ARGS)
+{
+    struct timespec t;
+
+    CHECK(a0, a0 ? 8 : 0);
+    clock_gettime(CLOCK_REALTIME, &t);
+    if (a0)
+        *(int64_t *)a0 = t.tv_sec;
+    return t.tv_sec;
+}
+
+long lx_clock_nanosleep(LX_ARGS)
+{
+    const struct lx_timespec *r = (const struct lx_timespec *)a2;
+    struct timespec t, d;
+
+    CHECK(a2, sizeof(*r));
+    CHECK(a3, a3 ? sizeof(*r) : 0);
+    if (r->tv_nsec < 0 || r->tv_nsec >= 1000000000 || r->tv_sec < 0 ||
+        now(a0, &t) < 0)
+        return -LX_EINVAL;
+    d = (struct timespec){ r->tv_sec, r->tv_nsec };
+    if (a1 & LX_TIMER_ABSTIME) {
+        int64_t ns = (r->tv_sec - t.tv_sec) * 1000000000LL +
+                     (r->tv_nsec - t.tv_nsec);
+        if (ns <= 0)
+            return 0;
+        d = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
+    }
+    nanosleep(&d, NULL);        /* nothing interrupts it */
+    return 0;
+}
+
+long lx_nanosleep(LX_ARGS)
+{
+    return lx_clock_nanosleep(LX_CLOCK_MONOTONIC, 0, a0, a1, 0, 0);
+}
+
+long lx_times(LX_ARGS)
+{
+    struct tms t;
+    clock_t c;
+
+    CHECK(a0, a0 ? sizeof(struct lx_tms) : 0);
+    c = times(&t);
+    if (a0)
+        *(struct lx_tms *)a0 = (struct lx_tms){ t.tms_utime, t.tms_stime,
+                                                0, 0 };
+    return (long)c;
+}
+
+long lx_getrusage(LX_ARGS)
+{
+    struct lx_rusage *l = (struct lx_rusage *)a1;
+    struct rusage r;
+
+    CHECK(a1, sizeof(*l));
+    if (getrusage((int)a0, &r) < 0)
+        return -LX_EINVAL;
+    memset(l, 0, sizeof(*l));
+    l->utime = (struct lx_timeval){ r.ru_utime.tv_sec, r.ru_utime.tv_usec };
+    l->stime = (struct lx_timeval){ r.ru_stime.tv_sec, r.ru_stime.tv_usec };
+    l->maxrss = r.ru_maxrss;
+    return 0;
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+static struct lx_sigaction act[LX_NSIG + 1];
+static uint64_t blocked;
+
+static const char *sig_name(int sig)
+{
+    static const char *const n[] = { [1] = "SIGHUP", "SIGINT", "SIGQUIT",
+        "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL",
+        "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM" };
+    return sig > 0 && sig < 16 ? n[sig] : "signal";
+}
+
+/* No printf here: it would double the runtime the PCT carries. */
+void lx_die_by_signal(int sig, const char *why)
+{
+    char msg[160];
+    size_t n = strlen(why);
+
+    memcpy(msg, why, n);
+    memcpy(msg + n, " (", 2);
+    n += 2;
+    strcpy(msg + n, sig_name(sig));
+    n += strlen(sig_name(sig));
+    msg[n++] = ' ';
+    if (sig >= 10)
+        msg[n++] = (char)('0' + sig / 10);
+    msg[n++] = (char)('0' + sig % 10);
+    msg[n++] = ')';
+    lwk_sys_abort(128 + sig, (long)msg, (long)n, -1);
+    __builtin_unreachable();
+}
+
+long lx_rt_sigaction(LX_ARGS)
+{
+    a0 = (int)a0;
+    if (a0 < 1 || a0 > LX_NSIG || a3 != 8)
+        return -LX_EINVAL;
+    CHECK(a1, a1 ? sizeof(struct lx_sigaction) : 0);
+    CHECK(a2, a2 ? sizeof(struct lx_sigaction) : 0);
+    if (a2)
+        *(struct lx_sigaction *)a2 = act[a0];
+    if (a1) {
+        if (a0 == 9 || a0 == 19)        /* SIGKILL, SIGSTOP */
+            return -LX_EINVAL;
+        act[a0] = *(const struct lx_sigaction *)a1;
+    }
+    return 0;
+}
+
+long lx_rt_sigprocmask(LX_ARGS)
+{
+    uint64_t set;
+
+    if (a3 != 8)
+        return -LX_EINVAL;
+    CHECK(a1, a1 ? 8 : 0);
+    CHECK(a2, a2 ? 8 : 0);
+    if (a2)
+        *(uint64_t *)a2 = blocked;
+    if (!a1)
+        return 0;
+    set = *(const uint64_t *)a1;
+    switch ((int)a0) {
+    case LX_SIG_BLOCK:   blocked |= set; break;
+    case LX_SIG_UNBLOCK: blocked &= ~set; break;
+    case LX_SIG_SETMASK: blocked = set; break;
+    default:             return -LX_EINVAL;
+    }
+    return 0;
+}
+
+/* A signal the program sent itself. */
+static long deliver(long sig)
+{
+    uint64_t h;
+
+    if (sig == 0)
+        return 0;
+    if (sig < 1 || sig > LX_NSIG)
+        return -LX_EINVAL;
+    h = act[sig].handler;
+    if (sig == LX_SIGABRT && (blocked & (1ull << (sig - 1))))
+        h = LX_SIG_DFL;         /* glibc's abort() unblocks it first */
+    if (h == LX_SIG_IGN)
+        return 0;
+    if (h == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == LX_SIGCONT ||
+                            sig == LX_SIGURG || sig == LX_SIGWINCH))
+        return 0;
+    if (h != LX_SIG_DFL)
+        lx_die_by_signal((int)sig, "a signal handler would run: handlers "
+                                   "are not run on a compute node");
+    lx_die_by_signal((int)sig, "killed by a signal it raised");
+}
+
+long lx_kill(LX_ARGS)
+{
+    if ((int)a0 != 0 && (int)a0 != lxrt.pid)
+        return -LX_ESRCH;
+    return deliver((int)a1);
+}
+
+long lx_tkill(LX_ARGS)
+{
+    return (int)a0 == lxrt.pid ? deliver((int)a1) : -LX_ESRCH;
+}
+
+long lx_tgkill(LX_ARGS)
+{
+    return (int)a0 == lxrt.pid && (int)a1 == lxrt.pid ? deliver((int)a2)
+                                                       : -LX_ESRCH;
+}
