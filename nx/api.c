@@ -215,10 +215,17 @@ long _iprobex(long typesel, long nodesel, long ptypesel, long info[])
 
 long _cprobex(long typesel, long nodesel, long ptypesel, long info[])
 {
+    unsigned long seen = nx.arrivals;
     long f;
 
-    while ((f = _iprobex(typesel, nodesel, ptypesel, info)) == 0)
-        nx_progress(1);
+    /* A message that came after a probe's search looked was taken in
+     * while its answer was awaited, and its event consumed: sleeping for
+     * the next event would wait out nx_progress's 100 ms.  Look again. */
+    while ((f = _iprobex(typesel, nodesel, ptypesel, info)) == 0) {
+        if (nx.arrivals == seen)
+            nx_progress(1);
+        seen = nx.arrivals;
+    }
     return f < 0 ? -1 : 0;
 }
 

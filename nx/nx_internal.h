@@ -169,6 +169,7 @@ struct nx_state {
     struct nx_info last;
     int probe_done, probe_found;
     struct nx_info probe_info;
+    unsigned long arrivals;     /* PUTs on the data portal (cprobe) */
     unsigned coll_seq;
     char errmsg[200];
     int err_peer;               /* of the last error, as nx_req's */

@@ -15,6 +15,7 @@ static void on_target(const ptl_event_t *ev)
 
     switch (ev->type) {
     case PTL_EVENT_PUT:
+        nx.arrivals++;
         if (ev->ptl_list == PTL_PRIORITY_LIST)
             nx_on_match(ev->user_ptr, ev);    /* landed in a posted buffer */
         break;                          /* overflow: waits for a receive */

@@ -1,8 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe/Iprobe: sizes and sources learnt before receiving, wildcards,
- * eager and long messages, and a message probed stays receivable. */
+ * eager and long messages, a message probed stays receivable, and one
+ * that comes while the probe's search is being answered is found. */
 #include <unistd.h>
+#include <portals4.h>
 #include "mpitest.h"
+
+/* The library's PtlMESearch, through this program (mpi.mk links it with
+ * -Wl,--wrap=PtlMESearch): with hold_search set, the next search is
+ * answered only after 300 ms, so messages can come meanwhile. */
+static volatile int hold_search;
+
+int __real_PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                       const ptl_me_t *me, ptl_search_op_t op, void *uptr);
+int __wrap_PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                       const ptl_me_t *me, ptl_search_op_t op, void *uptr);
+
+int __wrap_PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt,
+                       const ptl_me_t *me, ptl_search_op_t op, void *uptr)
+{
+    int rc = __real_PtlMESearch(ni, pt, me, op, uptr);
+
+    if (hold_search && op == PTL_SEARCH_ONLY) {
+        hold_search = 0;
+        usleep(300000);
+    }
+    return rc;
+}
 
 /* What rank r sends to rank 0: odd ranks a long message (> 64 KiB, the
  * eager limit), so a probe learns a length that came without its data. */
@@ -59,6 +83,29 @@ int main(int argc, char **argv)
     MPI_Recv(&v, 1, MPI_INT, t_rank, 5, dup, &st);
     MPI_Comm_free(&dup);
     t_report("iprobe-tag-and-context");
+    /* Messages that come while MPI_Probe waits for its search's answer
+     * (the search, which found nothing, is held 300 ms, and the other
+     * ranks send 100 ms in): the wait takes their arrivals in, and the
+     * probe must search again rather than sleep for an arrival event it
+     * has handled already (it slept for ever). */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t_rank != 0) {
+        usleep(100000);         /* rank 0's search is held by now */
+        MPI_Send(&t_rank, 1, MPI_INT, 0, 40 + t_rank, MPI_COMM_WORLD);
+    } else {
+        hold_search = t_size > 1;
+        for (int k = 1; k < t_size; k++) {
+            int got = -1, cnt = 0;
+            MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_INT, &cnt);
+            CHECK(cnt == 1 && st.MPI_TAG == 40 + st.MPI_SOURCE);
+            MPI_Recv(&got, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(got == st.MPI_SOURCE);
+        }
+        CHECK(hold_search == 0);        /* the search was held */
+    }
+    t_report("probe-arrival-while-searching");
     free(b);
     return t_finish();
 }
