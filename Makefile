@@ -60,6 +60,7 @@ include tests/tests.mk
 -include libc/libc.mk
 -include mpi/mpi.mk
 -include lxrt/lxrt.mk
+-include mpi/fortran/fortran.mk
 -include pct/pct.mk
 -include yod/yod.mk
 -include tools/tools.mk

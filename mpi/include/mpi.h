@@ -1345,6 +1345,32 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 int PMPI_Add_error_string(int errorcode, const char *string);
 /* ==== end of PMPI_ names ==== */
 
+/* ---- Fortran handles (mpi/fortran/f2c.c): a Fortran handle is an
+ * INTEGER index into a table per kind; MPI_X_c2f gives a C handle its
+ * index (the same one every time), MPI_X_f2c the handle back (an index
+ * that names nothing gives the kind's null handle). ---- */
+typedef int MPI_Fint;
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_File MPI_File_f2c(MPI_Fint file);
+MPI_Fint MPI_File_c2f(MPI_File file);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
 int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */

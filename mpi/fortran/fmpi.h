@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fmpi.h: what the Fortran bindings share (f2c.c, fcallback.c and the
+ * wrappers genwrap.py writes).  Fortran handles are INTEGER indices into a
+ * table per kind of object (f2c.c); the sentinels MPI_BOTTOM, MPI_IN_PLACE
+ * and MPI_STATUS(ES)_IGNORE are variables in common blocks that mpif.h
+ * and the mpi module declare and this library defines, so a wrapper knows
+ * them by their address.
+ */
+#ifndef FMPI_H
+#define FMPI_H
+
+#include <stddef.h>
+#include "mpi.h"
+
+enum { MPIF_COMM, MPIF_GROUP, MPIF_TYPE, MPIF_OP, MPIF_REQ, MPIF_ERRH,
+       MPIF_INFO, MPIF_WIN, MPIF_FILE, MPIF_NKINDS };
+
+/* The predefined handles, in index order per kind (f2c.c): genmpif.c
+ * writes mpif.h's PARAMETERs from this table, so no index is kept twice. */
+struct mpif_predef {
+    const char *name;           /* the Fortran name */
+    int kind;
+    void *obj;                  /* the C handle, or NULL: made by make */
+    MPI_Datatype (*make)(void); /* Fortran-only types (MPI_COMPLEX...) */
+};
+extern const struct mpif_predef mpif_predefs[];
+extern const int mpif_npredefs;
+
+void *mpif_get(int kind, MPI_Fint f);           /* index -> C handle */
+MPI_Fint mpif_put(int kind, void *obj);         /* C handle -> index */
+MPI_Fint mpif_update(int kind, MPI_Fint old, void *now);
+MPI_Fint mpif_index_of(int kind, void *obj);    /* -1 if it has none */
+MPI_Fint mpif_predef_index(const char *name);
+
+/* The sentinels' common blocks (gfortran names /MPI_FORTRAN_BOTTOM/
+ * mpi_fortran_bottom_). */
+#define MPIF_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
+extern MPI_Fint mpi_fortran_status_ignore_[MPIF_STATUS_SIZE];
+extern MPI_Fint mpi_fortran_statuses_ignore_[MPIF_STATUS_SIZE];
+
+/* A Fortran choice buffer as the C library takes it. */
+static inline void *mpif_buf(void *b)
+{
+    if (b == (void *)&mpi_fortran_bottom_)
+        return MPI_BOTTOM;
+    if (b == (void *)&mpi_fortran_in_place_)
+        return MPI_IN_PLACE;
+    return b;
+}
+
+/* gfortran's LOGICAL: .TRUE. is 1, .FALSE. 0; any nonzero reads true. */
+#define MPIF_TRUE 1
+#define MPIF_FALSE 0
+
+/* MAXLOC/MINLOC on Fortran's pair types (MPI_2REAL...): the C library
+ * knows only its own pair types, so these get an op of ours (fcallback.c). */
+MPI_Op mpif_op_for(MPI_Op op, MPI_Datatype dt);
+
+/* Copy a C string result into a blank-padded Fortran CHARACTER. */
+void mpif_str_out(char *dst, size_t dstlen, const char *src, int srclen);
+/* A Fortran CHARACTER argument as a C string (trailing blanks dropped);
+ * free() the result. */
+char *mpif_str_in(const char *src, size_t len);
+
+#endif

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+# genwrap.py: the Fortran bindings' C wrappers and the mpi module's
+# interfaces, from mpi.def (one line per routine).
+#   genwrap.py mpi.def OUT.c OUT-ifaces.f90
+# Each Fortran routine MPI_X is the C function mpi_x_ (gfortran's name)
+# calling the C library's MPI_X; pmpi_x_ is the same body and mpi_x_ is a
+# weak alias of it (the profiling interface, as in C).  KINDs:
+#   b       choice buffer (any type); MPI_BOTTOM, MPI_IN_PLACE recognised
+#   i       INTEGER in                io      INTEGER out or in-out
+#   ia      INTEGER array             ia3     INTEGER ranges(3,*)
+#   L       LOGICAL in                Lo      LOGICAL out
+#   La      LOGICAL array (1/0, as gfortran's .TRUE./.FALSE.)
+#   H       a handle in, H one of comm group dt op errh req info
+#   H>      a new handle out          H^      a handle the call may free
+#   dta[n]  n datatypes in            req^[n] n requests the call may free
+#   st      status out (MPI_STATUS_IGNORE recognised)    sti  status in
+#   sta[n]  n statuses out (MPI_STATUSES_IGNORE recognised)
+#   ix      an index out (C's 0-based becomes 1-based; MPI_UNDEFINED kept)
+#   ixa[n]  *n indices out, likewise
+#   so[len] CHARACTER out, blank-padded after the len argument's count
+#   si      CHARACTER in (trailing blanks dropped)
+#   ai      MPI_Aint from INTEGER     aia[n] n of them     aio  to INTEGER
+#   A, Ao, Aa  INTEGER(KIND=MPI_ADDRESS_KIND) in, out, array
+#   fn      a procedure (callbacks: hand-written wrappers only)
+import sys
+
+HANDLES = {
+    'comm': ('MPI_Comm', 'Comm', 'MPIF_COMM'),
+    'group': ('MPI_Group', 'Group', 'MPIF_GROUP'),
+    'dt': ('MPI_Datatype', 'Type', 'MPIF_TYPE'),
+    'op': ('MPI_Op', 'Op', 'MPIF_OP'),
+    'errh': ('MPI_Errhandler', 'Errhandler', 'MPIF_ERRH'),
+    'req': ('MPI_Request', 'Request', 'MPIF_REQ'),
+    'info': ('MPI_Info', 'Info', 'MPIF_INFO'),
+}
+
+
+def parse(path):
+    routines = []
+    for line in open(path):
+        line = line.split('#', 1)[0].split()
+        if not line:
+            continue
+        name, hand = line[0], line[0].startswith('*')
+        args = []
+        for a in line[1:]:
+            kind, aname = a.split(':')
+            n = None
+            if '[' in kind:
+                kind, n = kind[:-1].split('[')
+            args.append((kind, aname, n))
+        routines.append((name.lstrip('*'), hand, args))
+    return routines
+
+
+def c_wrapper(name, args):
+    params, hidden, pre, cargs, post = [], [], [], [], []
+    has = {k: a for k, a, _ in args}
+    for kind, a, n in args:
+        base = 'dt' if kind == 'dta' else kind.rstrip('>^')
+        if kind == 'b':
+            params.append('void *%s' % a)
+            cargs.append('mpif_buf(%s)' % a)
+            continue
+        if kind in ('so', 'si'):
+            params.append('char *%s' % a)
+            hidden.append('size_t %s_len' % a)
+        elif kind in ('A', 'Ao', 'Aa'):
+            params.append('MPI_Aint *%s' % a)
+        else:
+            params.append('MPI_Fint *%s' % a)
+        if kind == 'i':
+            cargs.append('*%s' % a)
+        elif kind in ('io', 'ia', 'La', 'ix', 'Ao', 'Aa'):
+            cargs.append(a)
+            if kind == 'ix':
+                post.append('if (rc == MPI_SUCCESS && *%s >= 0) *%s += 1;'
+                            % (a, a))
+        elif kind == 'ia3':
+            cargs.append('(int (*)[3])%s' % a)
+        elif kind == 'L':
+            cargs.append('*%s != 0' % a)
+        elif kind == 'Lo':
+            cargs.append(a)
+            post.append('*%s = *%s ? MPIF_TRUE : MPIF_FALSE;' % (a, a))
+        elif kind == 'A':
+            cargs.append('*%s' % a)
+        elif kind == 'ai':
+            cargs.append('(MPI_Aint)*%s' % a)
+        elif kind == 'aio':
+            pre.append('MPI_Aint c_%s = 0;' % a)
+            cargs.append('&c_%s' % a)
+            post.append('*%s = (MPI_Fint)c_%s;' % (a, a))
+        elif kind == 'aia':
+            pre.append('MPI_Aint *c_%s = malloc((size_t)(*%s > 0 ? *%s : 1) '
+                       '* sizeof *c_%s);' % (a, n, n, a))
+            pre.append('if (c_%s == NULL) rc = MPI_ERR_NO_MEM;' % a)
+            pre.append('else for (int k = 0; k < *%s; k++) c_%s[k] = %s[k];'
+                       % (n, a, a))
+            cargs.append('c_%s' % a)
+            post.append('free(c_%s);' % a)
+        elif kind == 'ixa':
+            cargs.append(a)
+            post.append('if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) '
+                        '&& *%s != MPI_UNDEFINED) for (int k = 0; k < *%s; '
+                        'k++) %s[k] += 1;' % (n, n, a))
+        elif kind == 'st':
+            pre.append('MPI_Status s_%s;' % a)
+            pre.append('int ign_%s = %s == mpi_fortran_status_ignore_;'
+                       % (a, a))
+            pre.append('if (!ign_%s) MPI_Status_f2c(%s, &s_%s);' % (a, a, a))
+            cargs.append('ign_%s ? MPI_STATUS_IGNORE : &s_%s' % (a, a))
+            post.append('if (!ign_%s) MPI_Status_c2f(&s_%s, %s);' % (a, a, a))
+        elif kind == 'sti':
+            pre.append('MPI_Status s_%s;' % a)
+            pre.append('MPI_Status_f2c(%s, &s_%s);' % (a, a))
+            cargs.append('&s_%s' % a)
+        elif kind == 'sta':
+            pre.append('int ign_%s = %s == mpi_fortran_statuses_ignore_;'
+                       % (a, a))
+            pre.append('MPI_Status *s_%s = ign_%s ? MPI_STATUSES_IGNORE : '
+                       'malloc((size_t)(*%s > 0 ? *%s : 1) * sizeof *s_%s);'
+                       % (a, a, n, n, a))
+            pre.append('if (!ign_%s && s_%s == NULL) rc = MPI_ERR_NO_MEM;'
+                       % (a, a))
+            pre.append('else if (!ign_%s) for (int k = 0; k < *%s; k++) '
+                       'MPI_Status_f2c(%s + k * MPIF_STATUS_SIZE, &s_%s[k]);'
+                       % (a, n, a, a))
+            cargs.append('s_%s' % a)
+            post.append('if (!ign_%s && s_%s != NULL) { for (int k = 0; '
+                        'k < *%s; k++) MPI_Status_c2f(&s_%s[k], %s + k * '
+                        'MPIF_STATUS_SIZE); free(s_%s); }'
+                        % (a, a, n, a, a, a))
+        elif kind == 'so':
+            pre.append('char c_%s[MPI_MAX_INFO_VAL + 1] = "";' % a)
+            cargs.append('c_%s' % a)
+            post.append('mpif_str_out(%s, %s_len, c_%s, rc == MPI_SUCCESS ? '
+                        '*%s : 0);' % (a, a, a, n))
+        elif kind == 'si':
+            pre.append('char *c_%s = mpif_str_in(%s, %s_len);' % (a, a, a))
+            pre.append('if (c_%s == NULL) rc = MPI_ERR_NO_MEM;' % a)
+            cargs.append('c_%s' % a)
+            post.append('free(c_%s);' % a)
+        elif base in HANDLES and n is None:
+            ctype, conv, k = HANDLES[base]
+            if kind == base:
+                expr = 'MPI_%s_f2c(*%s)' % (conv, a)
+                if base == 'op' and 'dt' in has:
+                    expr = 'mpif_op_for(%s, MPI_Type_f2c(*%s))' % (expr,
+                                                                has['dt'])
+                cargs.append(expr)
+            elif kind.endswith('>'):
+                pre.append('%s c_%s = (%s)0;' % (ctype, a, ctype))
+                cargs.append('&c_%s' % a)
+                post.append('if (rc == MPI_SUCCESS) *%s = MPI_%s_c2f(c_%s);'
+                            % (a, conv, a))
+            else:
+                pre.append('%s c_%s = MPI_%s_f2c(*%s);' % (ctype, a, conv, a))
+                cargs.append('&c_%s' % a)
+                post.append('*%s = mpif_update(%s, *%s, (void *)c_%s);'
+                            % (a, k, a, a))
+        elif base in HANDLES:
+            ctype, conv, k = HANDLES[base]
+            pre.append('%s *c_%s = malloc((size_t)(*%s > 0 ? *%s : 1) * '
+                       'sizeof *c_%s);' % (ctype, a, n, n, a))
+            pre.append('if (c_%s == NULL) rc = MPI_ERR_NO_MEM;' % a)
+            pre.append('else for (int k = 0; k < *%s; k++) c_%s[k] = '
+                       'MPI_%s_f2c(%s[k]);' % (n, a, conv, a))
+            cargs.append('c_%s' % a)
+            if kind.endswith('^'):
+                post.append('if (c_%s != NULL) for (int k = 0; k < *%s; k++)'
+                            ' %s[k] = mpif_update(%s, %s[k], (void *)c_%s[k]);'
+                            % (a, n, a, k, a, a))
+            post.append('free(c_%s);' % a)
+        else:
+            sys.exit('genwrap: %s: unknown kind %s' % (name, kind))
+    params.append('MPI_Fint *ierror')
+    low = name.lower()
+    out = ['void pmpi_%s_(%s)' % (low, ', '.join(params + hidden)), '{',
+           '    int rc = MPI_SUCCESS;']
+    out += ['    ' + s for s in pre]
+    out.append('    if (rc == MPI_SUCCESS)')
+    out.append('        rc = MPI_%s(%s);' % (name, ', '.join(cargs)))
+    out += ['    ' + s for s in post]
+    out += ['    *ierror = rc;', '}',
+            'void mpi_%s_(%s) __attribute__((weak, alias("pmpi_%s_")));'
+            % (low, ', '.join(params + hidden), low), '']
+    return out
+
+
+FTYPE = {
+    'i': 'integer', 'io': 'integer', 'ia': 'integer, dimension(*)',
+    'ia3': 'integer, dimension(3,*)', 'L': 'logical', 'Lo': 'logical',
+    'La': 'logical, dimension(*)', 'st': 'integer, dimension(MPI_STATUS_SIZE)',
+    'sti': 'integer, dimension(MPI_STATUS_SIZE)',
+    'sta': 'integer, dimension(MPI_STATUS_SIZE,*)', 'ix': 'integer',
+    'ixa': 'integer, dimension(*)', 'so': 'character(len=*)',
+    'si': 'character(len=*)', 'ai': 'integer', 'aia': 'integer, dimension(*)',
+    'aio': 'integer', 'A': 'integer(kind=MPI_ADDRESS_KIND)',
+    'Ao': 'integer(kind=MPI_ADDRESS_KIND)',
+    'Aa': 'integer(kind=MPI_ADDRESS_KIND), dimension(*)', 'fn': 'external',
+}
+
+
+def f_interface(prefix, name, args):
+    names = [a for _, a, _ in args] + ['ierror']
+    # the argument list, continued with & so no line passes 132 columns
+    head, lines = 'subroutine %s_%s(' % (prefix, name.upper()), []
+    for a in names:
+        if len(head) + len(a) > 70:
+            lines.append(head + ' &')
+            head = '    '
+        head += a + (', ' if a != 'ierror' else ')')
+    out = lines + [head, '  import :: MPI_STATUS_SIZE, MPI_ADDRESS_KIND',
+                   '  implicit none']
+    for kind, a, n in args:
+        base = 'dt' if kind == 'dta' else kind.rstrip('>^')
+        if kind == 'b':
+            out.append('  !GCC$ ATTRIBUTES NO_ARG_CHECK :: %s' % a)
+            out.append('  type(*), dimension(*) :: %s' % a)
+        elif kind == 'fn':
+            out.append('  external :: %s' % a)
+        elif base in HANDLES:
+            out.append('  integer%s :: %s' % (', dimension(*)' if n else '', a))
+        else:
+            out.append('  %s :: %s' % (FTYPE[kind], a))
+    out += ['  integer :: ierror', 'end subroutine %s_%s' % (prefix,
+                                                             name.upper())]
+    return out
+
+
+def main():
+    routines = parse(sys.argv[1])
+    c = ['/* Made by mpi/fortran/genwrap.py from mpi.def: do not edit. */',
+         '#include <stdlib.h>', '#include "fmpi.h"', '']
+    f = ['! Made by mpi/fortran/genwrap.py from mpi.def: do not edit.',
+         'interface']
+    for name, hand, args in routines:
+        if not hand:
+            c += c_wrapper(name, args)
+        for prefix in ('MPI', 'PMPI'):
+            f += f_interface(prefix, name, args)
+    f.append('end interface')
+    open(sys.argv[2], 'w').write('\n'.join(c) + '\n')
+    open(sys.argv[3], 'w').write('\n'.join(f) + '\n')
+
+
+main()
