@@ -97,3 +97,10 @@ $(LXN_T)/cxxmpi: tests/mpif/cxxmpi.cc $(LXN_DEPS)
 	$(call say,MPICXX,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicxx --lwk -O2 -Wall -Wextra -Werror $< -o $@
 test-build: $(LXN_T)/fmpi-h $(LXN_T)/fmpi-mod $(LXN_T)/cxxmpi
+# MPI and NX in one C program through plain gcc (mpicc --linux-node -lnx)
+$(LXN_T)/mpinx: tests/mpinx/mpinx.c tests/mpi/mpitest.h $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -g -Wall -Wextra \
+	    -Werror -Itests/mpi -Inx/include $< -o $@ -lnx -lm
+test-build: $(LXN_T)/mpinx
