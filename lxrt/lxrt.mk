@@ -51,10 +51,15 @@ all: lxrt
 LX_TEST_OUT  := $(BUILD)/tests/linux
 LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
-                $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp
+                $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
+                $(LX_TEST_OUT)/lxdir
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
+$(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<

@@ -6,7 +6,7 @@
  * and errno are translated here; every pointer is checked against the
  * program's memory first, so a bad one is EFAULT with nothing done.
  * Descriptors are yod's, as for a newlib program.  Not forwarded (yod has
- * no request for them; docs/LINUX.md): dup*, getdents64, readlink of a
+ * no request for them; docs/LINUX.md): dup*, readlink of a
  * real link, relative paths from a directory descriptor.
  */
 #include <fcntl.h>
@@ -341,6 +341,13 @@ long lx_getcwd(LX_ARGS)
 {
     CHECK(a0, a1);
     return lx_err(lwk_io->getcwd((char *)a0, (size_t)a1));
+}
+
+/* Records in Linux's format already (yod reads them with getdents64). */
+long lx_getdents64(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return lx_err(lwk_io->getdents((int)a0, (void *)a1, (size_t)a2));
 }
 
 long lx_chdir(LX_ARGS)
