@@ -52,6 +52,8 @@ enum { LX_ERRNO_LIST(LX_ERRNO_ENUM) };
 #define LX_F_SETFD      2
 #define LX_F_GETFL      3
 #define LX_F_SETFL      4
+#define LX_F_DUPFD_CLOEXEC 1030
+#define LX_FD_CLOEXEC   1
 
 #define LX_TCGETS       0x5401
 #define LX_TIOCGWINSZ   0x5413

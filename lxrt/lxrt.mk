@@ -9,7 +9,8 @@
 #   $(BUILD)/lxrt/pack          host tool: elf_pack (kernel/elf.c)
 
 LXRT_BASE   := 0x7e000000
-LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_sys.c \
+LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_fd.c \
+               lxrt/rt_sys.c \
                lxrt/rt_fmt.c lxrt/rt_entry.S
 LXRT_ELF    := $(BUILD)/lxrt/lxrt.elf
 LXRT_PACKED := $(BUILD)/lxrt/lxrt.packed

@@ -2,7 +2,9 @@
  * lxdir: the file calls a Linux program makes beyond lxc's, run on Linux
  * and on a node (tests/qemu/suite-linux compares stdout, stderr, status
  * and the files left): opendir/readdir/rewinddir/scandir (getdents64,
- * forwarded to yod), and the errors a directory call gives.   lxdir
+ * forwarded to yod), and the errors a directory call gives; dup, dup2,
+ * dup3 and fcntl(F_DUPFD): shared offsets, stdout sent to a file and
+ * back, close-on-exec, the lowest free number, EBADF and EINVAL.   lxdir
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -58,6 +60,44 @@ static int txt(const struct dirent *e)
     return strstr(e->d_name, ".txt") != NULL;
 }
 
+static void dups(void)
+{
+    char buf[32];
+    int fd, d, save, out, low;
+
+    CHECK((fd = open("dupfile", O_CREAT | O_RDWR | O_TRUNC, 0644)) >= 0);
+    CHECK((d = dup(fd)) >= 0 && d != fd);
+    CHECK(write(fd, "abc", 3) == 3 && write(d, "def", 3) == 3);
+    CHECK(lseek(d, 0, SEEK_CUR) == 6);          /* one offset for both */
+    CHECK(close(fd) == 0);
+    CHECK(write(d, "g\n", 2) == 2);              /* still open through d */
+    CHECK(lseek(d, 0, SEEK_SET) == 0 && read(d, buf, sizeof(buf)) == 8);
+    CHECK(memcmp(buf, "abcdefg\n", 8) == 0);
+    CHECK(fcntl(d, F_GETFD) == 0);
+    CHECK((low = dup(d)) == fd);                /* the lowest free number */
+    CHECK(close(low) == 0);
+    CHECK(dup3(d, fd, O_CLOEXEC) == fd && fcntl(fd, F_GETFD) == FD_CLOEXEC);
+    CHECK(fcntl(fd, F_SETFD, 0) == 0 && fcntl(fd, F_GETFD) == 0);
+    CHECK(fcntl(d, F_DUPFD, 20) == 20 && fcntl(d, F_DUPFD_CLOEXEC, 20) == 21);
+    CHECK(fcntl(21, F_GETFD) == FD_CLOEXEC);
+    CHECK(close(20) == 0 && close(21) == 0 && close(fd) == 0 && close(d) == 0);
+    CHECK(dup(d) == -1 && errno == EBADF);
+    CHECK(dup2(d, 5) == -1 && errno == EBADF);
+    CHECK(dup3(1, 1, 0) == -1 && errno == EINVAL);
+    CHECK(dup3(1, 7, 12345) == -1 && errno == EINVAL);
+    CHECK(dup2(1, 1) == 1);
+
+    /* stdout to a file and back, as a shell's redirection does */
+    fflush(stdout);
+    CHECK((save = dup(1)) >= 0);
+    CHECK((out = open("stdout.txt", O_CREAT | O_WRONLY | O_TRUNC, 0644)) >= 0);
+    CHECK(dup2(out, 1) == 1 && close(out) == 0);
+    printf("lxdir: this line goes to stdout.txt\n");
+    fflush(stdout);
+    CHECK(dup2(save, 1) == 1 && close(save) == 0);
+    printf("lxdir: dup, dup2, dup3, F_DUPFD done\n");
+}
+
 int main(void)
 {
     char name[128];
@@ -104,6 +144,7 @@ int main(void)
     }
     CHECK(rmdir("many") == 0);
     CHECK(list("d/sub", 0) == 2);       /* . and .. */
+    dups();
     printf("lxdir: OK\n");
     return 0;
 }

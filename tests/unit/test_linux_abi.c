@@ -95,6 +95,8 @@ static void flags_are_the_hosts(void **s)
     assert_int_equal(LX_F_SETFD, F_SETFD);
     assert_int_equal(LX_F_GETFL, F_GETFL);
     assert_int_equal(LX_F_SETFL, F_SETFL);
+    assert_int_equal(LX_F_DUPFD_CLOEXEC, F_DUPFD_CLOEXEC);
+    assert_int_equal(LX_FD_CLOEXEC, FD_CLOEXEC);
     assert_int_equal(LX_TCGETS, TCGETS);
     assert_int_equal(LX_TIOCGWINSZ, TIOCGWINSZ);
     assert_int_equal(LX_MAP_SHARED, MAP_SHARED);
