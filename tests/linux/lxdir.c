@@ -4,16 +4,20 @@
  * and the files left): opendir/readdir/rewinddir/scandir (getdents64,
  * forwarded to yod), and the errors a directory call gives; dup, dup2,
  * dup3 and fcntl(F_DUPFD): shared offsets, stdout sent to a file and
- * back, close-on-exec, the lowest free number, EBADF and EINVAL.   lxdir
+ * back, close-on-exec, the lowest free number, EBADF and EINVAL; statx
+ * agreeing with stat, by path and by fd.   lxdir
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define CHECK(c) do { if (!(c)) { printf("lxdir: FAILED %s (line %d, errno %d)\n", \
@@ -98,6 +102,40 @@ static void dups(void)
     printf("lxdir: dup, dup2, dup3, F_DUPFD done\n");
 }
 
+/* The system call itself: glibc's statx() would fall back to fstatat. */
+static int raw_statx(int dirfd, const char *path, int flags, struct statx *x)
+{
+    return (int)syscall(SYS_statx, dirfd, path, flags, STATX_BASIC_STATS, x);
+}
+
+static void stats(void)
+{
+    struct statx x;
+    struct stat st;
+    int fd;
+
+    CHECK(stat("dupfile", &st) == 0);
+    CHECK(raw_statx(AT_FDCWD, "dupfile", 0, &x) == 0);
+    CHECK((x.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS);
+    CHECK(x.stx_size == (uint64_t)st.st_size && x.stx_mode == st.st_mode &&
+          x.stx_ino == st.st_ino && x.stx_nlink == st.st_nlink &&
+          x.stx_uid == st.st_uid && x.stx_blocks == (uint64_t)st.st_blocks &&
+          x.stx_mtime.tv_sec == st.st_mtim.tv_sec &&
+          x.stx_mtime.tv_nsec == (uint32_t)st.st_mtim.tv_nsec &&
+          x.stx_dev_major == major(st.st_dev) &&
+          x.stx_dev_minor == minor(st.st_dev));
+    printf("lxdir: statx dupfile: size %llu, %s\n",
+           (unsigned long long)x.stx_size,
+           S_ISREG(x.stx_mode) ? "a regular file" : "not a regular file");
+    CHECK((fd = open("d", O_RDONLY | O_DIRECTORY)) >= 0);
+    CHECK(raw_statx(fd, "", AT_EMPTY_PATH, &x) == 0 &&
+          S_ISDIR(x.stx_mode));
+    CHECK(close(fd) == 0);
+    CHECK(raw_statx(AT_FDCWD, "nothere", 0, &x) == -1 &&
+          errno == ENOENT);
+    printf("lxdir: statx of d: a directory\n");
+}
+
 int main(void)
 {
     char name[128];
@@ -145,6 +183,7 @@ int main(void)
     CHECK(rmdir("many") == 0);
     CHECK(list("d/sub", 0) == 2);       /* . and .. */
     dups();
+    stats();
     printf("lxdir: OK\n");
     return 0;
 }
