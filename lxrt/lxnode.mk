@@ -29,6 +29,10 @@ $(LXN)/obj/ptl/%.o: portals/lwk/%.c $(LXN_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(LXN_CFLAGS) -c $< -o $@
+$(LXN)/obj/ptl/abort.o: libc/abort.c $(LXN_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(LXN_CFLAGS) -c $< -o $@
 $(LXN)/obj/ptl/job.o: portals/user/job.c $(LXN_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
@@ -42,7 +46,7 @@ $(LXN)/obj/nx/%.o: nx/%.c $(LXN_HDRS)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(LXN_CFLAGS) -Inx/include -c $< -o $@
 
-LXN_PTL_OBJS := $(LXN)/obj/ptl/ptl_lwk.o $(LXN)/obj/ptl/abort_glibc.o \
+LXN_PTL_OBJS := $(LXN)/obj/ptl/ptl_lwk.o $(LXN)/obj/ptl/abort.o \
                 $(LXN)/obj/ptl/job.o
 LXN_MPI_OBJS := $(patsubst mpi/%.c,$(LXN)/obj/mpi/%.o,$(MPI_SRCS))
 LXN_NX_OBJS  := $(patsubst nx/%.c,$(LXN)/obj/nx/%.o,$(NX_SRCS))
@@ -104,3 +108,8 @@ $(LXN_T)/mpinx: tests/mpinx/mpinx.c tests/mpi/mpitest.h $(LXN_DEPS)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -g -Wall -Wextra \
 	    -Werror -Itests/mpi -Inx/include $< -o $@ -lnx -lm
 test-build: $(LXN_T)/mpinx
+$(LXN_T)/lxmpiabort: tests/linux/lxmpiabort.c $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Werror $< -o $@
+test-build: $(LXN_T)/lxmpiabort
