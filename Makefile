@@ -65,6 +65,7 @@ include tests/tests.mk
 -include yod/yod.mk
 -include tools/tools.mk
 -include nx/nx.mk
+-include lxrt/lxnode.mk
 -include examples/examples.mk
 
 # ---- setup ---------------------------------------------------------------

@@ -659,8 +659,8 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
 
     if (!nic)
         return -ENODEV;
-    if ((*out = kptl_of(p)))
-        return 0;               /* PtlInit again: nothing to do */
+    if ((*out = kptl_of(p)))    /* PtlInit again: the area stays the one */
+        return (*out)->shm_uva == shm_uva ? 0 : -EEXIST;   /* (ptl Area) */
     if (shm_len < 4096 || !(shm = user_ptr(p, shm_uva, shm_len, true)))
         return -EFAULT;
     for (int i = 0; i < NPROC && !kp; i++)

@@ -452,6 +452,20 @@ static int c_Setup(struct call *c)
     return err;
 }
 
+/* Where the area PtlInit gave is: a process can hold two copies of the
+   node library (a Linux program's beside its runtime's, docs/LINUX.md),
+   and the second must read the event rings and wake count where the
+   kernel writes them.  PTL_NO_INIT before any PtlInit (ptl_call). */
+static int c_Area(struct call *c)
+{
+    uint64_t *uva = OUT(0, uint64_t), *len = OUT(1, uint64_t);
+
+    ENSURE(uva && len);
+    *uva = c->kp->shm_uva;
+    *len = c->kp->shm_len;
+    return PTL_OK;
+}
+
 static const struct {
     int (*fn)(struct call *c);
     uint8_t nargs;

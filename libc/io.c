@@ -151,6 +151,12 @@ static long con_fsync(int fd)
     return is_std(fd) ? 0 : -EBADF;
 }
 
+static long con_getdents(int fd, void *buf, size_t len)
+{
+    (void)buf, (void)len;
+    return is_std(fd) ? -ENOTDIR : -EBADF;
+}
+
 static long con_isatty(int fd)
 {
     return is_std(fd) ? 1 : -EBADF;
@@ -201,6 +207,7 @@ const struct lwk_io_ops lwk_io_console = {
     .ftruncate = con_ftruncate,
     .fsync = con_fsync,
     .fcntl = con_fcntl,
+    .getdents = con_getdents,
 };
 
 /* The dispatch point: the one pointer a yod-forwarding table replaces. */

@@ -49,7 +49,7 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 
 # ---- crt0 and the newlib glue --------------------------------------------
 # Compiled by lwkcc itself, so the glue sees exactly what programs see.
-LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c \
+LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c libc/abort.c \
                   libc/signal.c libc/uname.c libc/io.c libc/yodio.c \
                   libc/yodfile.c libc/misc.c libc/setjmp.S \
                   libc/tls.c libc/pthread.c libc/pthread_sync.c libc/cop.c

@@ -96,6 +96,8 @@ struct lwk_io_ops {
     long (*ftruncate)(int fd, long len);
     long (*fsync)(int fd);
     long (*fcntl)(int fd, int cmd, long arg);
+    /* Linux's getdents64 records (a Linux program's readdir: lxrt/) */
+    long (*getdents)(int fd, void *buf, size_t len);
 };
 
 extern const struct lwk_io_ops *lwk_io;

@@ -2,8 +2,8 @@
 /*
  * proc.c: process calls for newlib.  A compute-node process is created by
  * the PCT, never by itself: fork/execve/wait fail with ENOSYS.  Signals
- * (kill, sigaction, alarm) are in signal.c.  abort(), a failed assert() and
- * lwk_abort() end the whole job (the kernel's abort call).
+ * (kill, sigaction, alarm) are in signal.c.  abort() and a failed assert()
+ * end the whole job (the kernel's abort call, as lwk_abort: abort.c).
  */
 #include <sched.h>
 #include <signal.h>
@@ -24,20 +24,8 @@ void _exit(int status)
         lwk_sys_exit(status);
 }
 
-/* Ending the whole job, not only this rank: the kernel's abort call ends
-   the process as exit does, and the PCT tells yod, which kills the other
-   ranks and exits with `status`, printing `why`. */
-void lwk_abort_peer(int status, long peer, const char *why)
-{
-    fflush(NULL);               /* what the program printed goes first */
-    for (;;)
-        lwk_sys_abort(status, (long)why, (long)strlen(why), peer);
-}
-
-void lwk_abort(int status, const char *why)
-{
-    lwk_abort_peer(status, -1, why);
-}
+/* lwk_abort and lwk_abort_peer are in abort.c (shared with glibc
+   programs on a node). */
 
 /* abort() and a failed assert() end the job with SIGABRT's status as a
    shell shows it (134).  A SIGABRT handler runs first, as POSIX says (if

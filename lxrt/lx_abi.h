@@ -52,6 +52,8 @@ enum { LX_ERRNO_LIST(LX_ERRNO_ENUM) };
 #define LX_F_SETFD      2
 #define LX_F_GETFL      3
 #define LX_F_SETFL      4
+#define LX_F_DUPFD_CLOEXEC 1030
+#define LX_FD_CLOEXEC   1
 
 #define LX_TCGETS       0x5401
 #define LX_TIOCGWINSZ   0x5413
@@ -110,6 +112,20 @@ struct lx_stat {                /* the kernel's struct stat on x86-64 */
              st_ctime_sec, st_ctime_nsec;
     int64_t unused[3];
 };
+
+/* statx's (Linux 4.11): what stat says, in its own layout */
+struct lx_statx_time { int64_t tv_sec; uint32_t tv_nsec; int32_t reserved; };
+struct lx_statx {
+    uint32_t mask, blksize;
+    uint64_t attributes;
+    uint32_t nlink, uid, gid;
+    uint16_t mode, spare0;
+    uint64_t ino, size, blocks, attributes_mask;
+    struct lx_statx_time atime, btime, ctime, mtime;
+    uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
+    uint64_t spare[14];
+};
+#define LX_STATX_BASIC_STATS 0x7ffu     /* type, mode, ... blocks; no btime */
 
 struct lx_timespec { int64_t tv_sec, tv_nsec; };
 struct lx_timeval { int64_t tv_sec, tv_usec; };

@@ -37,6 +37,13 @@ const char *lx_path(long p);
 /* newlib's -errno (lwk_io's results) in Linux's numbering. */
 long lx_err(long r);
 
+/* rt_fd.c: the program's fd -> yod's (lwk_io's), -1 if not open; a
+   yod fd just opened -> the program's lowest free fd; fcntl's fd commands
+   (-LX_ENOSYS for the others). */
+int lx_fd(long fd);
+long lx_fd_opened(long yod_fd, int cloexec);
+long lx_fd_fcntl(long fd, int cmd, long arg);
+
 /* rt_mem.c */
 void lx_mem_init(void);
 uint64_t lx_mem_free_bytes(void);

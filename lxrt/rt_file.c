@@ -5,8 +5,8 @@
  * yod; the console's answers under lwkrun).  Linux's flags, structures
  * and errno are translated here; every pointer is checked against the
  * program's memory first, so a bad one is EFAULT with nothing done.
- * Descriptors are yod's, as for a newlib program.  Not forwarded (yod has
- * no request for them; docs/LINUX.md): dup*, getdents64, readlink of a
+ * Descriptors are the program's, each naming one of yod's (rt_fd.c: dup).
+ * Not forwarded (yod has no request for them; docs/LINUX.md): readlink of a
  * real link, relative paths from a directory descriptor.
  */
 #include <fcntl.h>
@@ -46,7 +46,8 @@ long lx_openat(LX_ARGS)
     PATH(path, a1);
     long rc = at_path(a0, path);
 
-    return rc ? rc : lx_err(lwk_io->open(path, nl_open_flags(a2), (int)a3));
+    return rc ? rc : lx_fd_opened(lwk_io->open(path, nl_open_flags(a2), (int)a3),
+                                  (a2 & LX_O_CLOEXEC) != 0);
 }
 
 long lx_open(LX_ARGS)
@@ -54,26 +55,21 @@ long lx_open(LX_ARGS)
     return lx_openat(LX_AT_FDCWD, a0, a1, a2, 0, 0);
 }
 
-long lx_close(LX_ARGS)
-{
-    return lx_err(lwk_io->close((int)a0));
-}
-
 long lx_read(LX_ARGS)
 {
     CHECK(a1, a2);
-    return lx_err(lwk_io->read((int)a0, (void *)a1, (size_t)a2));
+    return lx_err(lwk_io->read(lx_fd(a0), (void *)a1, (size_t)a2));
 }
 
 long lx_write(LX_ARGS)
 {
     CHECK(a1, a2);
-    return lx_err(lwk_io->write((int)a0, (const void *)a1, (size_t)a2));
+    return lx_err(lwk_io->write(lx_fd(a0), (const void *)a1, (size_t)a2));
 }
 
 long lx_lseek(LX_ARGS)
 {
-    return lx_err(lwk_io->lseek((int)a0, a1, (int)a2));
+    return lx_err(lwk_io->lseek(lx_fd(a0), a1, (int)a2));
 }
 
 /* pread/pwrite: seek there, move the bytes, seek back. */
@@ -95,13 +91,13 @@ static long at_offset(int fd, long off, void *buf, size_t len, int wr)
 long lx_pread64(LX_ARGS)
 {
     CHECK(a1, a2);
-    return at_offset((int)a0, a3, (void *)a1, (size_t)a2, 0);
+    return at_offset(lx_fd(a0), a3, (void *)a1, (size_t)a2, 0);
 }
 
 long lx_pwrite64(LX_ARGS)
 {
     CHECK(a1, a2);
-    return at_offset((int)a0, a3, (void *)a1, (size_t)a2, 1);
+    return at_offset(lx_fd(a0), a3, (void *)a1, (size_t)a2, 1);
 }
 
 static long vec(long fd, long iov, long n, int wr)
@@ -130,12 +126,12 @@ static long vec(long fd, long iov, long n, int wr)
 
 long lx_readv(LX_ARGS)
 {
-    return vec(a0, a1, a2, 0);
+    return vec(lx_fd(a0), a1, a2, 0);
 }
 
 long lx_writev(LX_ARGS)
 {
-    return vec(a0, a1, a2, 1);
+    return vec(lx_fd(a0), a1, a2, 1);
 }
 
 static void to_lx_stat(const struct stat *s, struct lx_stat *l)
@@ -178,7 +174,7 @@ static long do_stat(int fd, const char *path, int nofollow, long out)
 
 long lx_fstat(LX_ARGS)
 {
-    return do_stat((int)a0, NULL, 0, a1);
+    return do_stat(lx_fd(a0), NULL, 0, a1);
 }
 
 long lx_stat(LX_ARGS)
@@ -193,16 +189,78 @@ long lx_lstat(LX_ARGS)
     return do_stat(-1, path, 1, a1);
 }
 
-long lx_newfstatat(LX_ARGS)
+/* What (dirfd, path, AT_* flags) names, stat'ed into s: 0 or -LX_E*. */
+static long stat_at(long dirfd, long upath, long flags, struct stat *s)
 {
-    PATH(path, a1);
+    PATH(path, upath);
     long rc;
 
-    if (path[0] == 0 && (a3 & LX_AT_EMPTY_PATH))
-        return do_stat((int)a0, NULL, 0, a2);
-    if ((rc = at_path(a0, path)))
+    if (path[0] == 0 && (flags & LX_AT_EMPTY_PATH))
+        return lx_err(lwk_io->fstat(lx_fd(dirfd), s));
+    if ((rc = at_path(dirfd, path)))
         return rc;
-    return do_stat(-1, path, (a3 & LX_AT_SYMLINK_NOFOLLOW) != 0, a2);
+    return lx_err(flags & LX_AT_SYMLINK_NOFOLLOW ? lwk_io->lstat(path, s)
+                                                 : lwk_io->stat(path, s));
+}
+
+long lx_newfstatat(LX_ARGS)
+{
+    struct stat s;
+    long rc;
+
+    CHECK(a2, sizeof(struct lx_stat));
+    if ((rc = stat_at(a0, a1, a3, &s)) < 0)
+        return rc;
+    to_lx_stat(&s, (struct lx_stat *)a2);
+    return 0;
+}
+
+/* Linux's device number halves (glibc's gnu_dev_major/minor). */
+static uint32_t dev_major(uint64_t d)
+{
+    return (uint32_t)(((d >> 8) & 0xfff) | ((d >> 32) & ~0xfffull));
+}
+
+static uint32_t dev_minor(uint64_t d)
+{
+    return (uint32_t)((d & 0xff) | ((d >> 12) & ~0xffull));
+}
+
+static struct lx_statx_time sx_time(uint64_t sec, uint64_t nsec)
+{
+    return (struct lx_statx_time){ (int64_t)sec, (uint32_t)nsec, 0 };
+}
+
+/* statx(dirfd, path, flags, mask, buf): newfstatat's answer in statx's
+   layout; the basic fields whatever the mask asks (no birth time: yod's
+   stat has none, and the mask says so). */
+long lx_statx(LX_ARGS)
+{
+    struct lx_statx *x = (struct lx_statx *)a4;
+    struct stat st;
+    long rc;
+
+    CHECK(a4, sizeof(*x));
+    if ((rc = stat_at(a0, a1, a2, &st)) < 0)
+        return rc;
+    memset(x, 0, sizeof(*x));
+    x->mask = LX_STATX_BASIC_STATS;
+    x->blksize = (uint32_t)st.st_blksize;
+    x->nlink = (uint32_t)st.st_nlink;
+    x->uid = (uint32_t)st.st_uid;
+    x->gid = (uint32_t)st.st_gid;
+    x->mode = (uint16_t)st.st_mode;
+    x->ino = (uint64_t)st.st_ino;
+    x->size = (uint64_t)st.st_size;
+    x->blocks = (uint64_t)st.st_blocks;
+    x->atime = sx_time((uint64_t)st.st_atim.tv_sec, (uint64_t)st.st_atim.tv_nsec);
+    x->mtime = sx_time((uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec);
+    x->ctime = sx_time((uint64_t)st.st_ctim.tv_sec, (uint64_t)st.st_ctim.tv_nsec);
+    x->rdev_major = dev_major((uint64_t)st.st_rdev);
+    x->rdev_minor = dev_minor((uint64_t)st.st_rdev);
+    x->dev_major = dev_major((uint64_t)st.st_dev);
+    x->dev_minor = dev_minor((uint64_t)st.st_dev);
+    return 0;
 }
 
 /* isatty (TCGETS) and the window size: yod's answer for the fd. */
@@ -215,7 +273,7 @@ long lx_ioctl(LX_ARGS)
         return -LX_ENOTTY;
     CHECK(a2, a1 == LX_TCGETS ? sizeof(struct lx_termios)
                               : sizeof(struct lx_winsize));
-    tty = lwk_io->isatty((int)a0);
+    tty = lwk_io->isatty(lx_fd(a0));
     if (tty < 0)
         return lx_err(tty);
     if (tty == 0)
@@ -230,17 +288,18 @@ long lx_ioctl(LX_ARGS)
 long lx_fcntl(LX_ARGS)
 {
     struct stat s;
-    long rc;
+    int y = lx_fd(a0);
+    long rc = lx_fd_fcntl(a0, (int)a1, a2);     /* dups, FD_CLOEXEC */
 
+    if (rc != -LX_ENOSYS)
+        return rc;
     switch ((int)a1) {
-    case LX_F_GETFD:
-    case LX_F_SETFD:
     case LX_F_SETFL:
-        rc = lwk_io->fstat((int)a0, &s);    /* EBADF if not open */
+        rc = lwk_io->fstat(y, &s);          /* EBADF if not open */
         return rc < 0 ? lx_err(rc) : 0;
     case LX_F_GETFL:                        /* not kept: say read-write */
-        rc = lwk_io->fstat((int)a0, &s);
-        return rc < 0 ? lx_err(rc) : ((int)a0 == 0 ? 0 : (int)a0 <= 2 ? 1 : 2);
+        rc = lwk_io->fstat(y, &s);
+        return rc < 0 ? lx_err(rc) : (y == 0 ? 0 : y <= 2 ? 1 : 2);
     default:
         return -LX_EINVAL;
     }
@@ -343,6 +402,13 @@ long lx_getcwd(LX_ARGS)
     return lx_err(lwk_io->getcwd((char *)a0, (size_t)a1));
 }
 
+/* Records in Linux's format already (yod reads them with getdents64). */
+long lx_getdents64(LX_ARGS)
+{
+    CHECK(a1, a2);
+    return lx_err(lwk_io->getdents(lx_fd(a0), (void *)a1, (size_t)a2));
+}
+
 long lx_chdir(LX_ARGS)
 {
     PATH(path, a0);
@@ -351,12 +417,12 @@ long lx_chdir(LX_ARGS)
 
 long lx_ftruncate(LX_ARGS)
 {
-    return lx_err(lwk_io->ftruncate((int)a0, a1));
+    return lx_err(lwk_io->ftruncate(lx_fd(a0), a1));
 }
 
 long lx_fsync(LX_ARGS)
 {
-    return lx_err(lwk_io->fsync((int)a0));
+    return lx_err(lwk_io->fsync(lx_fd(a0)));
 }
 
 long lx_fdatasync(LX_ARGS)

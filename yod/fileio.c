@@ -17,6 +17,7 @@
  * retried from fileio_poll, so it never stops the loop either.
  */
 #define _GNU_SOURCE             /* O_PATH */
+#include <dirent.h>              /* getdents64 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -205,7 +206,7 @@ static void chunk_done(struct rank *r, const ptl_event_t *ev)
         finish(r, -EIO);        /* the rank's buffer went away */
         return;
     }
-    if (r->q.op == YOD_F_GETCWD) {
+    if (r->q.op == YOD_F_GETCWD || r->q.op == YOD_F_GETDENTS) {
         reply(r, (long)r->inflight);
         return;
     }
@@ -269,6 +270,32 @@ static void start_getcwd(struct rank *r)
         reply(r, -EIO);
 }
 
+/* The next entries of a directory, Put into the rank's buffer in
+   Linux's getdents64 format (yod runs on Linux: the host's own call). */
+static void start_getdents(struct rank *r)
+{
+    int fd = files_fd(&r->files, r->q.fd);
+    size_t want = r->q.len < CHUNK ? r->q.len : CHUNK;
+    long n;
+
+    if (fd < 0) {
+        reply(r, -EBADF);
+        return;
+    }
+    if (bind_buffer(r) < 0) {
+        reply(r, -ENOMEM);
+        return;
+    }
+    if ((n = getdents64(fd, r->buf, want)) <= 0) {
+        reply(r, n < 0 ? -errno : 0);
+        return;
+    }
+    r->inflight = (size_t)n;
+    if (PtlPut(r->buf_md, 0, (size_t)n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
+               YOD_MB_BUF | r->q.seq, 0, r, 0) != PTL_OK)
+        reply(r, -EIO);
+}
+
 /* ---- requests ---------------------------------------------------------------- */
 
 /* The rank the request names sent it (its node, its pid, its key), and
@@ -314,6 +341,8 @@ static void take_request(const ptl_event_t *ev)
         start_transfer(r);
     else if (r->q.op == YOD_F_GETCWD)
         start_getcwd(r);
+    else if (r->q.op == YOD_F_GETDENTS)
+        start_getdents(r);
     else
         reply(r, files_call(&r->files, &r->q, &r->ans.st));
 }

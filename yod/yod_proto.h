@@ -339,6 +339,12 @@ enum yod_file_op {
     YOD_F_FSTAT, YOD_F_STAT, YOD_F_LSTAT, YOD_F_ISATTY, YOD_F_UNLINK,
     YOD_F_LINK, YOD_F_RENAME, YOD_F_MKDIR, YOD_F_RMDIR, YOD_F_GETCWD,
     YOD_F_CHDIR, YOD_F_ACCESS, YOD_F_FTRUNCATE, YOD_F_FSYNC,
+    YOD_F_GETDENTS,     /* fd open on a directory, len: the rank's buffer;
+                           yod Puts the next whole entries there as Linux's
+                           getdents64 gives them (struct linux_dirent64:
+                           ino, off, reclen, type, name); the answer is
+                           their bytes, 0 at the end (a Linux program's
+                           readdir, lxrt/rt_file.c) */
 };
 
 /* Open flags: the access mode is 0, 1, 2 as everywhere; the rest bits. */

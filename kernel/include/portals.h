@@ -70,7 +70,9 @@ struct kptl *kptl_of(struct proc *p);
 unsigned kptl_iface(const struct kptl *kp);
 bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
 /* PtlInit: give process p an endpoint, with [shm_uva, +shm_len) of its
-   memory for event queues and counters.  0 or -errno. */
+   memory for event queues and counters.  0 or -errno; again with the same
+   area, 0; with another, -EEXIST (a second copy of the node library in
+   the process adopts the first one's area: ptl Area). */
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out);
 void kptl_release(struct proc *p);

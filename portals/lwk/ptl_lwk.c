@@ -92,6 +92,21 @@ static uint64_t P(ptl_process_t id)
 
 /* ---- setup ------------------------------------------------------------- */
 
+/* The process may already have an area: a Linux program's copy of this
+   library (built for glibc, docs/LINUX.md) and its runtime's copy (which
+   talks to yod) share the process's one Portals endpoint, whichever made
+   PtlInit first.  Then the rings and the wake count are there. */
+static int adopt_area(void)
+{
+    uint64_t uva = 0, len = 0;
+
+    if (lwk_sys_ptl(PTLOP_Area, (long)(const uint64_t[]){ U(&uva), U(&len) })
+        != PTL_OK || !uva)
+        return 0;
+    st.shm = (void *)(uintptr_t)uva;
+    return 1;
+}
+
 int PtlInit(void)
 {
     const char *kb = getenv("PTL_SHM_KB");
@@ -100,6 +115,8 @@ int PtlInit(void)
 
     if (st.refs++)
         return PTL_OK;
+    if (adopt_area())
+        goto ready;
     if (len < 4096 || !(st.shm = aligned_alloc(4096, len))) {
         st.refs = 0;
         return PTL_NO_SPACE;
@@ -108,12 +125,17 @@ int PtlInit(void)
     if (rc == -ENODEV)
         fprintf(stderr, "PtlInit: this node has no network interface "
                 "(boot it with a virtio-net NIC)\n");
+    if (rc == -EEXIST)
+        fprintf(stderr, "PtlInit: this process's Portals area is elsewhere "
+                "and the kernel would not say where (a kernel without the "
+                "ptl Area call: use one build on every node)\n");
     if (rc != PTL_OK) {
         rc = rc < 0 ? PTL_FAIL : rc;
         free(st.shm);
         st.refs = 0;
         return rc;
     }
+ready:
     st.head = st.shm;
     st.wake = &st.head->wake;
     return PTL_OK;

@@ -95,6 +95,8 @@ static void flags_are_the_hosts(void **s)
     assert_int_equal(LX_F_SETFD, F_SETFD);
     assert_int_equal(LX_F_GETFL, F_GETFL);
     assert_int_equal(LX_F_SETFL, F_SETFL);
+    assert_int_equal(LX_F_DUPFD_CLOEXEC, F_DUPFD_CLOEXEC);
+    assert_int_equal(LX_FD_CLOEXEC, FD_CLOEXEC);
     assert_int_equal(LX_TCGETS, TCGETS);
     assert_int_equal(LX_TIOCGWINSZ, TIOCGWINSZ);
     assert_int_equal(LX_MAP_SHARED, MAP_SHARED);
@@ -150,6 +152,12 @@ static void layouts_are_the_hosts(void **s)
     assert_int_equal(offsetof(struct lx_stat, st_mtime_sec), offsetof(struct stat, st_mtim));
     assert_int_equal(offsetof(struct lx_stat, st_ctime_nsec),
                      offsetof(struct stat, st_ctim) + 8);
+    SAME(lx_statx, statx, mode, stx_mode);
+    assert_int_equal(offsetof(struct lx_statx, blocks), offsetof(struct statx, stx_blocks));
+    assert_int_equal(offsetof(struct lx_statx, mtime), offsetof(struct statx, stx_mtime));
+    assert_int_equal(offsetof(struct lx_statx, dev_minor), offsetof(struct statx, stx_dev_minor));
+    SAME(lx_statx_time, statx_timestamp, tv_nsec, tv_nsec);
+    assert_int_equal(LX_STATX_BASIC_STATS, STATX_BASIC_STATS);
     SAME(lx_timespec, timespec, tv_nsec, tv_nsec);
     SAME(lx_timeval, timeval, tv_usec, tv_usec);
     SAME(lx_iovec, iovec, len, iov_len);
