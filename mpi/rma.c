@@ -4,12 +4,11 @@
  * windows): puts, gets and atomics to a target's window memory or state
  * area, counted to completion, and the flush that waits for them.
  *
- * On Linux a process cannot send to itself (no loopback in libportals),
- * so moves to oneself are done here with plain memory operations; they
- * cannot race with other processes' atomics, which are applied only
- * inside this process's own Portals calls.  A node's kernel loops frames
- * back, and its interrupts apply remote atomics at any time, so there a
- * move to oneself goes through Portals like any other.
+ * A move to oneself goes through Portals like any other, on the nodes
+ * (the kernel loops frames back) and on Linux (libportals' loopback
+ * queue): other processes' atomics are applied at any time (by the
+ * node's interrupt, by libportals' progress thread), so plain memory
+ * operations on one's own window would race with them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,16 +21,6 @@
 int win_check(MPI_Win w)
 {
     return w == MPI_WIN_NULL || w->refs <= 0 ? MPI_ERR_WIN : MPI_SUCCESS;
-}
-
-bool rma_local(MPI_Win w, int t)
-{
-#ifdef __lwk__
-    (void)w, (void)t;
-    return false;
-#else
-    return t == w->comm->rank;
-#endif
 }
 
 static ptl_process_t target_of(MPI_Win w, int t)
@@ -80,27 +69,14 @@ int rma_where(MPI_Win w, int t, MPI_Aint disp, size_t len, struct where *at)
         at->off = (uint64_t)disp;
         return MPI_SUCCESS;
     }
-    if (rma_local(w, t))
-        r = region_of(w->table, disp, len);
-    else if ((r = region_of(w->known[t], disp, len)) == NULL &&
-             refresh(w, t) == MPI_SUCCESS)
+    if ((r = region_of(w->known[t], disp, len)) == NULL &&
+        refresh(w, t) == MPI_SUCCESS)
         r = region_of(w->known[t], disp, len);  /* attached since */
     if (r == NULL)
         return MPI_ERR_RMA_RANGE;       /* in no region it attached */
     at->bits = RMA_BITS(w->comm->ctx, RMA_REGION(r->id));
     at->off = (uint64_t)(disp - r->base);
     return MPI_SUCCESS;
-}
-
-void *rma_local_addr(MPI_Win w, const struct where *at)
-{
-    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        for (int64_t i = 0; i < w->table->n; i++)
-            if (RMA_BITS(w->comm->ctx, RMA_REGION(w->table->r[i].id)) ==
-                at->bits)
-                return (char *)(intptr_t)w->table->r[i].base + at->off;
-    }
-    return (char *)w->base + at->off;
 }
 
 /* ---- counting completions ---- */
@@ -242,10 +218,6 @@ int rma_put(MPI_Win w, int t, const void *src, size_t len,
 {
     int rc;
 
-    if (rma_local(w, t)) {
-        memmove(rma_local_addr(w, at), src, len);
-        return MPI_SUCCESS;
-    }
     ptl_handle_md_t m = md_for(w, rq);
     do
         rc = PtlPut(m, ptl_job_md_off(src, len), len,
@@ -261,10 +233,6 @@ int rma_get(MPI_Win w, int t, void *dst, size_t len, const struct where *at,
 {
     int rc;
 
-    if (rma_local(w, t)) {
-        memmove(dst, rma_local_addr(w, at), len);
-        return MPI_SUCCESS;
-    }
     ptl_handle_md_t m = md_for(w, rq);
     do
         rc = PtlGet(m, ptl_job_md_off(dst, len), len, target_of(w, t),
@@ -341,10 +309,6 @@ int rma_state_add(MPI_Win w, int t, int word, int64_t v)
 {
     int rc;
 
-    if (rma_local(w, t)) {
-        w->state[word] += v;
-        return MPI_SUCCESS;
-    }
     w->io.operand = v;          /* read when the frame leaves: flushed */
     room(w);
     w->issued++;
@@ -364,14 +328,6 @@ int rma_state_add(MPI_Win w, int t, int word, int64_t v)
 int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp, int64_t v,
                        ptl_op_t op)
 {
-    if (rma_local(w, t)) {
-        int64_t old = w->state[word];
-        if (op == PTL_SUM)
-            w->state[word] += v;
-        else if (op == PTL_SWAP || old == cmp)
-            w->state[word] = v;
-        return old;
-    }
     w->io.old = 0;
     w->io.operand = v;
     w->io.cmp = cmp;

@@ -109,15 +109,10 @@ struct mpi_win_s {
 
 /* ---- rma.c: moving bytes to and from a target ---- */
 int win_check(MPI_Win w);
-/* Is target t this process, reached without Portals (Linux processes
- * have no loopback; a node's kernel loops frames back)? */
-bool rma_local(MPI_Win w, int t);
 /* Where len bytes at target t's byte displacement lie (a dynamic
  * window: in which attached region); MPI_ERR_RMA_RANGE if nowhere. */
 int rma_where(MPI_Win w, int t, MPI_Aint byte_disp, size_t len,
               struct where *at);
-/* Our own memory at a where (rma_local targets). */
-void *rma_local_addr(MPI_Win w, const struct where *at);
 int rma_put(MPI_Win w, int t, const void *src, size_t len,
             const struct where *at, MPI_Request rq);
 int rma_get(MPI_Win w, int t, void *dst, size_t len, const struct where *at,

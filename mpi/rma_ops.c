@@ -217,34 +217,10 @@ static void span(MPI_Aint disp, int count, MPI_Datatype dt, MPI_Aint *lo,
     *hi = disp + dt->true_ub + (more > 0 ? more : 0);
 }
 
-/* To oneself on Linux: no other process's atomics run meanwhile, but a
- * remote holder of the accumulate lock is respected. */
-static int acc_local(struct rop *o, bool lock)
-{
-    MPI_Aint lo, hi;
-    struct where at;
-    char *target;
-    int rc;
-
-    span(o->disp, o->tcount, o->tdt, &lo, &hi);
-    if ((rc = rma_where(o->w, o->t, lo, (size_t)(hi - lo), &at)) != 0)
-        return rc;
-    target = (char *)rma_local_addr(o->w, &at) - (lo - o->disp);
-
-    if (lock)
-        acc_lock(o->w, o->t);
-    rc = combine(o, target);
-    if (lock)
-        acc_unlock(o->w, o->t);
-    return rc;
-}
-
 static int accumulate(struct rop *o)
 {
     bool nat = native(o->op, o->tdt);
 
-    if (rma_local(o->w, o->t))
-        return acc_local(o, !nat);
     if (!nat)
         return acc_locked(o);
     o->kind = K_ACC;
@@ -523,13 +499,6 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
     struct where at;
     if ((rc = rma_where(w, t, o.disp, n, &at)) != MPI_SUCCESS)
         return WERR(w, rc, "MPI_Compare_and_swap");
-    if (rma_local(w, t)) {
-        char *p = rma_local_addr(w, &at);
-        memcpy(rbuf, p, n);
-        if (memcmp(p, cbuf, n) == 0)
-            memcpy(p, obuf, n);
-        return MPI_SUCCESS;
-    }
     rc = rma_swap(w, t, rbuf, obuf, cbuf, n, &at, PTL_CSWAP,
                   (ptl_datatype_t)pt, NULL);
     return WERR(w, rc, "MPI_Compare_and_swap");
