@@ -204,6 +204,8 @@ struct ptl_peer {
     bool ack_owed, dead;
     uint32_t unacked_rx;          /* frames received since last ack sent */
     uint64_t rto, deadline;       /* retransmission timer */
+    bool probe;                   /* deadline is the tail-loss probe's,
+                                   * not yet the RTO */
     uint64_t srtt, rttvar;        /* round trip: smoothed, mean deviation
                                    * (0: no sample yet) */
     uint64_t rto_base;            /* RTO from them; rto returns to it on
@@ -400,6 +402,8 @@ struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
 void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *peer);
 uint64_t ptl_rel_max_rto(struct ptl_lib *lib);
+/* Frames are in flight: start the peer's probe timer, then its RTO. */
+void ptl_rel_arm(struct ptl_lib *lib, struct ptl_peer *p);
 void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p);
 /* Resend presumed-lost frames, then frame new data, within the window. */
 void ptl_rel_push(struct ptl_lib *lib, struct ptl_peer *p);

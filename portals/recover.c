@@ -18,6 +18,15 @@
  *   configured window; a timeout drops it to 2.
  * - A round-trip sample is taken at a frame's first acknowledgement,
  *   SACK or cumulative, never for a resent frame (Karn).
+ * - Tail-loss probe: losses are seen only through frames that arrive
+ *   after them, so the last frames of a message (a whole message of a few
+ *   frames) have nothing behind them, and their loss used to cost the
+ *   full RTO (at least 20 ms, against a round trip of a few hundred us).
+ *   Once a probe timeout (about two round trips, and more than the
+ *   receiver's ACK delay) passes without progress, the newest unacked
+ *   frame is sent again, once: if it was lost it is now there; if earlier
+ *   ones were, its arrival beyond the gap draws a LACK whose SACK bits
+ *   resend them at once.  Only then does the RTO run.
  */
 #include "ptl_internal.h"
 
@@ -209,7 +218,10 @@ void ptl_rel_ack(struct ptl_lib *lib, struct ptl_peer *p,
     }
     if (p->tx_acked != before) {
         p->rto = p->rto_base;
-        p->deadline = p->tx_acked != p->tx_next ? ptl_now(lib) + p->rto : 0;
+        if (p->tx_acked != p->tx_next)
+            ptl_rel_arm(lib, p);
+        else
+            p->deadline = 0;
     }
     resend_lost(lib, p);
     ptl_rel_push(lib, p);
@@ -243,6 +255,53 @@ void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *p)
     p->rx.active = false;
 }
 
+/* The probe timeout: about two round trips, and at least one plus the
+ * ACK delay (a receiver that owes an ACK waits that long for a reply to
+ * carry it; the peer runs with our parameters), never under
+ * TLP_MIN_NS; 0 (no probe) before the first RTT sample or when it would
+ * not come before the RTO. */
+#define TLP_MIN_NS 1000000ull
+static uint64_t probe_timeout(const struct ptl_lib *lib,
+                              const struct ptl_peer *p)
+{
+    uint64_t pto = 2 * p->srtt;
+
+    if (p->srtt == 0)
+        return 0;
+    if (pto < p->srtt + lib->p.ack_delay_ns)
+        pto = p->srtt + lib->p.ack_delay_ns;
+    if (pto < TLP_MIN_NS)
+        pto = TLP_MIN_NS;
+    return pto < p->rto ? pto : 0;
+}
+
+/* Frames are in flight and the oldest made progress (or went first):
+ * the probe first, then the RTO. */
+void ptl_rel_arm(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    uint64_t pto = probe_timeout(lib, p);
+
+    p->probe = pto != 0;
+    p->deadline = ptl_now(lib) + (pto != 0 ? pto : p->rto);
+}
+
+/* The probe timeout passed: send the newest frame not known to have
+ * arrived again (once), and let the RTO run from now. */
+static void probe(struct ptl_lib *lib, struct ptl_peer *p, uint64_t now)
+{
+    p->probe = false;
+    p->deadline = now + p->rto;
+    for (uint32_t seq = p->tx_next; seq != p->tx_acked; ) {
+        struct ptl_txslot *s = &p->win[--seq % lib->p.window];
+
+        if (s->msg != NULL && !s->sacked) {
+            ptl_rel_resend(lib, p, s);
+            lib->st.tx_probes++;
+            return;
+        }
+    }
+}
+
 /* The oldest frame timed out: resend every unsacked frame from it, two
  * at a time at first (a switch port that just dropped a burst would drop
  * a full-window resend too), and double the timeout. */
@@ -269,8 +328,12 @@ void ptl_lib_progress(struct ptl_lib *lib)
     ptl_trig_retry(lib);            /* ct.c: fired, waiting for a slot */
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (p->tx_acked != p->tx_next && now >= p->deadline)
-            retransmit(lib, p, now);
+        if (p->tx_acked != p->tx_next && now >= p->deadline) {
+            if (p->probe)
+                probe(lib, p, now);
+            else
+                retransmit(lib, p, now);
+        }
         if (p->held != NULL && now >= p->held_due)
             ptl_rel_release_held(lib, p);
         if (p->ack_owed && now >= p->ack_due)

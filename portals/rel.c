@@ -75,6 +75,7 @@ void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->rto = p->rto_base = lib->p.rto_ns;
     p->srtt = p->rttvar = 0;
     p->deadline = 0;
+    p->probe = false;
     p->held = p->held_tail = NULL;
 }
 
@@ -323,7 +324,7 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
         m->state = PTL_M_SENT;
     }
     if (p->tx_next - p->tx_acked == 1)
-        p->deadline = ptl_now(lib) + p->rto;
+        ptl_rel_arm(lib, p);
     slot_out(lib, p, s);
 }
 

@@ -103,6 +103,7 @@ struct ptl_lib;
 /* Counters a host or test can read (also PtlNIStatus drop count). */
 struct ptl_lib_stats {
     uint64_t tx_frames, rx_frames, rtx_frames, acks_sent;
+    uint64_t tx_probes;     /* of rtx_frames: tail-loss probes */
     uint64_t acks_carried;  /* Portals ACKs that rode in another frame */
     uint64_t rx_bad;        /* failed to parse: checksum, length, version */
     uint64_t rx_dup, rx_ooo, rx_notready, rx_misaddressed;

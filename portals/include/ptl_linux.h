@@ -39,6 +39,8 @@ struct ptl_memnet_faults {
     uint64_t delay_ns;          /* base one-way delay (default 10 us) */
     uint64_t jitter_ns;         /* extra delay for reordered frames */
     uint64_t seed;
+    uint64_t drop_nth;          /* lose the nth frame sent from now on
+                                 * (1 the next; 0 none) */
 };
 
 struct ptl_memnet_stats {

@@ -573,7 +573,10 @@ int ptl_linux_iface_open_params(unsigned iface, const char *spec,
  * whose queue holds only net.unix.max_dgram_qlen (default 10) frames: the
  * switch drops the rest, and so does a unix: link's socket.  Keep the
  * window under that there; vdeplug4's switch (the jumbo-frame default)
- * takes 32 (the kernel's choice too).  PTL_WINDOW overrides. */
+ * takes more, how many depends on the frame size and the host's socket
+ * buffers: tools/cluster works it out and says it in its env file as
+ * PTL_WINDOW (12 at MTU 9000), as it tells its nodes (ptl.window=).
+ * Without it, 32 (the kernel's own choice). */
 void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
                              struct ptl_lib_params *p)
 {

@@ -27,6 +27,7 @@ static struct {
     struct mframe *q;
     uint64_t now;
     uint64_t rng;
+    uint64_t sent_since;        /* frames sent since the faults were set */
     struct ptl_memnet_faults f;
     struct ptl_memnet_stats s;
 } net = { .f = { .delay_ns = 10000 }, .rng = 1 };
@@ -57,6 +58,7 @@ void ptl_memnet_set_faults(const struct ptl_memnet_faults *f)
     if (net.f.jitter_ns == 0)
         net.f.jitter_ns = 200000;
     net.rng = f->seed ? f->seed : 1;
+    net.sent_since = 0;
     ptl_host_unlock();
 }
 
@@ -100,7 +102,8 @@ static int mem_tx(struct ptl_tp *tp, const struct ptl_iov *iov, int niov)
 
     (void)tp;
     net.s.sent++;
-    if (len == 0 || chance(net.f.loss_pct)) {
+    if (len == 0 || ++net.sent_since == net.f.drop_nth ||
+        chance(net.f.loss_pct)) {
         net.s.lost++;
         return 0;
     }

@@ -750,6 +750,69 @@ static void small_put_not_stuck_behind_large(void **state)
     bigsmall_close(&t);
 }
 
+/* Put 64 bytes from A to B with an ACK, pump until the ACK: the virtual
+ * time it took. */
+static uint64_t put_acked(ptl_handle_md_t md, uint64_t tag)
+{
+    uint64_t t0 = ptl_memnet_now();
+    ptl_event_t ev;
+
+    assert_int_equal(PtlPut(md, 0, 64, PTL_ACK_REQ, B.id, PT, 7, 0, NULL,
+                            tag), PTL_OK);
+    for (long i = 0; i < 1000000; i++) {
+        ptl_memnet_pump();
+        while (PtlEQGet(B.eq, &ev) == PTL_OK)
+            assert_int_equal(ev.type, PTL_EVENT_PUT);
+        if (PtlEQGet(A.eq, &ev) == PTL_OK) {
+            assert_int_equal(ev.type, PTL_EVENT_ACK);
+            assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+            assert_int_equal(ev.hdr_data, tag);
+            return ptl_memnet_now() - t0;
+        }
+    }
+    fail_msg("put %lu never acknowledged", (unsigned long)tag);
+    return 0;
+}
+
+/* The last frame of a message is lost (here the only one): no frame
+ * behind it reveals the loss, so its sender used to wait for the RTO
+ * (20 ms, against a round trip of tens of us here).  The tail-loss probe
+ * resends it after about two round trips (at least 1 ms). */
+static void tail_loss_probed_before_rto(void **state)
+{
+    struct ptl_memnet_faults lose_next = { .seed = 5, .drop_nth = 1 };
+    struct ptl_lib_stats sa;
+    uint8_t src[64], dst[64];
+    ptl_handle_md_t md;
+    ptl_handle_me_t meh;
+    ptl_me_t me;
+    uint64_t t;
+
+    (void)state;
+    for (int i = 0; i < 64; i++)
+        src[i] = pattern(9, (uint32_t)i);
+    md = md_make(&A, src, 64, PTL_MD_EVENT_SEND_DISABLE, PTL_CT_NONE);
+    me = me_make(dst, 64, 7, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE);
+    assert_int_equal(PtlMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
+                                 &meh), PTL_OK);
+    for (uint64_t i = 0; i < 10; i++)    /* round-trip samples */
+        put_acked(md, i);
+    for (int i = 0; i < 2000; i++)
+        ptl_memnet_pump();              /* every owed ACK goes */
+    memset(dst, 0, sizeof(dst));
+    ptl_memnet_set_faults(&lose_next);
+    t = put_acked(md, 10);
+    ptl_lib_get_stats(ptl_linux_lib(A.iface), &sa);
+    print_message("the lost put was acknowledged after %.3f ms (virtual); "
+                  "probes %lu, resent %lu\n", t / 1e6,
+                  (unsigned long)sa.tx_probes, (unsigned long)sa.rtx_frames);
+    check_bytes(dst, 64, 9, "probed put");
+    assert_int_equal(sa.tx_probes, 1);
+    assert_true(t < 5000000);           /* the RTO is 20 ms */
+    PtlMEUnlink(meh);
+    PtlMDRelease(md);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -758,6 +821,7 @@ int main(void)
         T(ten_thousand_messages_lossy_link),
         T(large_and_small_lossy_link),
         T(duplicates_never_resend),
+        T(tail_loss_probed_before_rto),
         T(small_put_not_stuck_behind_large),
         T(slow_link_rto_adapts),
         T(acks_ride_in_replies),
