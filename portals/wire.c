@@ -51,8 +51,18 @@ WIRE_INLINE uint64_t get64(const uint8_t *p)
  */
 static uint64_t csum_step(uint64_t h, uint64_t w)
 {
+    uint64_t hi;
+
     h = (h ^ w) * CSUM_K;
-    return (h << 31) | (h >> 33);
+    /* rotl(h, 31), as two shifts gcc cannot merge into a rol: under
+       QEMU's TCG a rol sets carry and overflow, so the flags of the imul
+       before it are computed at once, by a helper call for every word;
+       shifts leave them lazy.  The same hash, 2-3 times faster per frame
+       on a node (the kernel spent 5.2 us checksumming each 9 KB frame it
+       received, against ~3 us for the rest of its receive path). */
+    hi = h << 31;
+    __asm__("" : "+r"(hi));
+    return hi | (h >> 33);
 }
 
 void ptl_csum_init(struct ptl_csum *c, uint64_t total_len)
