@@ -22,8 +22,8 @@
  *   after them, so the last frames of a message (a whole message of a few
  *   frames) have nothing behind them, and their loss used to cost the
  *   full RTO (at least 20 ms, against a round trip of a few hundred us).
- *   Once a probe timeout (about two round trips, and more than the
- *   receiver's ACK delay) passes without progress, the newest unacked
+ *   Once a probe timeout (about two round trips, more than the
+ *   receiver's ACK delay, at least 5 ms) passes without progress, the newest unacked
  *   frame is sent again, once: if it was lost it is now there; if earlier
  *   ones were, its arrival beyond the gap draws a LACK whose SACK bits
  *   resend them at once.  Only then does the RTO run.
@@ -257,10 +257,12 @@ void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *p)
 
 /* The probe timeout: about two round trips, and at least one plus the
  * ACK delay (a receiver that owes an ACK waits that long for a reply to
- * carry it; the peer runs with our parameters), never under
- * TLP_MIN_NS; 0 (no probe) before the first RTT sample or when it would
- * not come before the RTO. */
-#define TLP_MIN_NS 1000000ull
+ * carry it), never under a quarter of the initial RTO (5 ms by default):
+ * the peer's ACK delay may be longer than ours (a node holds its ACKs up
+ * to 2 ms, Linux 20 us), and a probe that beats it is a frame sent twice,
+ * to a process that may have exited meanwhile (suite-jobs counts those).
+ * 0 (no probe) before the first RTT sample or when it would not come
+ * before the RTO. */
 static uint64_t probe_timeout(const struct ptl_lib *lib,
                               const struct ptl_peer *p)
 {
@@ -270,8 +272,8 @@ static uint64_t probe_timeout(const struct ptl_lib *lib,
         return 0;
     if (pto < p->srtt + lib->p.ack_delay_ns)
         pto = p->srtt + lib->p.ack_delay_ns;
-    if (pto < TLP_MIN_NS)
-        pto = TLP_MIN_NS;
+    if (pto < lib->p.rto_ns / 4)
+        pto = lib->p.rto_ns / 4;
     return pto < p->rto ? pto : 0;
 }
 
