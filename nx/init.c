@@ -136,6 +136,7 @@ static int alloc_portals(void)
     ptl_md_t all = { .start = PTL_JOB_MD_START, .length = PTL_JOB_MD_LENGTH,
                      .eq_handle = nx.ini_eq, .ct_handle = PTL_CT_NONE,
                      .options = PTL_MD_EVENT_SEND_DISABLE };
+    ptl_me_t hdr_only = me;
     ptl_pt_index_t pt;
 
     if (PtlPTAlloc(nx.job.ni, PTL_PT_FLOWCTRL, nx.tgt_eq, NX_PT_DATA, &pt)
@@ -143,8 +144,15 @@ static int alloc_portals(void)
         PtlPTAlloc(nx.job.ni, 0, nx.ctl_eq, NX_PT_RNDV, &pt) != PTL_OK ||
         PtlPTAlloc(nx.job.ni, 0, nx.ctl_eq, NX_PT_CTL, &pt) != PTL_OK)
         return -1;
+    /* First on the overflow list, ahead of the blocks (which are
+     * re-posted behind it): a long message that finds no receive keeps
+     * only its header here, and its receiver Gets the data later. */
+    hdr_only.match_bits = NX_MB_LONG;
+    hdr_only.ignore_bits = ~NX_MB_LONG;
     if (PtlMEAppend(nx.job.ni, NX_PT_CTL, &me, PTL_PRIORITY_LIST, NULL,
                     &nx.ctl_me) != PTL_OK ||
+        PtlMEAppend(nx.job.ni, NX_PT_DATA, &hdr_only, PTL_OVERFLOW_LIST,
+                    NULL, &nx.long_me) != PTL_OK ||
         PtlMDBind(nx.job.ni, &md, &nx.ctl_md) != PTL_OK ||
         PtlMDBind(nx.job.ni, &all, &nx.all_md) != PTL_OK)
         return -1;
@@ -229,9 +237,11 @@ static void nx_exit(void)
     drain_sends();                  /* a BYE Portals had no room for */
     if (getenv("NX_STATS") != NULL)
         fprintf(stderr, "NX: node %d: flow-control recoveries %ld, "
-                "refused sends %ld, buffer blocks %d (%ld added)\n",
+                "refused sends %ld, buffer blocks %d (%ld added); long "
+                "messages received in place %ld, fetched %ld\n",
                 nx.me, nx.stats.recoveries, nx.stats.nacks, nx.nblocks,
-                nx.stats.blocks_added);
+                nx.stats.blocks_added, nx.stats.long_in_place,
+                nx.stats.long_fetched);
     nx.up = 0;
     nx.finished = 1;
     ptl_job_fini();

@@ -53,7 +53,7 @@ nx-lwk: $(NX_LWK)
 nx-lwkcheck: nx-lwk
 all: nx-lwk
 
-NX_TESTS  := p2p nonblock typed probe bcast cancel order global gcolx \
+NX_TESTS  := p2p nonblock typed probe bcast cancel order global gcolx long \
              errors flowctl pingpong gsum backpressure
 NX_TBINS  := $(patsubst %,$(NX_B)/bin/tests/nx/%,$(NX_TESTS))
 # probe holds libnx's search answers to let a message come meanwhile.

@@ -22,10 +22,12 @@
 /*
  * Match bits of a message on NX_PT_DATA:
  *   [63] internal (collectives) | [62:48] destination ptype |
- *   [47:32] source ptype | [31:0] type
+ *   [47] long (every receive ignores it) | [46:32] source ptype |
+ *   [31:0] type
  * The source node is the initiator's rank (Portals matches it).
  */
 #define NX_MB_INTERNAL   (1ull << 63)
+#define NX_MB_LONG       (1ull << 47)
 #define NX_MB_DPTYPE     48
 #define NX_MB_SPTYPE     32
 #define NX_MB_PTYPE_MASK 0x7fffull
@@ -59,8 +61,9 @@ struct nx_leg {
     struct nx_leg *next;        /* in its peer's queue or nack list */
     int dst;
     int issued;                 /* a Put is out, its ACK not yet in */
-    int acked, got, done;       /* rendezvous: header ACKed, data fetched */
-    struct nx_leg *fin_next;    /* rendezvous legs awaiting FIN */
+    int acked, got, done;       /* long: Put ACKed, receiver has the data */
+    int listed;                 /* long: on nx.fin_head until it has */
+    struct nx_leg *fin_next;
     uint32_t cookie;
     ptl_handle_me_t me;         /* rendezvous: the exposed buffer */
     int has_me;
@@ -144,6 +147,7 @@ struct nx_state {
     ptl_handle_md_t all_md;     /* the user address space (ptl_job.h):
                                    every data Put and rendezvous Get */
     ptl_handle_me_t ctl_me;
+    ptl_handle_me_t long_me;    /* overflow: keeps only a long one's header */
     struct nx_peer *peers;
     /* message ids */
     struct nx_req **reqs;
@@ -156,7 +160,7 @@ struct nx_state {
     struct nx_ctlmsg *ctl_head, *ctl_tail; /* control messages to retry */
     int legs_pending;           /* send legs not done */
     uint32_t next_cookie;
-    struct nx_leg *fin_head;    /* rendezvous legs whose FIN is due */
+    struct nx_leg *fin_head;    /* long legs the receiver has not taken */
     /* buffer for unexpected messages */
     struct nx_block *blocks;
     int nblocks, blocks_linked;
@@ -173,7 +177,8 @@ struct nx_state {
     unsigned coll_seq;
     char errmsg[200];
     int err_peer;               /* of the last error, as nx_req's */
-    struct { long recoveries, nacks, blocks_added; } stats;
+    struct { long recoveries, nacks, blocks_added;
+             long long_in_place, long_fetched; } stats;
 };
 
 extern struct nx_state nx;

@@ -5,8 +5,9 @@
  * any, source ptype or any, our ptype); Portals does the matching, in
  * arrival order, against messages that already wait in the overflow
  * buffer (PUT_OVERFLOW: copy out of the block) or that come later (PUT:
- * the data landed in place).  A rendezvous header makes us Get the data
- * from the sender.  A message longer than the buffer fills the buffer and
+ * the data landed in place).  A long message found waiting is only its
+ * header: we Get the data from the sender (send.c).  Receives and probes
+ * ignore the long bit.  A message longer than the buffer fills the buffer and
  * fails the receive with EMSGSIZE (NX treats it as an error).
  *
  * Messages a node sends itself never touch the network: they are matched
@@ -139,7 +140,7 @@ int nx_recv_start(struct nx_req *r, void *buf, long count, long nodesel,
                    PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_UNLINK_DISABLE,
         .match_id = { .rank = nodesel < 0 ? PTL_RANK_ANY
                                           : (ptl_rank_t)nodesel },
-        .match_bits = bits, .ignore_bits = ignore,
+        .match_bits = bits, .ignore_bits = ignore | NX_MB_LONG,
     };
     struct nx_req **pp = &nx.posted_head;
 
@@ -230,6 +231,16 @@ void nx_on_match(struct nx_req *r, const ptl_event_t *ev)
         r->get_src = (int)ev->initiator.rank;
         r->get_cookie = (uint32_t)((ev->hdr_data >> NX_HD_COOKIE) &
                                    NX_HD_COOKIE_MASK);
+        if (ev->type == PTL_EVENT_PUT) {
+            /* In place; if cut short by our buffer, the sender (told
+             * mlength < length by its ACK) waits for this FIN. */
+            nx.stats.long_in_place++;
+            if (ev->mlength < (ptl_size_t)len)
+                nx_ctl_send(r->get_src, NX_CTL_FIN, r->get_cookie);
+            r->done = 1;
+            return;
+        }
+        nx.stats.long_fetched++;
         r->get_len = n;     /* a short Get still releases the sender */
         get_enqueue(r);
         return;
@@ -281,7 +292,7 @@ int nx_probe(uint64_t bits, uint64_t ignore, long nodesel,
                     .options = PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
                     .match_id = { .rank = nodesel < 0 ? PTL_RANK_ANY
                                                       : (ptl_rank_t)nodesel },
-                    .match_bits = bits, .ignore_bits = ignore };
+                    .match_bits = bits, .ignore_bits = ignore | NX_MB_LONG };
     struct nx_selfmsg **pp = self_find(bits, ignore, nodesel);
     int rc;
 

@@ -4,12 +4,18 @@
  * A leg is a Put to the destination's data portal, ACK requested:
  *   eager (count <= NX_EAGER): the data goes with the header; done at the
  *     ACK (the ACK, not SEND, because a refused Put must be sent again);
- *   rendezvous: the buffer is exposed first as a use-once entry on the
+ *   long: the buffer is exposed first as a use-once entry on the
  *     rendezvous portal (match bits: a cookie, only the destination may
- *     Get it), the header carries the cookie and length; done when the
- *     header is ACKed and the receiver says FIN (its Get's REPLY is in).
- *     The GET event is not enough: it comes when the request arrives,
- *     and the REPLY is read out of our buffer after that.
+ *     Get it), then the whole message is Put with the long bit, the
+ *     cookie and the length.  If a receive was posted, the data lands in
+ *     place and the ACK says so (its mlength is the whole length): done,
+ *     the entry unlinked.  Else only the header is kept (the overflow
+ *     list's zero-length entry for long messages, init.c), the ACK says
+ *     0 bytes, and the receiver Gets the data when a receive matches:
+ *     done when it says FIN (its Get's REPLY is in; the GET event is not
+ *     enough: it comes when the request arrives, and the REPLY is read
+ *     out of our buffer after that).  A receive too short for the data
+ *     landing in place also says FIN.
  * Legs leave through a queue per destination, in order, so flow control
  * (flow.c) can hold them and resend refused ones first: messages between
  * two nodes are never reordered.  At most nx.max_inflight Puts and Gets
@@ -25,6 +31,27 @@
 
 #include "nx_internal.h"
 
+/* A long leg is listed from its start until its receiver has the data
+ * (its FIN, or an ACK for all of it in place): a FIN may be handled before
+ * the ACK of the Put it answers (they come through different queues). */
+static void fin_list(struct nx_leg *leg)
+{
+    leg->fin_next = nx.fin_head;
+    nx.fin_head = leg;
+    leg->listed = 1;
+}
+
+static void fin_unlist(struct nx_leg *leg)
+{
+    struct nx_leg **pp = &nx.fin_head;
+
+    while (*pp != NULL && *pp != leg)
+        pp = &(*pp)->fin_next;
+    if (*pp == leg)
+        *pp = leg->fin_next;
+    leg->listed = 0;
+}
+
 static void leg_finish(struct nx_leg *leg, int err, const char *why)
 {
     struct nx_req *r = leg->req;
@@ -32,7 +59,11 @@ static void leg_finish(struct nx_leg *leg, int err, const char *why)
     if (leg->done)
         return;
     leg->done = 1;
-    if (leg->has_me && err && PtlMEUnlink(leg->me) == PTL_OK)
+    if (leg->listed)
+        fin_unlist(leg);
+    /* Still exposed after an error, or when the data landed in place
+     * (whole, or cut short by the receive: nobody Gets it). */
+    if (leg->has_me && PtlMEUnlink(leg->me) == PTL_OK)
         leg->has_me = 0;
     if (err && !r->err) {
         r->err = err;
@@ -80,14 +111,16 @@ static int issue(struct nx_leg *leg)
 {
     struct nx_req *r = leg->req;
     ptl_process_t to = { .rank = (ptl_rank_t)leg->dst };
-    ptl_size_t len = r->rndv ? 0 : (ptl_size_t)r->count;
-    uint64_t hd = (uint64_t)r->count & NX_HD_LEN_MASK;
+    ptl_size_t len = (ptl_size_t)r->count;
+    uint64_t hd = (uint64_t)r->count & NX_HD_LEN_MASK, bits = r->bits;
     int rc;
 
-    if (r->rndv)
+    if (r->rndv) {
         hd |= NX_HD_RNDV | (uint64_t)leg->cookie << NX_HD_COOKIE;
+        bits |= NX_MB_LONG;
+    }
     rc = PtlPut(nx.all_md, ptl_job_md_off(r->sbuf, len), len, PTL_ACK_REQ,
-                to, NX_PT_DATA, r->bits, 0, leg, hd);
+                to, NX_PT_DATA, bits, 0, leg, hd);
     if (rc == PTL_NO_SPACE)
         return 1;
     if (rc != PTL_OK) {
@@ -150,6 +183,8 @@ static int start_leg(struct nx_req *r, struct nx_leg *leg, int dst)
         leg_finish(leg, ENOMEM, "out of Portals match entries");
         return -1;
     }
+    if (r->rndv)
+        fin_list(leg);
     enqueue(leg);
     nx_pump(dst);
     return 0;
@@ -230,6 +265,9 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
         leg_finish(leg, EIO, why);
     } else {
         leg->acked = 1;
+        /* A long message that landed whole: nobody will Get it. */
+        if (leg->req->rndv && ev->mlength == (ptl_size_t)leg->req->count)
+            leg->got = 1;
         if (!leg->req->rndv || leg->got)
             leg_finish(leg, 0, NULL);
     }
@@ -240,8 +278,6 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
 void nx_on_get(struct nx_leg *leg)
 {
     leg->has_me = 0;                /* use-once: gone; FIN follows */
-    leg->fin_next = nx.fin_head;
-    nx.fin_head = leg;
 }
 
 void nx_on_fin(int from, uint32_t cookie)
@@ -252,7 +288,7 @@ void nx_on_fin(int from, uint32_t cookie)
         pp = &(*pp)->fin_next;
     if ((leg = *pp) == NULL)
         nx_fatal("NX: node %d: FIN from node %d for no message", nx.me, from);
-    *pp = leg->fin_next;
+    fin_unlist(leg);
     leg->got = 1;
     if (leg->acked)
         leg_finish(leg, 0, NULL);
