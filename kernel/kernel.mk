@@ -16,10 +16,10 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
 # The Portals core (portals/), compiled as the kernel compiles.  atomic_ops.c
 # alone uses SSE: its entry points get an _sse suffix here and
 # kernel/portals.c calls them between an FPU save and restore.
-KPTL_SRCS   := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
-               portals/target.c portals/initiator.c portals/rel.c \
-               portals/recover.c portals/receive.c portals/wire.c \
-               portals/atomic_ops.c
+KPTL_SRCS   := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
+               portals/list.c portals/target.c portals/initiator.c \
+               portals/rel.c portals/recover.c portals/receive.c \
+               portals/wire.c portals/atomic_ops.c
 KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_valid=ptl_atomic_valid_sse \
                -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse
