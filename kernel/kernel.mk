@@ -1,6 +1,10 @@
 # kernel/: the Q-Kernel.  Linked twice: the first link gives the addresses
 # for the symbol table (tools/genksyms) that the second link carries.
 
+# The kernel's Portals host (portals.c says which part is where).
+KPTL_HOST   := kernel/portals.c kernel/ptlendpoint.c kernel/ptlhost.c \
+               kernel/ptlloop.c kernel/ptlcall.c kernel/ptlengine.c
+
 KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c kernel/lib.c \
                kernel/cmdline.c kernel/ratelimit.c kernel/region.c kernel/mem.c kernel/paging.c \
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
@@ -10,16 +14,15 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
                kernel/acpi.c kernel/power.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
                kernel/e1000e_ring.c kernel/e1000e.c \
-               kernel/netdev.c kernel/portals.c kernel/ptlcall.c \
-               kernel/ptlengine.c
+               kernel/netdev.c $(KPTL_HOST)
 
 # The Portals core (portals/), compiled as the kernel compiles.  atomic_ops.c
 # alone uses SSE: its entry points get an _sse suffix here and
 # kernel/portals.c calls them between an FPU save and restore.
-KPTL_SRCS   := portals/lib.c portals/eq.c portals/ct.c portals/list.c \
-               portals/target.c portals/initiator.c portals/rel.c \
-               portals/recover.c portals/receive.c portals/wire.c \
-               portals/atomic_ops.c
+KPTL_SRCS   := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
+               portals/list.c portals/target.c portals/initiator.c \
+               portals/rel.c portals/recover.c portals/receive.c \
+               portals/wire.c portals/atomic_ops.c
 KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_valid=ptl_atomic_valid_sse \
                -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse
@@ -33,8 +36,7 @@ KTEST_SRCS  := tests/kernel/test_basic.c tests/kernel/test_selftest.c \
 KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))
 
-$(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) kernel/portals.c kernel/ptlcall.c \
-                             kernel/ptlengine.c): \
+$(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) $(KPTL_HOST)): \
     KCFLAGS += -Iportals/include -Iportals
 $(BUILD)/k/portals/atomic_ops.c.o: KCFLAGS := \
     $(filter-out -mno-sse -mno-sse2 -mno-mmx,$(KCFLAGS)) $(KPTL_SSE) \

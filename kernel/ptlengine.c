@@ -11,7 +11,7 @@
  * trap and no interrupt for the network.  Calls that still come by
  * system call to a CPU other than the engine's (the PCT's, a process's
  * setup) are forwarded with smp_call; a process that waits in the kernel
- * there halts until the engine kicks it (portals.c, wake).
+ * there halts until the engine kicks it (portals.c, kptl_wake).
  */
 #define LOG_PREFIX "portals"
 #include "kernel.h"

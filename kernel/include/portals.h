@@ -1,6 +1,7 @@
 /*
  * Portals in the kernel (portals.c: the host of the portable core, one
- * endpoint per process; ptlcall.c: the system call into it).
+ * endpoint per process, with ptlendpoint.c, ptlhost.c and ptlloop.c;
+ * ptlcall.c: the system call into it; ptlengine.c: the engine's CPU).
  */
 #ifndef PORTALS_H
 #define PORTALS_H

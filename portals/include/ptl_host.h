@@ -145,7 +145,7 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib);
 bool ptl_lib_flush(struct ptl_lib *lib);
 /* True while frames are unacknowledged or queued. */
 bool ptl_lib_busy(struct ptl_lib *lib);
-/* PtlNIFini without waiting inside (lib.c): PTL_OK with *until 0 when the
+/* PtlNIFini without waiting inside (ni.c): PTL_OK with *until 0 when the
  * NI is gone; with *until set, wait until then (or news) and call again. */
 int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until);
 void ptl_lib_get_stats(struct ptl_lib *lib, struct ptl_lib_stats *st);
