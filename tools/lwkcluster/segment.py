@@ -238,7 +238,7 @@ def service_range(opts):
 
 
 def write_env(d, opts):
-    first, last = opts.first_nid, opts.first_nid + opts.nodes - 1
+    first = opts.first_nid
     svc, svc_last = service_range(opts)
     kind, where, kv = read_segment(d)
     if kind == 'vde':
