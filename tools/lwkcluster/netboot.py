@@ -14,7 +14,6 @@ crosses in the clear, as it would on a real network: docs/hardware.md).
 import os
 import shutil
 import subprocess
-import time
 
 SERVER = '10.77.0.1'
 PREFIX = 24
