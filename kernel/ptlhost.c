@@ -24,6 +24,7 @@
 
 uint64_t kptl_rx_unclaimed;             /* frames for no process here */
 static uint64_t resets_sent;            /* RESETs answering them (rx_gone) */
+static uint64_t acks_gone;              /* bare ACKs for no process here */
 static uint64_t rx_version;             /* of another wire version */
 static uint64_t rx_flooded;             /* for another node (a switch floods
                                            frames to MACs it has not learnt) */
@@ -183,12 +184,19 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
    exiting rank never acknowledged waited out PtlNIFini's 10 s).  A frame
    that knew no incarnation may be early for a process about to start: it
    is dropped and resent, as before.  Only a frame whose checksum holds is
-   answered: a corrupted pid must not reset a live process's peer. */
+   answered: a corrupted pid must not reset a live process's peer.  A
+   bare ACK is never resent and needs no answer: one that reaches a
+   process just gone (its peer answering a last frame, or a duplicate it
+   sent) is counted apart. */
 static void rx_gone(const void *frame, size_t len, const struct ptl_whdr *h)
 {
     uint8_t f[PTL_FRAME_HLEN];
     size_t n;
 
+    if (h->type == PTL_W_LACK) {
+        acks_gone++;
+        return;
+    }
     kptl_rx_unclaimed++;
     if (ptl_wire_check_csum(frame, len, h) != 0 ||
         (n = ptl_wire_reset(h, f)) == 0)
@@ -252,6 +260,7 @@ void kptl_rx_done(void *ctx)
 void kptl_log_node_rx(void)
 {
     pr_info("node: %lu frames for no process here (%lu answered with a "
-            "reset), %lu for other nodes, %lu of another wire version\n",
-            kptl_rx_unclaimed, resets_sent, rx_flooded, rx_version);
+            "reset; %lu bare ACKs besides), %lu for other nodes, %lu of "
+            "another wire version\n", kptl_rx_unclaimed, resets_sent,
+            acks_gone, rx_flooded, rx_version);
 }
