@@ -26,7 +26,9 @@
  * With -o (one way) NID_A only sends, without ACKs, and times each put
  * from PtlPut to its SEND event (the link has acknowledged every frame:
  * the buffer may be reused); NID_B only receives and checks.  Its lines
- * are "ow,<bytes>,<rounds>,<mean us>,<MB/s>,<median us>".  A receiver
+ * are "ow,<bytes>,<rounds>,<mean us>,<MB/s>,<median us>".  After each
+ * size, untimed, NID_B says it has checked the last round (a 0-byte put)
+ * before NID_A sends the next size into the same buffer.  A receiver
  * that waits owes nothing it could carry in data, so its link ACK should
  * come at once, not after the node's ACK delay (ptl.ack_us).
  */
@@ -275,6 +277,10 @@ int main(int argc, char **argv)
                    bench_median(rtt, n - 1));
             fflush(stdout);
         }
+        if (oneway && self == a)
+            wait_put();             /* checked: the buffer is free */
+        else if (oneway)
+            put(peer, 0, DATA);
         if (size == max)
             break;
     }
