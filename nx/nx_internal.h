@@ -35,10 +35,14 @@
 #define NX_PTYPE_MAX     32767L
 #define NX_TYPE_MAX      999999999L
 
-/* hdr_data: [63] rendezvous | [62:40] cookie | [39:0] message length. */
+/* hdr_data: [63] long | [62] the data came along | [61:40] cookie |
+ * [39:0] message length. */
 #define NX_HD_RNDV       (1ull << 63)
+#define NX_HD_DATA       (1ull << 62)
 #define NX_HD_COOKIE     40
-#define NX_HD_COOKIE_MASK 0x7fffffull
+#define NX_HD_COOKIE_MASK 0x3fffffull
+#define NX_DATA_AFTER    8      /* posted receives in a row before a long
+                                 * message to that peer carries data again */
 #define NX_HD_LEN_MASK   ((1ull << 40) - 1)
 
 /* Control messages on NX_PT_CTL: hdr_data = op << 32 | epoch. */
@@ -63,6 +67,7 @@ struct nx_leg {
     int issued;                 /* a Put is out, its ACK not yet in */
     int acked, got, done;       /* long: Put ACKed, receiver has the data */
     int listed;                 /* long: on nx.fin_head until it has */
+    int with_data;              /* long: this Put carries the data */
     struct nx_leg *fin_next;
     uint32_t cookie;
     ptl_handle_me_t me;         /* rendezvous: the exposed buffer */
@@ -114,6 +119,8 @@ struct nx_peer {
     uint32_t ready_epoch;
     int readied;                /* (our recovery) its READY came */
     int gone;                   /* said BYE: sends nothing more */
+    int hdr_only;               /* long messages to it go header only for
+                                 * this many more found posted (send.c) */
 };
 
 /* A control message Portals had no room for yet (flow.c). */

@@ -5,9 +5,9 @@
  * any, source ptype or any, our ptype); Portals does the matching, in
  * arrival order, against messages that already wait in the overflow
  * buffer (PUT_OVERFLOW: copy out of the block) or that come later (PUT:
- * the data landed in place).  A long message found waiting is only its
- * header: we Get the data from the sender (send.c).  Receives and probes
- * ignore the long bit.  A message longer than the buffer fills the buffer and
+ * the data landed in place).  A long message found waiting, or sent
+ * header only, is a header: we Get the data from the sender (send.c).
+ * Receives and probes ignore the long bit.  A message longer than the buffer fills the buffer and
  * fails the receive with EMSGSIZE (NX treats it as an error).
  *
  * Messages a node sends itself never touch the network: they are matched
@@ -231,7 +231,7 @@ void nx_on_match(struct nx_req *r, const ptl_event_t *ev)
         r->get_src = (int)ev->initiator.rank;
         r->get_cookie = (uint32_t)((ev->hdr_data >> NX_HD_COOKIE) &
                                    NX_HD_COOKIE_MASK);
-        if (ev->type == PTL_EVENT_PUT) {
+        if (ev->type == PTL_EVENT_PUT && (ev->hdr_data & NX_HD_DATA)) {
             /* In place; if cut short by our buffer, the sender (told
              * mlength < length by its ACK) waits for this FIN. */
             nx.stats.long_in_place++;

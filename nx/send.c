@@ -15,7 +15,13 @@
  *     done when it says FIN (its Get's REPLY is in; the GET event is not
  *     enough: it comes when the request arrives, and the REPLY is read
  *     out of our buffer after that).  A receive too short for the data
- *     landing in place also says FIN.
+ *     landing in place also says FIN.  Data that finds no receive crosses
+ *     the link twice, and a ping-pong that posts its receive only once
+ *     its send is done finds none (the target holds the ACK that ends
+ *     our send to ride with its answer, which then arrives first): after
+ *     a long message came unexpected (its ACK says: overflow list), the
+ *     next ones to that peer go header only until NX_DATA_AFTER in a row
+ *     found their receive posted (MPI does the same, mpi/send.c).
  * Legs leave through a queue per destination, in order, so flow control
  * (flow.c) can hold them and resend refused ones first: messages between
  * two nodes are never reordered.  At most nx.max_inflight Puts and Gets
@@ -118,6 +124,11 @@ static int issue(struct nx_leg *leg)
     if (r->rndv) {
         hd |= NX_HD_RNDV | (uint64_t)leg->cookie << NX_HD_COOKIE;
         bits |= NX_MB_LONG;
+        leg->with_data = nx.peers[leg->dst].hdr_only == 0;
+        if (leg->with_data)
+            hd |= NX_HD_DATA;
+        else
+            len = 0;
     }
     rc = PtlPut(nx.all_md, ptl_job_md_off(r->sbuf, len), len, PTL_ACK_REQ,
                 to, NX_PT_DATA, bits, 0, leg, hd);
@@ -246,6 +257,20 @@ int nx_send_start(struct nx_req *r, const void *buf, long count, long node,
     return 0;
 }
 
+/* What a long Put's ACK teaches: whether its receive was posted (the
+ * priority list), and whether the data landed whole (nobody Gets it). */
+static void long_acked(struct nx_leg *leg, const ptl_event_t *ev)
+{
+    struct nx_peer *p = &nx.peers[leg->dst];
+
+    if (ev->ptl_list == PTL_OVERFLOW_LIST)
+        p->hdr_only = NX_DATA_AFTER;
+    else if (p->hdr_only > 0)
+        p->hdr_only--;
+    if (leg->with_data && ev->mlength == (ptl_size_t)leg->req->count)
+        leg->got = 1;
+}
+
 void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
 {
     int dst = leg->dst;
@@ -265,9 +290,8 @@ void nx_on_ack(struct nx_leg *leg, const ptl_event_t *ev)
         leg_finish(leg, EIO, why);
     } else {
         leg->acked = 1;
-        /* A long message that landed whole: nobody will Get it. */
-        if (leg->req->rndv && ev->mlength == (ptl_size_t)leg->req->count)
-            leg->got = 1;
+        if (leg->req->rndv)
+            long_acked(leg, ev);
         if (!leg->req->rndv || leg->got)
             leg_finish(leg, 0, NULL);
     }
