@@ -90,8 +90,9 @@ $(LIBC_LIB)/liblwk.a: $(LIBC_GLUE_OBJS)
 $(LIBC_INC)/portals4.h: portals/include/portals4.h
 	@mkdir -p $(@D) && cp $< $@
 
-$(LIBC_OUT)/obj/ptl_lwk.o: portals/lwk/ptl_lwk.c portals/include/ptl_eqring.h \
-                           $(LIBC_DEPS) $(LIBC_INC)/portals4.h
+$(LIBC_OUT)/obj/ptl_lwk.o $(LIBC_OUT)/obj/ptl_lwk_wait.o: \
+    $(LIBC_OUT)/obj/%.o: portals/lwk/%.c portals/lwk/ptl_lwk.h \
+    portals/include/ptl_eqring.h $(LIBC_DEPS) $(LIBC_INC)/portals4.h
 	$(call say,LWKCC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
@@ -107,7 +108,8 @@ $(LIBC_OUT)/obj/ptl_job.o: portals/user/job.c $(LIBC_DEPS) \
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) $(LIBC_CFLAGS) -Iportals/include -c $< -o $@
 
-$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o $(LIBC_OUT)/obj/ptl_job.o
+$(LIBC_LIB)/libportals.a: $(LIBC_OUT)/obj/ptl_lwk.o \
+                          $(LIBC_OUT)/obj/ptl_lwk_wait.o $(LIBC_OUT)/obj/ptl_job.o
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(@D) && rm -f $@ && $(CROSS)ar rcs $@ $^
 

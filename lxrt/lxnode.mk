@@ -25,7 +25,7 @@ $(LXN_INC)/lwk/%.h: libc/include/lwk/%.h
 $(LXN_INC)/lwk/uapi/%: kernel/include/uapi/%
 	@mkdir -p $(@D) && cp $< $@
 
-$(LXN)/obj/ptl/%.o: portals/lwk/%.c $(LXN_HDRS)
+$(LXN)/obj/ptl/%.o: portals/lwk/%.c portals/lwk/ptl_lwk.h $(LXN_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(LXN_CFLAGS) -c $< -o $@
@@ -46,7 +46,8 @@ $(LXN)/obj/nx/%.o: nx/%.c $(LXN_HDRS)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(LXN_CFLAGS) -Inx/include -c $< -o $@
 
-LXN_PTL_OBJS := $(LXN)/obj/ptl/ptl_lwk.o $(LXN)/obj/ptl/abort.o \
+LXN_PTL_OBJS := $(LXN)/obj/ptl/ptl_lwk.o $(LXN)/obj/ptl/ptl_lwk_wait.o \
+                $(LXN)/obj/ptl/abort.o \
                 $(LXN)/obj/ptl/job.o
 LXN_MPI_OBJS := $(patsubst mpi/%.c,$(LXN)/obj/mpi/%.o,$(MPI_SRCS))
 LXN_NX_OBJS  := $(patsubst nx/%.c,$(LXN)/obj/nx/%.o,$(NX_SRCS))

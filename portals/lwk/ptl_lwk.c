@@ -5,10 +5,11 @@
  * system call with its arguments as an array of words (the operation list
  * is lwk/uapi/ptlcalls.def).
  *
- * Event queues and counters are the exception: the kernel writes them into
- * memory this library gave it at PtlInit, so PtlEQGet and PtlCTGet are
- * plain loads, and the waits spin on that memory, sleeping in the kernel
- * (ptl_wait) only until the next network event or their deadline.
+ * Event queues and counters are the exception (ptl_lwk_wait.c): the
+ * kernel writes them into memory this library gave it at PtlInit, so
+ * PtlEQGet and PtlCTGet are plain loads, and the waits spin on that
+ * memory, sleeping in the kernel (ptl_wait) only until the next network
+ * event or their deadline.
  *
  * In message co-processor mode (the area's head says `engine`: another
  * CPU of the node runs the engine) a call is posted in that memory
@@ -28,33 +29,15 @@
 #include "portals4.h"
 #include "ptl_eqring.h"
 
-enum {
-#define PTLCALL(num, name, nargs) PTLOP_##name = (num),
-#include <lwk/uapi/ptlcalls.def>
-#undef PTLCALL
-};
+#include "ptl_lwk.h"
 
-/* EQ rings and counters.  Sized for one job's MPI and NX together: their
- * event queues hold 16384 + ~12600 events of 96 bytes (2.7 MiB); 1 MiB
- * refused MPI's first PtlEQAlloc.  PTL_SHM_KB=... overrides. */
-#define SHM_DEFAULT     (4u << 20)
-#define MAX_OBJ         256             /* EQs and CTs we can look up */
-#define IDX(h)          ((h) & 0xFFFFFu) /* handle index bits */
-
-static struct {
-    int refs;
-    void *shm;
-    volatile uint64_t *wake;            /* kernel's wake counter */
-    struct lwk_ptl_head *head;          /* the area's head (wake is in it) */
-    struct { ptl_handle_eq_t h; struct ptl_eq_ring *ring; } eq[MAX_OBJ];
-    struct { ptl_handle_ct_t h; ptl_ct_event_t *val; } ct[MAX_OBJ];
-} st;
+struct ptl_lwk_state ptl_lwk_st;
 
 /* Post the call in the command ring and spin until the engine's CPU has
    run it. */
 static long ring_call(int op, const uint64_t *a)
 {
-    struct lwk_ptl_head *h = st.head;
+    struct lwk_ptl_head *h = ptl_lwk_st.head;
     uint64_t req = h->cmd.req + 1;
 
     h->cmd.op = (uint64_t)op;
@@ -65,22 +48,20 @@ static long ring_call(int op, const uint64_t *a)
     return h->cmd.rc;
 }
 
-static int engine_polls(void)
+int ptl_lwk_engine_polls(void)
 {
-    return st.head && __atomic_load_n(&st.head->engine, __ATOMIC_RELAXED);
+    return ptl_lwk_st.head && __atomic_load_n(&ptl_lwk_st.head->engine, __ATOMIC_RELAXED);
 }
 
-static int call(int op, const uint64_t *a)
+int ptl_lwk_call(int op, const uint64_t *a)
 {
-    long rc = engine_polls() ? ring_call(op, a) : lwk_sys_ptl(op, (long)a);
+    long rc = ptl_lwk_engine_polls() ? ring_call(op, a) : lwk_sys_ptl(op, (long)a);
 
     if (rc >= 0)
         return (int)rc;
     return rc == -EFAULT ? PTL_ARG_INVALID : PTL_FAIL;
 }
 
-#define U(x)    ((uint64_t)(uintptr_t)(x))
-#define CALL(op, ...) call(PTLOP_##op, (const uint64_t[]){ __VA_ARGS__ })
 
 static uint64_t P(ptl_process_t id)
 {
@@ -103,7 +84,7 @@ static int adopt_area(void)
     if (lwk_sys_ptl(PTLOP_Area, (long)(const uint64_t[]){ U(&uva), U(&len) })
         != PTL_OK || !uva)
         return 0;
-    st.shm = (void *)(uintptr_t)uva;
+    ptl_lwk_st.shm = (void *)(uintptr_t)uva;
     return 1;
 }
 
@@ -113,15 +94,15 @@ int PtlInit(void)
     size_t len = kb ? (size_t)strtoul(kb, NULL, 0) << 10 : SHM_DEFAULT;
     int rc;
 
-    if (st.refs++)
+    if (ptl_lwk_st.refs++)
         return PTL_OK;
     if (adopt_area())
         goto ready;
-    if (len < 4096 || !(st.shm = aligned_alloc(4096, len))) {
-        st.refs = 0;
+    if (len < 4096 || !(ptl_lwk_st.shm = aligned_alloc(4096, len))) {
+        ptl_lwk_st.refs = 0;
         return PTL_NO_SPACE;
     }
-    rc = (int)lwk_sys_ptl(PTLOP_Setup, (long)(const uint64_t[]){ U(st.shm), len });
+    rc = (int)lwk_sys_ptl(PTLOP_Setup, (long)(const uint64_t[]){ U(ptl_lwk_st.shm), len });
     if (rc == -ENODEV)
         fprintf(stderr, "PtlInit: this node has no network interface "
                 "(boot it with a virtio-net NIC)\n");
@@ -131,20 +112,20 @@ int PtlInit(void)
                 "ptl Area call: use one build on every node)\n");
     if (rc != PTL_OK) {
         rc = rc < 0 ? PTL_FAIL : rc;
-        free(st.shm);
-        st.refs = 0;
+        free(ptl_lwk_st.shm);
+        ptl_lwk_st.refs = 0;
         return rc;
     }
 ready:
-    st.head = st.shm;
-    st.wake = &st.head->wake;
+    ptl_lwk_st.head = ptl_lwk_st.shm;
+    ptl_lwk_st.wake = &ptl_lwk_st.head->wake;
     return PTL_OK;
 }
 
 void PtlFini(void)
 {
-    if (st.refs > 0)
-        st.refs--;
+    if (ptl_lwk_st.refs > 0)
+        ptl_lwk_st.refs--;
     /* The kernel keeps writing into the shared area until the process
        ends, so it is never freed. */
 }
@@ -163,8 +144,6 @@ int PtlNIInit(ptl_interface_t iface, unsigned int options, ptl_pid_t pid,
     return CALL(NIInit, iface, options, pid, U(desired), U(actual), U(ni));
 }
 
-static void wait_news(uint64_t deadline, uint64_t seen);
-
 /* The kernel does not wait inside the call (it would hold the node's CPU
    while peers drain): it says until when to wait, then we ask again. */
 int PtlNIFini(ptl_handle_ni_t ni)
@@ -173,7 +152,7 @@ int PtlNIFini(ptl_handle_ni_t ni)
     int rc;
 
     while ((rc = CALL(NIFini, ni, U(&until))) == PTL_OK && until != 0)
-        wait_news(until, __atomic_load_n(st.wake, __ATOMIC_ACQUIRE));
+        ptl_lwk_wait_news(until, __atomic_load_n(ptl_lwk_st.wake, __ATOMIC_ACQUIRE));
     return rc;
 }
 
@@ -339,7 +318,7 @@ int PtlSwap(ptl_handle_md_t gmd, ptl_size_t goff, ptl_handle_md_t pmd,
 
 int PtlAtomicSync(void)
 {
-    return call(PTLOP_AtomicSync, NULL);
+    return ptl_lwk_call(PTLOP_AtomicSync, NULL);
 }
 
 int PtlStartBundle(ptl_handle_ni_t ni)
@@ -350,223 +329,6 @@ int PtlStartBundle(ptl_handle_ni_t ni)
 int PtlEndBundle(ptl_handle_ni_t ni)
 {
     return CALL(EndBundle, ni);
-}
-
-/* ---- event queues: allocation in the kernel, reading here ------------------- */
-
-int PtlEQAlloc(ptl_handle_ni_t ni, ptl_size_t count, ptl_handle_eq_t *h)
-{
-    uint64_t ring = 0;
-    ptl_handle_eq_t eq;
-    int rc;
-
-    if (!h)
-        return PTL_ARG_INVALID;
-    rc = CALL(EQAlloc, ni, count, U(&eq), U(&ring));
-    if (rc != PTL_OK)
-        return rc;
-    if (IDX(eq) >= MAX_OBJ) {
-        PtlEQFree(eq);
-        return PTL_NO_SPACE;
-    }
-    st.eq[IDX(eq)].h = eq;
-    st.eq[IDX(eq)].ring = (struct ptl_eq_ring *)(uintptr_t)ring;
-    *h = eq;
-    return PTL_OK;
-}
-
-int PtlEQFree(ptl_handle_eq_t h)
-{
-    int rc = CALL(EQFree, h);
-
-    if (rc == PTL_OK && IDX(h) < MAX_OBJ && st.eq[IDX(h)].h == h)
-        st.eq[IDX(h)].ring = NULL;
-    return rc;
-}
-
-static struct ptl_eq_ring *ring_of(ptl_handle_eq_t h)
-{
-    if (IDX(h) >= MAX_OBJ || st.eq[IDX(h)].h != h)
-        return NULL;
-    return st.eq[IDX(h)].ring;
-}
-
-/* Where an EQ's ring is: for tests that scribble on it. */
-struct ptl_eq_ring *ptl_lwk_ring(ptl_handle_eq_t h);
-struct ptl_eq_ring *ptl_lwk_ring(ptl_handle_eq_t h)
-{
-    return ring_of(h);
-}
-
-int PtlEQGet(ptl_handle_eq_t h, ptl_event_t *ev)
-{
-    struct ptl_eq_ring *r = ring_of(h);
-
-    if (!r || !ev)
-        return PTL_ARG_INVALID;
-    return ptl_eq_ring_get(r, ev);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t deadline_of(ptl_time_t ms)
-{
-    return ms == PTL_TIME_FOREVER ? UINT64_MAX
-                                  : now_ns() + (uint64_t)ms * 1000000u;
-}
-
-/* Until the wake count moves from `seen` or the deadline: asleep in the
-   kernel, or spinning here when another CPU runs the engine for us. */
-static void wait_news(uint64_t deadline, uint64_t seen)
-{
-    if (!engine_polls()) {
-        lwk_sys_ptl_wait((long)deadline, (long)seen);
-        return;
-    }
-    while (__atomic_load_n(st.wake, __ATOMIC_ACQUIRE) == seen &&
-           (deadline == UINT64_MAX || now_ns() < deadline))
-        __builtin_ia32_pause();
-}
-
-int PtlEQPoll(const ptl_handle_eq_t *hs, unsigned int n, ptl_time_t timeout,
-              ptl_event_t *ev, unsigned int *which)
-{
-    uint64_t deadline = deadline_of(timeout);
-
-    if (!hs || !n || !ev || !which)
-        return PTL_ARG_INVALID;
-    for (unsigned i = 0; i < n; i++)
-        if (!ring_of(hs[i]))
-            return PTL_ARG_INVALID;
-    for (;;) {
-        /* Read the wake count before looking, so an event that lands
-           after the look makes the kernel refuse to sleep. */
-        uint64_t seen = __atomic_load_n(st.wake, __ATOMIC_ACQUIRE);
-
-        for (unsigned i = 0; i < n; i++) {
-            int rc = ptl_eq_ring_get(ring_of(hs[i]), ev);
-            if (rc != PTL_EQ_EMPTY) {
-                *which = i;
-                return rc;
-            }
-        }
-        /* No clock read (a system call) for a wait without a timeout. */
-        if (deadline != UINT64_MAX && now_ns() >= deadline)
-            return PTL_EQ_EMPTY;
-        wait_news(deadline, seen);
-    }
-}
-
-int PtlEQWait(ptl_handle_eq_t h, ptl_event_t *ev)
-{
-    unsigned which;
-
-    return PtlEQPoll(&h, 1, PTL_TIME_FOREVER, ev, &which);
-}
-
-/* ---- counting events ---------------------------------------------------------- */
-
-int PtlCTAlloc(ptl_handle_ni_t ni, ptl_handle_ct_t *h)
-{
-    uint64_t val = 0;
-    ptl_handle_ct_t ct;
-    int rc;
-
-    if (!h)
-        return PTL_ARG_INVALID;
-    rc = CALL(CTAlloc, ni, U(&ct), U(&val));
-    if (rc != PTL_OK)
-        return rc;
-    if (IDX(ct) >= MAX_OBJ) {
-        PtlCTFree(ct);
-        return PTL_NO_SPACE;
-    }
-    st.ct[IDX(ct)].h = ct;
-    st.ct[IDX(ct)].val = (ptl_ct_event_t *)(uintptr_t)val;
-    *h = ct;
-    return PTL_OK;
-}
-
-int PtlCTFree(ptl_handle_ct_t h)
-{
-    int rc = CALL(CTFree, h);
-
-    if (rc == PTL_OK && IDX(h) < MAX_OBJ && st.ct[IDX(h)].h == h)
-        st.ct[IDX(h)].val = NULL;
-    return rc;
-}
-
-static volatile ptl_ct_event_t *ct_of(ptl_handle_ct_t h)
-{
-    if (IDX(h) >= MAX_OBJ || st.ct[IDX(h)].h != h)
-        return NULL;
-    return st.ct[IDX(h)].val;
-}
-
-int PtlCTCancelTriggered(ptl_handle_ct_t h)
-{
-    return CALL(CTCancelTriggered, h);
-}
-
-int PtlCTGet(ptl_handle_ct_t h, ptl_ct_event_t *ev)
-{
-    volatile ptl_ct_event_t *v = ct_of(h);
-
-    if (!v || !ev)
-        return PTL_ARG_INVALID;
-    ev->success = v->success;
-    ev->failure = v->failure;
-    return PTL_OK;
-}
-
-int PtlCTPoll(const ptl_handle_ct_t *hs, const ptl_size_t *tests,
-              unsigned int n, ptl_time_t timeout, ptl_ct_event_t *ev,
-              unsigned int *which)
-{
-    uint64_t deadline = deadline_of(timeout);
-
-    if (!hs || !tests || !n || !ev || !which)
-        return PTL_ARG_INVALID;
-    for (unsigned i = 0; i < n; i++)
-        if (!ct_of(hs[i]))
-            return PTL_ARG_INVALID;
-    for (;;) {
-        uint64_t seen = __atomic_load_n(st.wake, __ATOMIC_ACQUIRE);
-
-        for (unsigned i = 0; i < n; i++) {
-            PtlCTGet(hs[i], ev);
-            if (ev->success + ev->failure >= tests[i]) {
-                *which = i;
-                return PTL_OK;
-            }
-        }
-        if (now_ns() >= deadline)
-            return PTL_CT_NONE_REACHED;
-        wait_news(deadline, seen);
-    }
-}
-
-int PtlCTWait(ptl_handle_ct_t h, ptl_size_t test, ptl_ct_event_t *ev)
-{
-    unsigned which;
-
-    return PtlCTPoll(&h, &test, 1, PTL_TIME_FOREVER, ev, &which);
-}
-
-int PtlCTSet(ptl_handle_ct_t h, ptl_ct_event_t v)
-{
-    return CALL(CTSet, h, v.success, v.failure);
-}
-
-int PtlCTInc(ptl_handle_ct_t h, ptl_ct_event_t v)
-{
-    return CALL(CTInc, h, v.success, v.failure);
 }
 
 /* ---- triggered operations ----------------------------------------------------- */
