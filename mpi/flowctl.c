@@ -108,7 +108,8 @@ void ctrl_send(int world, uint64_t hdr)
 static bool put_try(MPI_Request r)
 {
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
-             PtlPut(md, ptl_job_md_off(r->data, r->len), r->len,
+             PtlPut(md, ptl_job_md_off(r->data, r->len),
+                    (r->bits & MB_LONG) && !(r->hdr & H_DATA) ? 0 : r->len,
                     PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
                     r->hdr);
 

@@ -107,8 +107,8 @@ bool proto_send_copy(const void *data, size_t len, int peer, int tag,
     return true;
 }
 
-/* A long or synchronous send: its data goes in the put, but if no
- * receive was posted only the header stays (proto.c), and the receiver
+/* A long or synchronous send: its data goes in the put (H_DATA), but if
+ * no receive was posted only the header stays (proto.c), and the receiver
  * Gets the data from a READ entry named by the key when a receive
  * matches it.  Exposed before the put: that Get may come at once. */
 static int expose(MPI_Request r)
@@ -148,7 +148,8 @@ int proto_send(MPI_Request r)
     if (!rdv)
         r = copy_send(r);
     r->seq = peers[r->world].next_seq++;
-    r->hdr = r->key | (rdv ? (uint64_t)r->len << 24 : 0);
+    r->hdr = r->key | (rdv ? (uint64_t)r->len << 24 : 0) |
+             (rdv && !peers[r->world].hdr_only ? H_DATA : 0);
     r->wait = 1;                        /* the ACK */
     r->prio = r->put_out = r->cancel_req = false;
     if (rdv) {
@@ -177,6 +178,28 @@ static void delivered(MPI_Request r)
     r->wait--;
 }
 
+/* Whether a long message's put carries its data is decided per peer by
+ * how the last one fared (its ACK says from which list).  Data that finds
+ * no receive is dropped and then fetched: it crossed the link twice.
+ * That is the rule, not the exception, when the receive is posted just
+ * after the sender's previous message completes (a ping-pong without
+ * pre-posting): the transport holds the ACK that completes it until it
+ * rides in the answer's first frame (portals/rel.c, hold_ack), so the
+ * answer always arrives before the receive.  After a message that came
+ * unexpected the next ones to that peer put their header only (the
+ * receiver fetches, as before this protocol); one that found its receive
+ * posted, with data or without, brings the data back. */
+static int dropped;              /* long puts whose data found no receive */
+
+int MPIX_Long_dropped_count(void) { return dropped; }
+
+static void learn(MPI_Request r)
+{
+    peers[r->world].hdr_only = !r->prio;
+    if ((r->hdr & H_DATA) && !r->prio)
+        dropped++;
+}
+
 static bool cancel_now(MPI_Request r);
 
 void on_ack(MPI_Request r, const ptl_event_t *ev)
@@ -196,7 +219,9 @@ void on_ack(MPI_Request r, const ptl_event_t *ev)
     r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
     if (r->copied)
         copies_out--;
-    if ((r->bits & MB_LONG) && r->prio) {
+    if (r->bits & MB_LONG)
+        learn(r);
+    if ((r->hdr & H_DATA) && r->prio) {
         delivered(r);                   /* too late to cancel */
     } else if (r->cancel_req && r->wait > 1) {
         r->wait--;                      /* the ACK; FIN is still to come */
@@ -254,7 +279,7 @@ static bool withdraw(MPI_Request r)
 {
     bool held = fc_withdraw(r);
 
-    if (!held && r->put_out && (r->bits & MB_LONG)) {
+    if (!held && r->put_out && (r->hdr & H_DATA)) {
         /* Its data may be landing in a posted receive: the ACK will say
          * (on_ack decides then); MPI_Wait waits for that ACK anyway. */
         r->cancel_req = true;

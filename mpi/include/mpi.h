@@ -1375,6 +1375,7 @@ int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
 int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
 int MPIX_Fetch_count(void);      /* long messages fetched by PtlGet */
+int MPIX_Long_dropped_count(void); /* long data that found no receive */
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,11 @@
  *               posted first and arriving first
  *   order       long messages on one tag, half posted for, half not:
  *               received in the order sent
+ *   adapt       4 long messages that arrive before their receive, the
+ *               first one's ACK awaited: only its data crossed for nothing
+ *               (MPIX_Long_dropped_count), the others put their header
+ *               only; then 2 to posted receives: the first header-only
+ *               (fetched), the second with its data again (not fetched)
  * Ranks 0 and 1 talk; anysource and order use every rank.
  */
 #include "mpitest.h"
@@ -50,13 +55,35 @@ static int bad_bytes(const unsigned char *b, size_t n, int seed)
 
 static const int sizes[] = { 65537, BIG };
 
+/* Whether a long message's put carries its data depends on how the last
+ * one to that peer fared (mpi/send.c, learn): a synchronous empty message
+ * from every rank to every other, each receive posted first, sets every
+ * pair to carry data, for the parts that test that path. */
+static void prime(void)
+{
+    MPI_Request q[64];
+    int n = 0;
+
+    for (int r = 0; r < t_size && r < 64; r++)
+        if (r != t_rank)
+            MPI_Irecv(NULL, 0, MPI_BYTE, r, 99, MPI_COMM_WORLD, &q[n++]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int r = 0; r < t_size && r < 64; r++)
+        if (r != t_rank)
+            MPI_Ssend(NULL, 0, MPI_BYTE, r, 99, MPI_COMM_WORLD);
+    MPI_Waitall(n, q, MPI_STATUSES_IGNORE);
+}
+
 static void preposted(void)
 {
     for (int k = 0; k < 2; k++) {
-        int n = sizes[k], f0 = MPIX_Fetch_count();
+        int n = sizes[k], f0;
         MPI_Request q;
         MPI_Status st;
         int cnt = -1;
+
+        prime();
+        f0 = MPIX_Fetch_count();
 
         if (t_rank == 1) {
             memset(rbuf, 0, (size_t)n);
@@ -120,9 +147,11 @@ static void ssend(void)
     static const int ssizes[] = { 100, BIG };
 
     for (int k = 0; k < 2; k++) {
-        int n = ssizes[k], f0 = MPIX_Fetch_count();
+        int n = ssizes[k], f0;
         MPI_Request q;
 
+        prime();
+        f0 = MPIX_Fetch_count();
         /* to a posted receive */
         if (t_rank == 1) {
             memset(rbuf, 0, (size_t)n);
@@ -194,6 +223,7 @@ static void cancel(void)
      * receive: the receive has it, so the send must not say cancelled. */
     for (int k = 0; k < 2; k++) {
         int n = sizes[k];
+        prime();
         if (t_rank == 1) {
             memset(rbuf, 0, (size_t)n);
             MPI_Irecv(rbuf, n, MPI_BYTE, 0, 10, MPI_COMM_WORLD, &q);
@@ -236,6 +266,7 @@ static void trunc_long(void)
     MPI_Status st;
     int rc;
 
+    prime();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     /* posted: the put lands truncated */
     if (t_rank == 1) {
@@ -279,7 +310,10 @@ static void anysource(void)
     int seen[64] = { 0 };
 
     for (int round = 0; round < 2; round++) {
-        int f0 = MPIX_Fetch_count();
+        int f0;
+        if (round == 0)
+            prime();
+        f0 = MPIX_Fetch_count();
         if (t_rank == 0 && round == 0)
             for (int i = 0; i < m; i++)
                 MPI_Irecv(in + (size_t)i * n, n, MPI_BYTE, MPI_ANY_SOURCE,
@@ -344,6 +378,67 @@ static void order(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Rank 1 to rank 0: how a long message fared decides whether the next
+ * one to that peer carries its data (mpi/send.c, learn). */
+static void adapt(void)
+{
+    enum { K = 4, N = 100000 };
+    int d0, f0;
+    MPI_Request q[K];
+
+    prime();
+    d0 = MPIX_Long_dropped_count();
+
+    /* each unexpected (rank 0 receives after the barrier); the first one's
+     * ACK (from the overflow list) is awaited before the others go */
+    if (t_rank == 1) {
+        double t0 = MPI_Wtime();
+        int flag = 0;
+        for (int i = 0; i < K; i++) {
+            fill(sbuf + (size_t)i * N, N, 80 + i);
+            MPI_Isend(sbuf + (size_t)i * N, N, MPI_BYTE, 0, 20 + i,
+                      MPI_COMM_WORLD, &q[i]);
+            while (i == 0 && MPIX_Long_dropped_count() == d0 && !flag &&
+                   MPI_Wtime() - t0 < 30)
+                MPI_Test(&q[0], &flag, MPI_STATUS_IGNORE);
+        }
+        CHECK(!flag);
+        CHECK(MPIX_Long_dropped_count() - d0 == 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t_rank == 0) {
+        for (int i = 0; i < K; i++) {
+            MPI_Recv(rbuf, N, MPI_BYTE, 1, 20 + i, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            CHECK(bad_bytes(rbuf, N, 80 + i) == 0);
+        }
+    }
+    if (t_rank == 1)
+        MPI_Waitall(K, q, MPI_STATUSES_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* two to posted receives, one after the other */
+    f0 = MPIX_Fetch_count();
+    if (t_rank == 0)
+        for (int i = 0; i < 2; i++)
+            MPI_Irecv(rbuf + (size_t)i * N, N, MPI_BYTE, 1, 15,
+                      MPI_COMM_WORLD, &q[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t_rank == 1) {
+        for (int i = 0; i < 2; i++) {
+            fill(sbuf, N, 90 + i);
+            MPI_Send(sbuf, N, MPI_BYTE, 0, 15, MPI_COMM_WORLD);
+        }
+        CHECK(MPIX_Long_dropped_count() - d0 == 1);
+    } else if (t_rank == 0) {
+        MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < 2; i++)
+            CHECK(bad_bytes(rbuf + (size_t)i * N, N, 90 + i) == 0);
+        CHECK(MPIX_Fetch_count() - f0 == 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "long");
@@ -363,6 +458,8 @@ int main(int argc, char **argv)
         t_report("truncate");
         order();
         t_report("order");
+        adapt();
+        t_report("adapt");
     }
     anysource();
     t_report("anysource");
