@@ -74,7 +74,9 @@ struct peer {
     uint64_t next_seq;
     int inflight;               /* data puts not yet ACKed */
     bool paused, pause_req;
-    bool hdr_only;              /* its last long message came unexpected */
+    unsigned hdr_only;          /* long messages to it that put their
+                                   header only before data goes again
+                                   (send.c, learn) */
     MPI_Request resend, qtail;  /* refused or held sends, by seq */
 };
 
