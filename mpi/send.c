@@ -221,7 +221,9 @@ void on_ack(MPI_Request r, const ptl_event_t *ev)
     r->put_out = false;
     if (ev->ni_fail_type == PTL_NI_PT_DISABLED) {
         fc_refused(r);                  /* PAUSE follows; held, re-sent */
-        if (r->cancel_req)              /* nothing landed: withdraw it */
+        if (r->cancelled)
+            step_done(r);               /* ... unless withdrawn */
+        else if (r->cancel_req)         /* nothing landed: withdraw it */
             cancel_now(r);
         return;
     }
