@@ -40,6 +40,12 @@ static struct {
 
 int MPIX_Flowctl_count(void) { return fc.recoveries; }
 
+/* Long or synchronous messages this rank fetched with PtlGet: those that
+ * arrived before their receive (tests/mpi/long.c asserts that one whose
+ * receive was posted first is not fetched). */
+static int fetches;
+int MPIX_Fetch_count(void) { return fetches; }
+
 static bool get_try(MPI_Request r);
 
 /* A peer's queue of held sends, in send order (seq).  Sends are mostly
@@ -103,12 +109,14 @@ static bool put_try(MPI_Request r)
 {
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
              PtlPut(md, ptl_job_md_off(r->data, r->len),
-                    (r->bits & MB_LONG) ? 0 : r->len, PTL_ACK_REQ,
-                    rank_id(r->world), PT_DATA, r->bits, 0, r, r->hdr);
+                    (r->bits & MB_LONG) && !(r->hdr & H_DATA) ? 0 : r->len,
+                    PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
+                    r->hdr);
 
     if (rc == PTL_NO_SPACE)
         return false;
     check(rc, "PtlPut (data)");
+    r->put_out = true;
     peers[r->world].inflight++;
     ops_inflight++;
     return true;
@@ -151,6 +159,7 @@ static bool get_try(MPI_Request r)
         return false;
     check(rc, "PtlGet (long message)");
     ops_inflight++;
+    fetches++;
     return true;
 }
 

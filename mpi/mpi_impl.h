@@ -245,6 +245,8 @@ struct mpi_req_s {
     size_t fetch;               /* bytes a long receive Gets */
     MPI_Win win;                /* a one-sided request's window */
     bool prio;                  /* matched a posted receive */
+    bool put_out;               /* a data put not yet ACKed (send.c) */
+    bool cancel_req;            /* MPI_Cancel waits for that ACK */
     ptl_handle_me_t me;
     bool me_linked;
     struct mpi_req_s *next, *prev;   /* posted / sync-wait / get lists */

@@ -12,7 +12,7 @@
  *            with min_free = EAGER_LIMIT that catch unexpected eager data;
  *            a block is re-posted when it is AUTO_FREEd.
  *   +1 READ  long and synchronous send buffers, exposed as use-once MEs
- *            for PtlGet.
+ *            for PtlGet (unlinked unfetched when the put delivered them).
  *   +2 CTRL  zero-length control messages (FIN and the flow-control
  *            handshake), one persistent entry.
  *   +3 ONE   one-sided: RMA windows and triggered collectives (rma.c,
@@ -27,13 +27,21 @@
  * gets it in place, else it lands in a block and a later receive copies it
  * out.  A standard or ready send of at most COPY_LIMIT bytes completes
  * once copied: an internal request carries the copy and takes the ACK.
- * Long (or synchronous): the sender exposes the buffer on READ and puts
- * only the header (no data; the length rides in hdr_data); the receiver
- * PtlGets the data when a receive matches it, pre-posted or not, then
- * sends FIN (the buffer is free, and a synchronous send knows it was
- * matched).  Such a send is cancelled by unlinking its READ entry: a
- * receiver whose Get then finds nothing (PTL_NI_DROPPED) forgets the
- * message and goes on matching (recv.c).
+ * Long (or synchronous): the sender exposes the buffer on READ, then
+ * puts the whole message (the length also rides in hdr_data).  If it
+ * matches a posted receive the data lands in place (truncated to the
+ * receive's length if longer: MPI_ERR_TRUNCATE) and the receive completes
+ * on its PUT event; the ACK, from the priority list, tells the sender,
+ * which unlinks READ and completes (a synchronous send knows it was
+ * matched).  Otherwise the zero-length long entry on the overflow list
+ * keeps only the header, the ACK comes from the overflow list, and the
+ * receiver PtlGets the data when a receive matches it, then sends FIN
+ * (the buffer is free).  After a long message to a peer came unexpected,
+ * the next ones to it put only their header (H_DATA clear), until 8 in a
+ * row have found their receive posted: send.c (learn) says why.  Such a send is
+ * cancelled by unlinking its READ entry once its ACK says only the header
+ * was kept: a receiver whose Get then finds nothing (PTL_NI_DROPPED)
+ * forgets the message and goes on matching (recv.c).
  *
  * Flow control: when DATA is disabled (no header slot, no buffer, EQ
  * short), the receiver moves every unexpected message into its own queue

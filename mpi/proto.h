@@ -41,10 +41,12 @@
                            ((uint64_t)(seq) & TC_SEQ))
 
 /* hdr_data: bits 63..56 flags, 55..24 a long message's length (Portals'
- * max_msg_size is 32 bits), 23..0 the sender's key. */
+ * max_msg_size is 32 bits), 23..0 the sender's key.  H_DATA: a long
+ * message's put carries its data (else only its header, send.c). */
 #define HKEY_MASK   0xffffffu
 #define HKEY(h)     ((uint32_t)(h) & HKEY_MASK)
 #define HLEN(h)     ((size_t)(((h) >> 24) & 0xffffffffu))
+#define H_DATA      (1ull << 56)
 #define CTRL(t, p)  (((uint64_t)(t) << 56) | (uint32_t)(p))
 enum { C_FIN = 1, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
 
@@ -72,6 +74,9 @@ struct peer {
     uint64_t next_seq;
     int inflight;               /* data puts not yet ACKed */
     bool paused, pause_req;
+    unsigned hdr_only;          /* long messages to it that put their
+                                   header only before data goes again
+                                   (send.c, learn) */
     MPI_Request resend, qtail;  /* refused or held sends, by seq */
 };
 

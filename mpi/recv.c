@@ -120,15 +120,16 @@ void on_put(MPI_Request r, const ptl_event_t *ev)
     if (ev->ni_fail_type != PTL_NI_OK)
         mpi_fatal("receive failed (Portals ni_fail %d)",
                   (int)ev->ni_fail_type);
-    if (ev->match_bits & MB_LONG) {     /* only the header came */
+    if (ev->type == PTL_EVENT_PUT &&    /* landed in place, long or not */
+        (!(ev->match_bits & MB_LONG) || (ev->hdr_data & H_DATA))) {
+        fill_status(r, ev->match_bits, ev->mlength, proto_msg_len(ev));
+        req_complete(r);                /* a long one's ACK tells its sender */
+        return;
+    }
+    if (ev->match_bits & MB_LONG) {     /* only its header came, or stayed */
         size_t sent = proto_msg_len(ev);
         fill_status(r, ev->match_bits, sent < r->len ? sent : r->len, sent);
         get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data));
-        return;
-    }
-    if (ev->type == PTL_EVENT_PUT) {          /* landed in place */
-        fill_status(r, ev->match_bits, ev->mlength, ev->rlength);
-        req_complete(r);
         return;
     }
     /* PUT_OVERFLOW: it had arrived before this receive was posted */

@@ -1374,6 +1374,8 @@ int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 /* ---- not standard: statistics for tests ---- */
 int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
 int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
+int MPIX_Fetch_count(void);      /* long messages fetched by PtlGet */
+int MPIX_Long_dropped_count(void); /* long data that found no receive */
 
 #ifdef __cplusplus
 }
