@@ -348,13 +348,22 @@ void ptl_rel_push(struct ptl_lib *lib, struct ptl_peer *p)
  * like the link-level ack, to ride in the next frame to that peer as a
  * 24-byte record.  It goes alone when the process waits (ptl_lib_flush),
  * when ack_delay passes, or behind queued messages (never overtaking
- * them: only an idle peer holds ACKs). */
+ * them: only an idle peer holds ACKs).  Not the ACK of a put of more
+ * than one frame: its sender usually waits for it before it posts the
+ * receive for our answer (MPI's and NX's long and eager sends complete
+ * at the ACK), so a held one arrived with the answer's first frame, which
+ * found no receive posted and was dropped or copied; one small frame more
+ * is nothing beside such a put.  ACKs held before it go first. */
 static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
                      struct ptl_msg *m)
 {
     if (!lib->p.hold_acks || !m->is_response || m->hdr.type != PTL_W_ACK ||
         p->sq != NULL)
         return false;
+    if (m->hdr.rlength > lib->p.mtu - PTL_WIRE_HLEN) {
+        ptl_rel_release_held(lib, p);
+        return false;
+    }
     if (p->held == NULL) {
         p->held = m;
         p->held_due = ptl_now(lib) + lib->p.ack_delay_ns;
