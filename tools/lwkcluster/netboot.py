@@ -15,6 +15,8 @@ import os
 import shutil
 import subprocess
 
+from processes import pids_where
+
 SERVER = '10.77.0.1'
 PREFIX = 24
 POOL = ('10.77.0.10', '10.77.0.250')
@@ -119,27 +121,17 @@ def last_line(d):
         return '(no log)'
 
 
-def our_pids(d, proc_argv):
+def our_pids(d):
     """The server's processes, found by the paths on their command lines
     (dnsmasq's configuration, the plug's switch socket) or the session."""
-    pids = []
-    marks = (conf_path(d), d.sw)
-    for name in os.listdir('/proc'):
-        if not name.isdigit():
-            continue
-        argv = proc_argv(int(name))
-        if not argv:
-            continue
-        prog = os.path.basename(argv[0])
-        if prog in ('dnsmasq', 'vde_plug2tap', 'unshare', 'sh') and \
-                any(m in a for a in argv[1:] for m in marks):
-            pids.append(int(name))
-    return pids
+    return pids_where(lambda prog: prog in ('dnsmasq', 'vde_plug2tap',
+                                            'unshare', 'sh'),
+                      (conf_path(d), d.sw))
 
 
-def stop(d, proc_argv, stop_pids):
+def stop(d, stop_pids):
     """End the server (and so its namespace and tap); True if it ran."""
-    pids = our_pids(d, proc_argv)
+    pids = our_pids(d)
     stop_pids(pids)
     for path in (d.file('netboot.pid'), conf_path(d)):
         try:

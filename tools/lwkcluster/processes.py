@@ -37,26 +37,28 @@ def node_pid_ok(node):
     return proc_alive(node.pid) and 'file:' + node.log in proc_argv(node.pid)
 
 
-def our_processes(d, kinds=('qemu', 'switch')):
-    """Every QEMU or switch process that belongs to this directory, found by
-    the paths on its command line: catches processes whose pid was never
-    recorded (an `up` killed halfway)."""
+def pids_where(wanted, marks):
+    """Every process whose program name wanted() accepts and one of whose
+    arguments contains one of marks (paths): found on /proc, so even a
+    process whose pid was never recorded (an `up` killed halfway)."""
     found = []
-    marks = ('file:' + d.path + '/node-', d.sw)
     for name in os.listdir('/proc'):
         if not name.isdigit():
             continue
         argv = proc_argv(int(name))
-        if not argv:
-            continue
-        prog = os.path.basename(argv[0])
-        kind = 'qemu' if prog.startswith('qemu-system') else \
-            'switch' if prog in ('vde_switch', 'vde_plug') else None
-        if kind not in kinds:
-            continue
-        if any(m in a for a in argv[1:] for m in marks):
+        if argv and wanted(os.path.basename(argv[0])) and \
+                any(m in a for a in argv[1:] for m in marks):
             found.append(int(name))
     return found
+
+
+def our_processes(d, kinds=('qemu', 'switch')):
+    """Every QEMU or switch process that belongs to this directory."""
+    def wanted(prog):
+        kind = 'qemu' if prog.startswith('qemu-system') else \
+            'switch' if prog in ('vde_switch', 'vde_plug') else None
+        return kind in kinds
+    return pids_where(wanted, ('file:' + d.path + '/node-', d.sw))
 
 
 def stop(pids, grace=GRACE):
