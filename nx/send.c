@@ -312,7 +312,8 @@ void nx_on_fin(int from, uint32_t cookie)
         pp = &(*pp)->fin_next;
     if ((leg = *pp) == NULL)
         nx_fatal("NX: node %d: FIN from node %d for no message", nx.me, from);
-    fin_unlist(leg);
+    *pp = leg->fin_next;
+    leg->listed = 0;
     leg->got = 1;
     if (leg->acked)
         leg_finish(leg, 0, NULL);
