@@ -88,16 +88,27 @@ static void rx_drain(struct e1k *n)
 
     if (n->in_rx)
         return;
+    if (n->nd.rx_paused) {
+        if (e1000e_rx_ready(&n->rx))
+            netdev_rx_left(&n->nd);
+        return;
+    }
     n->in_rx = true;
     /* Whatever this batch makes us send goes with one doorbell, and the
        per-batch work (timers, wakeups) runs once: netdev.h. */
     netdev_tx_hold(&n->nd);
     while ((idx = e1000e_rx_next(&n->rx, &len)) >= 0) {
-        if (len <= n->rxbuf_size)
-            netdev_deliver(&n->nd, n->rxbuf + (uint64_t)idx * n->rxbuf_size,
-                           len);
+        bool more = len > n->rxbuf_size ||
+                    netdev_deliver(&n->nd,
+                                   n->rxbuf + (uint64_t)idx * n->rxbuf_size,
+                                   len);
         e1000e_rx_release(&n->rx, idx);
         got++;
+        if (!more) {
+            if (e1000e_rx_ready(&n->rx))
+                netdev_rx_left(&n->nd);
+            break;
+        }
     }
     if (n->rx.tail != tail) {
         wr(n, E1000_RDT, n->rx.tail);

@@ -88,6 +88,12 @@ int e1000e_rx_init(struct e1000e_rxring *r, void *desc, unsigned size,
     return 0;
 }
 
+bool e1000e_rx_ready(const struct e1000e_rxring *r)
+{
+    return r->next != r->tail &&
+           (READ_ONCE(r->desc[r->next].status) & E1000_RXD_STA_DD);
+}
+
 void e1000e_rx_release(struct e1000e_rxring *r, unsigned idx)
 {
     struct e1000_rx_desc *d = &r->desc[idx % r->size];

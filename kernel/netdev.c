@@ -91,6 +91,32 @@ void netdev_rx_done(struct netdev *nd)
         nd->rx_done(nd->rx_ctx);
 }
 
+void netdev_set_rx_held(struct netdev *nd, void (*held)(void *ctx))
+{
+    nd->rx_held = held;
+}
+
+void netdev_rx_pause(struct netdev *nd)
+{
+    nd->rx_stop = nd->rx_paused = true;
+}
+
+void netdev_rx_left(struct netdev *nd)
+{
+    if (nd->rx_waiting)
+        return;
+    nd->rx_waiting = true;
+    if (nd->rx_held)
+        nd->rx_held(nd->rx_ctx);
+}
+
+void netdev_rx_resume(struct netdev *nd)
+{
+    if (nd->rx_waiting)
+        netdev_poll(nd);
+    nd->rx_paused = false;
+}
+
 void netdev_tx_hold(struct netdev *nd)
 {
     nd->tx_hold++;
@@ -110,16 +136,20 @@ void netdev_tx_release(struct netdev *nd)
         netdev_tx_kick(nd);
 }
 
-void netdev_deliver(struct netdev *nd, const void *frame, size_t len)
+bool netdev_deliver(struct netdev *nd, const void *frame, size_t len)
 {
     if (nd->loss_ppm && rng_next(&nd->rng) % PPM < nd->loss_ppm) {
         nd->st.rx_dropped++;
-        return;
+        return true;
     }
     nd->st.rx_frames++;
     nd->st.rx_bytes += len;
     if (nd->rx)
         nd->rx(nd->rx_ctx, frame, len);
+    if (!nd->rx_stop)
+        return true;
+    nd->rx_stop = false;
+    return false;
 }
 
 int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,
@@ -147,6 +177,7 @@ int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,
 
 void netdev_poll(struct netdev *nd)
 {
+    nd->rx_paused = nd->rx_waiting = false;
     nd->ops->poll(nd);
 }
 

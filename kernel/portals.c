@@ -110,6 +110,41 @@ void ptl_atomic_apply(ptl_op_t op, ptl_datatype_t dt, void *dst,
     fpu_restore();
 }
 
+/* ---- receive paused for a woken process (kptl_rx_pause) ------------------ */
+
+/* How long frames may wait in the NIC's ring for the process that was
+   woken to post an entry or wait again (`ptl.rx_defer_us=`; 0: never
+   pause): a woken process does so within tens of microseconds; one that
+   computes instead delays the rest by this much, well under the ACK
+   delay and the retransmission timeouts. */
+#define RX_DEFER_US     100
+
+static uint64_t rx_defer_ns;
+static uint64_t rx_resume_due;          /* of a pause; 0: none */
+
+void kptl_rx_pause(void)
+{
+    if (!rx_defer_ns || kptl_nic->rx_paused)
+        return;
+    netdev_rx_pause(kptl_nic);
+    rx_resume_due = clock_ns() + rx_defer_ns;
+}
+
+/* Frames wait while paused: the network timer bounds the wait. */
+static void rx_held(void *ctx)
+{
+    (void)ctx;
+    kptl_arm_timer();
+}
+
+void kptl_rx_resume(void)
+{
+    if (kptl_nic && kptl_nic->rx_paused) {
+        rx_resume_due = 0;
+        netdev_rx_resume(kptl_nic);
+    }
+}
+
 /* ---- timers: retransmission, delayed acks --------------------------------- */
 
 /* Tell a process waiting in its library to look again: the counter is
@@ -139,6 +174,8 @@ void kptl_arm_timer(void)
         uint64_t d = ptl_lib_deadline(kptl_live[i]->lib);
         first = MIN(first, d);
     }
+    if (kptl_nic && kptl_nic->rx_waiting)
+        first = MIN(first, rx_resume_due);
     timer_set(TIMER_NET, first == UINT64_MAX ? 0 : MAX(first, 1), net_timer);
 }
 
@@ -149,6 +186,8 @@ static void net_timer(void)
     if (!kptl_on_engine())
         return;                 /* armed before the engine moved away */
     kptl_tx_hold();
+    if (kptl_nic && kptl_nic->rx_waiting && rx_resume_due <= now)
+        kptl_rx_resume();
     for (int i = 0; i < kptl_nlive; i++)
         if (ptl_lib_deadline(kptl_live[i]->lib) <= now) {
             ptl_lib_progress(kptl_live[i]->lib);
@@ -216,16 +255,14 @@ static bool woken(const struct kptl *kp, uint64_t seen)
    NIC's, the network timer's) or the deadline.  No periodic wakeup: a
    check at every wait found no receive-ring entry without its interrupt
    pending, across runs of the 4-node all-to-all. */
-void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
+static void idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
 {
     uint64_t spin_end = MIN(deadline, clock_ns() + spin_ns);
 
-    if (kp)
-        kp->nwaits++;
     kptl_flush();
     do {
         if (kptl_nic)
-            netdev_poll(kptl_nic);
+            netdev_poll(kptl_nic);      /* ends a pause too */
         if (woken(kp, seen))
             return;
     } while (clock_ns() < spin_end);
@@ -239,10 +276,24 @@ void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
     timer_set(TIMER_WAKE, 0, NULL);
 }
 
+/* While kp's process sleeps here, news for it ends a receive batch
+   (kptl_rx): it runs before the rest is taken in. */
+void kptl_idle(struct kptl *kp, uint64_t seen, uint64_t deadline)
+{
+    if (!kp) {
+        idle(kp, seen, deadline);
+        return;
+    }
+    kp->nwaits++;
+    kp->idle_here = true;
+    idle(kp, seen, deadline);
+    kp->idle_here = false;
+}
+
 void portals_init(void)
 {
     uint8_t mac[6];
-    uint64_t window, ack_us, spin_us, lib_mem;
+    uint64_t window, ack_us, spin_us, defer_us, lib_mem;
 
     kptl_nic = netdev_get();
     if (!kptl_nic) {
@@ -289,6 +340,9 @@ void portals_init(void)
     kptl_params.hold_acks = true;       /* the network timer sends them */
     cmdline_get_u64(&kernel_cmdline, "ptl.spin_us", SPIN_US, &spin_us);
     spin_ns = MIN(spin_us, 10000) * 1000;
+    cmdline_get_u64(&kernel_cmdline, "ptl.rx_defer_us", RX_DEFER_US,
+                    &defer_us);
+    rx_defer_ns = MIN(defer_us, 1000000) * 1000;
     lib_mem = ALIGN_UP(ptl_lib_mem_size(&kptl_params) + LOOP_BYTES, PAGE_4K);
     ptl_wire_nid_mac((uint32_t)node_id, mac);
     memcpy(kptl_own_mac, mac, 6);
@@ -301,6 +355,7 @@ void portals_init(void)
     kptl_endpoints_init(lib_mem);
     netdev_set_rx(kptl_nic, kptl_rx, NULL);
     netdev_set_rx_done(kptl_nic, kptl_rx_done);
+    netdev_set_rx_held(kptl_nic, rx_held);
     pr_info("nid %lu on %s, mtu %u, window %u, %lu KiB of tables per "
             "process\n", node_id, kptl_nic->name, kptl_params.mtu,
             kptl_params.window, lib_mem >> 10);

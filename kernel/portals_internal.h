@@ -27,6 +27,10 @@ extern uint8_t kptl_own_mac[6];         /* 02:50:<nid> */
 void kptl_wake(struct kptl *kp);
 /* Program the network timer for the endpoints' earliest deadline. */
 void kptl_arm_timer(void);
+/* Pause the NIC's receive after this frame: a process asleep for news
+   has some (kptl_rx).  Frames that wait are taken in after its next call,
+   at its next wait, or by the network timer within ptl.rx_defer_us. */
+void kptl_rx_pause(void);
 
 /* ---- ptlendpoint.c -------------------------------------------------------- */
 extern struct kptl *kptl_live[NPROC];   /* the endpoints in use, packed */

@@ -208,9 +208,13 @@ static int c_LEAppend(struct call *c)
     const ptl_le_t *le = IN(2, ptl_le_t);
     ptl_handle_le_t *h = OUT(5, ptl_handle_le_t);
 
+    int rc;
+
     ENSURE(own(c, H(0)));
-    return PtlLEAppend(H(0), (ptl_pt_index_t)c->a[1], le,
-                       (ptl_list_t)c->a[3], UPTR(4), h);
+    rc = PtlLEAppend(H(0), (ptl_pt_index_t)c->a[1], le, (ptl_list_t)c->a[3],
+                     UPTR(4), h);
+    kptl_rx_resume();
+    return rc;
 }
 
 static int c_LESearch(struct call *c)
@@ -227,9 +231,13 @@ static int c_MEAppend(struct call *c)
     const ptl_me_t *me = IN(2, ptl_me_t);
     ptl_handle_me_t *h = OUT(5, ptl_handle_me_t);
 
+    int rc;
+
     ENSURE(own(c, H(0)));
-    return PtlMEAppend(H(0), (ptl_pt_index_t)c->a[1], me,
-                       (ptl_list_t)c->a[3], UPTR(4), h);
+    rc = PtlMEAppend(H(0), (ptl_pt_index_t)c->a[1], me, (ptl_list_t)c->a[3],
+                     UPTR(4), h);
+    kptl_rx_resume();           /* what waited may be for this entry */
+    return rc;
 }
 
 static int c_MESearch(struct call *c)

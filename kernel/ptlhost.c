@@ -238,8 +238,17 @@ void kptl_rx(void *ctx, const void *frame, size_t len)
     /* The rest once per batch (kptl_rx_done): timers, queued frames, wakeups
        and the timer's reprogramming were most of the receive path's work
        per frame. */
+    uint64_t seen = ptl_lib_changes(kp->lib);
     ptl_lib_rx_parsed(kp->lib, frame, len, &h, payload);
     kp->rx_news = true;
+    /* Its process sleeps for news and now has some (an event, a counter):
+       it runs before the rest of the batch is taken in.  In a ping-pong
+       the ACK that ends its send comes just ahead of the answer's frames;
+       taking them all first made the answer arrive before the process
+       could post its receive (an eager one then copied out of an overflow
+       buffer, a long one fetched with a Get). */
+    if (kp->idle_here && ptl_lib_changes(kp->lib) != seen)
+        kptl_rx_pause();
 }
 
 /* After a batch of received frames (an interrupt's, a poll's). */

@@ -106,14 +106,25 @@ static void rx_drain(struct vnet *n)
 
     if (n->in_rx)
         return;
+    if (n->nd.rx_paused) {
+        if (virtq_has_used(&n->rx.vq))
+            netdev_rx_left(&n->nd);
+        return;
+    }
     n->in_rx = true;
     netdev_tx_hold(&n->nd);
     while ((head = virtq_get_used(&n->rx.vq, &len)) >= 0) {
         unsigned b = n->rx_buf_of[head];
-        if (len > NET_HDR && len <= n->rxbuf_size)
-            netdev_deliver(&n->nd, rx_buf(n, b) + NET_HDR, len - NET_HDR);
+        bool more = len <= NET_HDR || len > n->rxbuf_size ||
+                    netdev_deliver(&n->nd, rx_buf(n, b) + NET_HDR,
+                                   len - NET_HDR);
         rx_post(n, b);
         got++;
+        if (!more) {
+            if (virtq_has_used(&n->rx.vq))
+                netdev_rx_left(&n->nd);
+            break;
+        }
     }
     if (head == -EIO)
         pr_err("%s: device returned a receive buffer it does not hold\n",

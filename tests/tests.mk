@@ -57,7 +57,7 @@ TEST_SUITES += tests/qemu/suite-user
 # Portals on the compute nodes (tests/qemu/suite-portals, tests/bench/pingpong):
 # programs for the nodes, and the same ping-pong for Linux over libportals.
 NET_ELFS := $(BUILD)/tests/net/pingpong.elf $(BUILD)/tests/net/badaddr.elf \
-            $(BUILD)/tests/net/ptl_node.elf
+            $(BUILD)/tests/net/ptl_node.elf $(BUILD)/tests/net/rxpause.elf
 NET_LINUX := $(BUILD)/tests/net/pingpong
 
 $(BUILD)/tests/net/%.elf: tests/net/%.c $$(LIBC_ALL)

@@ -187,6 +187,9 @@ int e1000e_rx_init(struct e1000e_rxring *r, void *desc, unsigned size,
    then writes RDT = r->tail. */
 int e1000e_rx_next(struct e1000e_rxring *r, uint32_t *len);
 void e1000e_rx_release(struct e1000e_rxring *r, unsigned idx);
+/* Has the controller written back a descriptor e1000e_rx_next would look
+   at (a frame, or a bad one it would give back)? */
+bool e1000e_rx_ready(const struct e1000e_rxring *r);
 
 /* Bring up every 82574L pci_init found and register each with the netdev
    layer (e1000e.c). */

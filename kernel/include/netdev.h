@@ -56,6 +56,7 @@ struct netdev {
     void *priv;
     netdev_rx_fn rx;
     void (*rx_done)(void *ctx); /* after each batch of received frames */
+    void (*rx_held)(void *ctx); /* frames wait while receive is paused */
     void *rx_ctx;
     int tx_hold;                /* netdev_tx_hold depth */
     bool tx_unkicked;           /* frames queued while held, unannounced */
@@ -63,14 +64,21 @@ struct netdev {
     uint64_t rng;
     struct netdev_stats st;
     int cpu;                    /* the CPU that drives it (0 at boot) */
+    bool rx_stop;               /* the handler ended the batch */
+    bool rx_paused;             /* netdev_rx_pause .. netdev_rx_resume */
+    bool rx_waiting;            /* and frames wait in the ring meanwhile */
     bool link_up;               /* as the driver last saw it */
 };
 
 /* Called by drivers when a device is up. */
 void netdev_register(struct netdev *nd);
 /* Called by drivers for each received frame; applies loss injection and
-   calls the handler. */
-void netdev_deliver(struct netdev *nd, const void *frame, size_t len);
+   calls the handler.  False if the handler paused receive (the driver
+   ends the batch with this frame). */
+bool netdev_deliver(struct netdev *nd, const void *frame, size_t len);
+/* Called by drivers that leave frames in the ring while receive is
+   paused (at the end of the batch, or at an interrupt meanwhile). */
+void netdev_rx_left(struct netdev *nd);
 
 /* Called by drivers when the link goes down or up: logs it, counts it. */
 void netdev_link_changed(struct netdev *nd, bool up);
@@ -96,6 +104,16 @@ void netdev_set_rx(struct netdev *nd, netdev_rx_fn fn, void *ctx);
    go with one doorbell. */
 void netdev_set_rx_done(struct netdev *nd, void (*done)(void *ctx));
 void netdev_rx_done(struct netdev *nd);
+/* Pausing receive, for a handler whose consumer should run before more
+   frames are taken in (Portals: a process that slept for news has some,
+   and may be about to post the receive the next frames are for).
+   netdev_rx_pause, from the handler, ends the batch after the frame being
+   handled, and interrupts take no frames until netdev_rx_resume (or a
+   netdev_poll).  The first time frames wait meanwhile the driver calls
+   `held`, so the handler's owner can bound the wait (a timer). */
+void netdev_set_rx_held(struct netdev *nd, void (*held)(void *ctx));
+void netdev_rx_pause(struct netdev *nd);
+void netdev_rx_resume(struct netdev *nd);
 /* Hold transmit doorbells until the matching release: the frames of a
    multi-frame message, or everything one batch of received frames causes,
    cost one doorbell (an exit to the emulator each) instead of one per
@@ -109,7 +127,7 @@ void netdev_tx_kick(struct netdev *nd);
 int netdev_tx(struct netdev *nd, const void *hdr, size_t hlen,
               const struct netdev_seg *seg, int nseg);
 /* Reclaim finished transmissions and deliver received frames now, without
-   waiting for an interrupt (callable with interrupts off). */
+   waiting for an interrupt (callable with interrupts off); ends a pause. */
 void netdev_poll(struct netdev *nd);
 /* True when the device holds no transmit segment any more. */
 bool netdev_tx_idle(struct netdev *nd);

@@ -42,6 +42,7 @@ struct kptl {
     uint64_t tx_loop, tx_nic;
     int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
     bool rx_news;                       /* frames from the NIC in this batch */
+    bool idle_here;                     /* its process sleeps in kptl_idle */
 };
 
 /* The engine's CPU (ptlengine.c).  Every entry into the engine (the two
@@ -80,6 +81,10 @@ void kptl_release(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,
    re-arm the network timer. */
 void kptl_after_call(void);
+/* A process woken by news may have paused the NIC's receive (ptlhost.c,
+   kptl_rx): an entry it appends, or its next wait, ends the pause, so
+   the frames that waited find the entries it posted for them. */
+void kptl_rx_resume(void);
 /* Around a Portals call: its frames go to the NIC with one doorbell. */
 void kptl_tx_hold(void);
 void kptl_tx_release(void);

@@ -217,7 +217,9 @@ static void rx_in_order_over_many_wraps(void **s)
     assert_int_equal(e1000e_rx_next(&rx, &len), -EAGAIN);
     for (int f = 0; f < 1000; f++) {
         size_t flen = 60 + f % (BUF - 60);
+        assert_false(e1000e_rx_ready(&rx));
         assert_true(dev_rx(flen, f, 0, 0));
+        assert_true(e1000e_rx_ready(&rx));
         idx = e1000e_rx_next(&rx, &len);
         assert_int_equal(idx, expect);
         assert_int_equal(len, flen);
@@ -244,6 +246,7 @@ static void rx_full_ring_holds_the_controller(void **s)
         assert_int_equal(rbuf[idx * BUF], (uint8_t)got);
         e1000e_rx_release(&rx, idx);
         got++;
+        assert_true(e1000e_rx_ready(&rx) == (got < RSZ - 1));
     }
     assert_int_equal(got, RSZ - 1);
     assert_true(dev_rx(100, 7, 0, 0));      /* room again */
