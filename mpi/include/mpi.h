@@ -1376,6 +1376,7 @@ int MPIX_Flowctl_count(void);    /* PT-disable recoveries so far */
 int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
 int MPIX_Fetch_count(void);      /* long messages fetched by PtlGet */
 int MPIX_Long_dropped_count(void); /* long data that found no receive */
+int MPIX_Unexpected_count(void); /* eager messages copied out of overflow */
 
 #ifdef __cplusplus
 }
