@@ -7,8 +7,10 @@
  * nx_fatal() ends the job.
  *
  * Tunables (environment, for tests and big jobs):
- *   NX_EAGER       bytes sent from a copy, at once, default 65536 (as
- *                  MPI): above it a message is long (send.c)
+ *   NX_EAGER       bytes sent with the header, default 65536 (as MPI):
+ *                  above it a message is long (send.c)
+ *   NX_COPY        bytes sent from a copy, the send done at once, default
+ *                  4096 (as MPI); a larger eager send is done at its ACK
  *   NX_BLOCK_SIZE  one block of unexpected-message buffer, default 1 MiB
  *   NX_BLOCKS      blocks at start, default 4
  *   NX_BUFFER_MAX  the buffer grows to this when flow control finds no
@@ -167,6 +169,14 @@ static void read_tunables(void)
      * a copy out of the overflow buffer is cheaper up to here (two nodes,
      * 64 KiB: 292-295 us against 449-511 us with 16 KiB). */
     nx.eager = env_long("NX_EAGER", 65536, 0);
+    /* A copy lets the sender post its next receive before the answer
+     * comes; since the nodes' kernel lets a process woken by the ACK run
+     * before the answer's frames are taken in (kernel/portals.c), the
+     * ACK is early enough for that, and a 64 KiB copy (a malloc, a
+     * memcpy and a free per message) costs more than it saves. */
+    nx.copy = env_long("NX_COPY", 4096, 0);
+    if (nx.copy > nx.eager)
+        nx.copy = nx.eager;
     nx.block_size = env_long("NX_BLOCK_SIZE", 1 << 20, 1);
     if (nx.block_size < nx.eager + 1)
         nx_fatal("NX: NX_BLOCK_SIZE (%ld) must exceed NX_EAGER (%ld)",

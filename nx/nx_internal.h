@@ -171,7 +171,7 @@ struct nx_state {
     /* buffer for unexpected messages */
     struct nx_block *blocks;
     int nblocks, blocks_linked;
-    long eager, block_size, buffer_max;
+    long eager, copy, block_size, buffer_max;
     /* flow control, as the target */
     int fc_active, fc_waiting;
     uint32_t fc_epoch;

@@ -3,7 +3,8 @@
  * send.c: a send is one leg per destination (node -1: every other node).
  * A leg is a Put to the destination's data portal, ACK requested:
  *   eager (count <= NX_EAGER): the data goes with the header; done at the
- *     ACK (the ACK, not SEND, because a refused Put must be sent again);
+ *     ACK (the ACK, not SEND, because a refused Put must be sent again),
+ *     or at once from a copy if count <= NX_COPY;
  *   long: the buffer is exposed first as a use-once entry on the
  *     rendezvous portal (match bits: a cookie, only the destination may
  *     Get it), then the whole message is Put with the long bit, the
@@ -244,7 +245,7 @@ int nx_send_start(struct nx_req *r, const void *buf, long count, long node,
         r->done = 1;
         return 0;
     }
-    if (!r->rndv && (r = detach(r)) == NULL)
+    if (!r->rndv && count <= nx.copy && (r = detach(r)) == NULL)
         return nx_error(ENOMEM, "out of memory for a message copy");
     if ((r->legs = calloc((size_t)n, sizeof(*r->legs))) == NULL)
         return nx_error(ENOMEM, "out of memory");
