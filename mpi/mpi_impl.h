@@ -14,7 +14,7 @@
 #include "mpi.h"
 #include "portals4.h"
 
-/* ---- datatypes (datatype.c, pack.c) ---- */
+/* ---- datatypes (dt_basic.c, datatype.c, pack.c) ---- */
 
 /* Basic type numbers: the index in mpi_dt_table[]. */
 enum { B_CHAR, B_SHORT, B_INT, B_LONG, B_UCHAR, B_USHORT, B_UNSIGNED,
