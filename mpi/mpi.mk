@@ -3,9 +3,11 @@
 # Included by the top-level Makefile; non-recursive; output in $(BUILD)/mpi.
 
 MPI_B      := $(BUILD)/mpi
-MPI_SRCS   := mpi/init.c mpi/errh.c mpi/datatype.c mpi/pack.c mpi/op.c \
+MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
+              mpi/pack.c mpi/op.c \
               mpi/group.c mpi/comm.c mpi/attr.c mpi/topo.c mpi/request.c \
-              mpi/p2p.c mpi/proto.c mpi/send.c mpi/recv.c mpi/flowctl.c \
+              mpi/p2p.c mpi/probe.c mpi/bsend.c mpi/proto.c mpi/send.c \
+              mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
               mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \

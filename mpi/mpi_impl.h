@@ -14,7 +14,7 @@
 #include "mpi.h"
 #include "portals4.h"
 
-/* ---- datatypes (datatype.c, pack.c) ---- */
+/* ---- datatypes (dt_basic.c, datatype.c, pack.c) ---- */
 
 /* Basic type numbers: the index in mpi_dt_table[]. */
 enum { B_CHAR, B_SHORT, B_INT, B_LONG, B_UCHAR, B_USHORT, B_UNSIGNED,
@@ -212,7 +212,7 @@ __attribute__((noreturn)) void mpi_fatal(const char *fmt, ...);
 __attribute__((noreturn, format(printf, 2, 3)))
 void mpi_fatal_peer(int peer, const char *fmt, ...);
 
-/* ---- requests and point to point (request.c, p2p.c, proto.c) ---- */
+/* ---- requests, point to point (request.c, p2p.c, probe.c, proto.c) ---- */
 enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL };
 enum send_mode { M_STD, M_SYNC, M_BUF, M_READY };
 enum req_state { RS_INACTIVE, RS_ACTIVE, RS_DONE };
@@ -327,7 +327,7 @@ bool nbc_progress(void);         /* true if one completed */
 bool nbc_block(void);           /* waited on a triggered barrier's counter */
 void trig_comm_free(MPI_Comm comm);
 
-/* buffered sends (p2p.c) */
+/* buffered sends (bsend.c) */
 int bsend_start(MPI_Request r);
 void bsend_done(MPI_Request r);
 

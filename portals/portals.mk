@@ -8,8 +8,8 @@ PTL_CORE     := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
                 portals/list.c portals/target.c portals/initiator.c \
                 portals/rel.c portals/recover.c portals/receive.c \
                 portals/wire.c portals/atomic_ops.c
-PTL_LINUX    := portals/linux/host.c portals/linux/init.c \
-                portals/linux/tp_mem.c \
+PTL_LINUX    := portals/linux/host.c portals/linux/progress.c \
+                portals/linux/init.c portals/linux/tp_mem.c \
                 portals/linux/tp_vde.c portals/linux/tp_packet.c \
                 portals/linux/tp_unix.c
 # The job interface (ptl_job.h): portable, for MPI and NX on Linux and nodes.

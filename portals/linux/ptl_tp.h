@@ -45,7 +45,8 @@ uint32_t ptl_linux_new_epoch(void);
 void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
                              struct ptl_lib_params *p);
 
-/* host.c: feed a received frame to interface iface (takes the lock). */
+/* progress.c: feed a received frame to interface iface (takes the
+ * lock); the process-wide lock around the core. */
 void ptl_host_deliver(unsigned iface, const void *frame, size_t len);
 void ptl_host_lock(void);
 void ptl_host_unlock(void);
