@@ -87,9 +87,16 @@ portals-kcheck: $(PTL_KOBJS)
 # ---- tests -----------------------------------------------------------------
 PTL_TLIBS    := $(PTL_B)/libportals-san.a -lvdeplug -lcmocka -pthread
 
-$(PTL_B)/ptl-test-%: tests/portals/test_%.c tests/portals/ptl_test.h \
+$(PTL_B)/ptl-test-%: tests/portals/test_%.c $(wildcard tests/portals/*.h) \
                  $(PTL_B)/libportals-san.a
-	$(HOSTCC) $(PTL_TCFLAGS) -Itests/portals $< -o $@ $(PTL_TLIBS)
+	$(HOSTCC) $(PTL_TCFLAGS) -Itests/portals $(filter %.c,$^) -o $@ \
+		$(PTL_TLIBS)
+
+# A suite in several files: test_<suite>.c has its fixture and main(), the
+# test_<suite>_*.c files its tests, one file per Portals area.
+PTL_SEMANTICS := $(addprefix tests/portals/test_semantics_,me.c overflow.c \
+                 ops.c ct.c eq.c ni.c)
+$(PTL_B)/ptl-test-semantics: $(PTL_SEMANTICS)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
 # back ends with RTLD_DEEPBIND, which the ASan runtime refuses.
