@@ -97,6 +97,9 @@ $(PTL_B)/ptl-test-%: tests/portals/test_%.c $(wildcard tests/portals/*.h) \
 PTL_SEMANTICS := $(addprefix tests/portals/test_semantics_,me.c overflow.c \
                  ops.c ct.c eq.c ni.c)
 $(PTL_B)/ptl-test-semantics: $(PTL_SEMANTICS)
+PTL_FAULTS    := $(addprefix tests/portals/test_faults_,link.c acks.c \
+                 peers.c large.c)
+$(PTL_B)/ptl-test-faults: $(PTL_FAULTS)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
 # back ends with RTLD_DEEPBIND, which the ASan runtime refuses.
