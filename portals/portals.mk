@@ -87,9 +87,22 @@ portals-kcheck: $(PTL_KOBJS)
 # ---- tests -----------------------------------------------------------------
 PTL_TLIBS    := $(PTL_B)/libportals-san.a -lvdeplug -lcmocka -pthread
 
-$(PTL_B)/ptl-test-%: tests/portals/test_%.c tests/portals/ptl_test.h \
+$(PTL_B)/ptl-test-%: tests/portals/test_%.c $(wildcard tests/portals/*.h) \
                  $(PTL_B)/libportals-san.a
-	$(HOSTCC) $(PTL_TCFLAGS) -Itests/portals $< -o $@ $(PTL_TLIBS)
+	$(HOSTCC) $(PTL_TCFLAGS) -Itests/portals $(filter %.c,$^) -o $@ \
+		$(PTL_TLIBS)
+
+# A suite in several files: test_<suite>.c has its fixture and main(), the
+# test_<suite>_*.c files its tests, one file per Portals area.
+PTL_SEMANTICS := $(addprefix tests/portals/test_semantics_,me.c overflow.c \
+                 ops.c ct.c eq.c ni.c)
+$(PTL_B)/ptl-test-semantics: $(PTL_SEMANTICS)
+PTL_FAULTS    := $(addprefix tests/portals/test_faults_,link.c acks.c \
+                 peers.c large.c)
+$(PTL_B)/ptl-test-faults: $(PTL_FAULTS)
+PTL_RULES     := $(addprefix tests/portals/test_rules_,search.c resources.c \
+                 triggered.c ack.c)
+$(PTL_B)/ptl-test-rules: $(PTL_RULES)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
 # back ends with RTLD_DEEPBIND, which the ASan runtime refuses.
@@ -98,10 +111,11 @@ $(PTL_B)/ptl-node: tests/portals/ptl_node.c $(PTL_B)/libportals.a
 		$(PTL_B)/libportals.a -lvdeplug -pthread
 
 # The rules again, without sanitizers, for run-vde to run over a switch.
-$(PTL_B)/ptl-rules: tests/portals/test_rules.c tests/portals/ptl_test.h \
-                    $(PTL_B)/libportals.a
-	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) -Itests/portals $< \
-		-o $@ $(PTL_B)/libportals.a -lvdeplug -lcmocka -pthread
+$(PTL_B)/ptl-rules: tests/portals/test_rules.c $(PTL_RULES) \
+                    $(wildcard tests/portals/*.h) $(PTL_B)/libportals.a
+	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) -Itests/portals \
+		$(filter %.c,$^) -o $@ $(PTL_B)/libportals.a -lvdeplug \
+		-lcmocka -pthread
 
 $(PTL_B)/ptl-progress: tests/portals/progress.c $(PTL_B)/libportals.a
 	$(HOSTCC) $(HOSTCFLAGS) -O2 -pthread $(PTL_INC) $< -o $@ \

@@ -1,32 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_rules.c: the Portals 4 rules issue 23 put right, one test each,
- * named for the rule (PTL_ME_ACK_DISABLE among them).  Two stations (A the initiator, B the target) in one
- * process on the link PTL_TEST_LINK names: "mem:" (the in-process network,
- * the default), "unix:DIR" or "vde://SWITCH" (tests/portals/run-vde runs
- * those), so each rule is checked on the virtual clock and over a real
- * link with the progress thread.
+ * named for the rule (PTL_ME_ACK_DISABLE among them).  Two stations (A the
+ * initiator, B the target) in one process on the link PTL_TEST_LINK
+ * names: "mem:" (the in-process network, the default), "unix:DIR" or
+ * "vde://SWITCH" (tests/portals/run-vde runs those), so each rule is
+ * checked on the virtual clock and over a real link with the progress
+ * thread.  This file has the fixture, the helpers the tests share and
+ * main(), which runs every test; the tests are in test_rules_*.c, declared
+ * in test_rules.h.
  */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "ptl_test.h"
+#include "test_rules.h"
 
-static struct station A, B;
-static ptl_pt_index_t PT;
-static uint8_t tbuf[1 << 16], sbuf[1 << 16];
+struct station A, B;
+ptl_pt_index_t PT;
+uint8_t tbuf[1 << 16], sbuf[1 << 16];
 static const char *link_spec = "mem:";
 
-static bool in_process(void)
+bool in_process(void)
 {
     return strcmp(link_spec, "mem:") == 0;
 }
 
-static void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
-                         ptl_pid_t pid, const ptl_ni_limits_t *desired,
-                         ptl_ni_limits_t *actual)
+void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
+                  ptl_pid_t pid, const ptl_ni_limits_t *desired,
+                  ptl_ni_limits_t *actual)
 {
     assert_int_equal(ptl_linux_iface_open(iface, link_spec, nid, pid, 0),
                      PTL_OK);
@@ -62,7 +63,7 @@ static int teardown(void **state)
 }
 
 /* Let the traffic in flight land. */
-static void settle(void)
+void settle(void)
 {
     if (in_process())
         net_settle();
@@ -70,7 +71,7 @@ static void settle(void)
         usleep(50000);
 }
 
-static ptl_handle_me_t append(ptl_me_t *me, ptl_list_t list, void *uptr)
+ptl_handle_me_t append(ptl_me_t *me, ptl_list_t list, void *uptr)
 {
     ptl_handle_me_t h;
 
@@ -79,7 +80,7 @@ static ptl_handle_me_t append(ptl_me_t *me, ptl_list_t list, void *uptr)
 }
 
 /* An overflow block that takes every message unexpected. */
-static void overflow_block(uint8_t *buf, size_t len)
+void overflow_block(uint8_t *buf, size_t len)
 {
     ptl_me_t me = me_make(buf, len, 0, PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL |
                                        PTL_ME_EVENT_LINK_DISABLE);
@@ -89,7 +90,7 @@ static void overflow_block(uint8_t *buf, size_t len)
 }
 
 /* n puts of 32 bytes with match bits bits, taken by the overflow block. */
-static void unexpected_puts(unsigned n, ptl_match_bits_t bits)
+void unexpected_puts(unsigned n, ptl_match_bits_t bits)
 {
     ptl_handle_md_t md = md_make(&A, sbuf, 1000, PTL_MD_EVENT_SUCCESS_DISABLE,
                                  PTL_CT_NONE);
@@ -101,335 +102,8 @@ static void unexpected_puts(unsigned n, ptl_match_bits_t bits)
         assert_int_equal(st_expect(&B, PTL_EVENT_PUT).hdr_data, i);
 }
 
-/* ---- PtlMESearch ---- */
-
-static void search_only_reports_every_match(void **state)
-{
-    static uint8_t obuf[4096];
-    ptl_me_t me = me_make(NULL, 0, 21, PTL_ME_OP_PUT);
-
-    (void)state;
-    overflow_block(obuf, sizeof(obuf));
-    unexpected_puts(3, 21);
-    assert_int_equal(PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, (void *)5),
-                     PTL_OK);
-    for (unsigned i = 0; i < 3; i++) {
-        ptl_event_t ev = st_expect(&B, PTL_EVENT_SEARCH);
-        assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
-        assert_int_equal(ev.hdr_data, i);               /* in order */
-        assert_ptr_equal(ev.user_ptr, (void *)5);
-    }
-    st_expect_none(&B);
-    /* A use-once search entry reports the first only (MPI's probe). */
-    me.options |= PTL_ME_USE_ONCE;
-    assert_int_equal(PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, NULL),
-                     PTL_OK);
-    assert_int_equal(st_expect(&B, PTL_EVENT_SEARCH).hdr_data, 0);
-    st_expect_none(&B);
-}
-
-static void search_delete_use_once_deletes_first_only(void **state)
-{
-    static uint8_t obuf[4096];
-    ptl_me_t me = me_make(NULL, 0, 22, PTL_ME_OP_PUT | PTL_ME_USE_ONCE);
-
-    (void)state;
-    overflow_block(obuf, sizeof(obuf));
-    unexpected_puts(2, 22);
-    assert_int_equal(PtlMESearch(B.ni, PT, &me, PTL_SEARCH_DELETE, NULL),
-                     PTL_OK);
-    assert_int_equal(st_expect(&B, PTL_EVENT_PUT_OVERFLOW).hdr_data, 0);
-    st_expect_none(&B);
-    /* the second is still there; without USE_ONCE a delete takes all */
-    me.options &= ~(unsigned)PTL_ME_USE_ONCE;
-    assert_int_equal(PtlMESearch(B.ni, PT, &me, PTL_SEARCH_DELETE, NULL),
-                     PTL_OK);
-    assert_int_equal(st_expect(&B, PTL_EVENT_PUT_OVERFLOW).hdr_data, 1);
-    PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, NULL);
-    assert_int_equal(st_expect(&B, PTL_EVENT_SEARCH).ni_fail_type,
-                     PTL_NI_NO_MATCH);
-}
-
-static void search_counts_on_the_searching_entrys_counter(void **state)
-{
-    static uint8_t obuf[4096];
-    ptl_me_t me = me_make(NULL, 0, 23, PTL_ME_OP_PUT);
-    ptl_ct_event_t c;
-
-    (void)state;
-    assert_int_equal(PtlCTAlloc(B.ni, &me.ct_handle), PTL_OK);
-    overflow_block(obuf, sizeof(obuf));
-    unexpected_puts(2, 23);
-    PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, NULL);
-    st_expect(&B, PTL_EVENT_SEARCH);
-    st_expect(&B, PTL_EVENT_SEARCH);
-    assert_int_equal(PtlCTGet(me.ct_handle, &c), PTL_OK);
-    assert_int_equal(c.success, 2);
-    me.match_bits = 24;                     /* no match: a failure */
-    PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, NULL);
-    st_expect(&B, PTL_EVENT_SEARCH);
-    PtlCTGet(me.ct_handle, &c);
-    assert_int_equal(c.success, 2);
-    assert_int_equal(c.failure, 1);
-    /* counted even with full events off: a search can be waited on by
-     * its counter alone */
-    me.match_bits = 23;
-    me.options |= PTL_ME_EVENT_SUCCESS_DISABLE | PTL_ME_EVENT_OVER_DISABLE;
-    PtlMESearch(B.ni, PT, &me, PTL_SEARCH_DELETE, NULL);
-    st_expect_none(&B);
-    PtlCTGet(me.ct_handle, &c);
-    assert_int_equal(c.success, 4);
-}
-
-/* Our choice (portals/README.md): a search that could not post every
- * event it owes does nothing and says PTL_NO_SPACE, so a probe never
- * waits for an answer that was dropped. */
-static void search_without_room_for_its_events_says_no_space(void **state)
-{
-    static uint8_t obuf[4096];
-    struct station C;
-    ptl_pt_index_t pt;
-    ptl_me_t me = me_make(NULL, 0, 25, PTL_ME_OP_PUT);
-    ptl_me_t ob = me_make(obuf, sizeof(obuf), 0, PTL_ME_OP_PUT |
-                          PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE);
-    ptl_handle_me_t h;
-    ptl_handle_md_t md = md_make(&A, sbuf, 100, PTL_MD_EVENT_SUCCESS_DISABLE,
-                                 PTL_CT_NONE);
-    ptl_event_t ev;
-
-    (void)state;
-    open_station(&C, 3, 3, 30, NULL, NULL);
-    PtlEQFree(C.eq);
-    assert_int_equal(PtlEQAlloc(C.ni, 3, &C.eq), PTL_OK);  /* 3 events */
-    assert_int_equal(PtlPTAlloc(C.ni, 0, C.eq, 0, &pt), PTL_OK);
-    ob.ignore_bits = ~(ptl_match_bits_t)0;
-    assert_int_equal(PtlMEAppend(C.ni, 0, &ob, PTL_OVERFLOW_LIST, NULL, &h),
-                     PTL_OK);
-    for (unsigned i = 0; i < 2; i++)
-        PtlPut(md, 0, 8, PTL_NO_ACK_REQ, C.id, 0, 25, 0, NULL, i);
-    settle();
-    assert_int_equal(PtlMESearch(C.ni, 0, &me, PTL_SEARCH_ONLY, NULL),
-                     PTL_NO_SPACE);     /* 2 PUTs queued, 2 SEARCH due */
-    assert_int_equal(st_expect(&C, PTL_EVENT_PUT).hdr_data, 0);
-    assert_int_equal(PtlMESearch(C.ni, 0, &me, PTL_SEARCH_ONLY, NULL),
-                     PTL_OK);
-    st_expect(&C, PTL_EVENT_PUT);
-    st_expect(&C, PTL_EVENT_SEARCH);
-    st_expect(&C, PTL_EVENT_SEARCH);
-    assert_int_equal(PtlEQGet(C.eq, &ev), PTL_EQ_EMPTY);  /* none dropped */
-}
-
-/* ---- resources ---- */
-
-static void eq_free_while_named_by_pt_and_md(void **state)
-{
-    ptl_handle_ct_t tct, ict;
-    ptl_me_t me = me_make(tbuf, 100, 31, PTL_ME_OP_PUT |
-                          PTL_ME_EVENT_CT_COMM);
-    ptl_handle_md_t md;
-    ptl_ct_event_t c;
-    ptl_event_t ev;
-
-    (void)state;
-    assert_int_equal(PtlCTAlloc(B.ni, &tct), PTL_OK);
-    assert_int_equal(PtlCTAlloc(A.ni, &ict), PTL_OK);
-    me.ct_handle = tct;
-    append(&me, PTL_PRIORITY_LIST, NULL);
-    st_expect(&B, PTL_EVENT_LINK);
-    md = md_make(&A, sbuf, 100, PTL_MD_EVENT_CT_ACK, ict);
-    assert_int_equal(PtlEQFree(B.eq), PTL_OK);      /* the PT names it */
-    assert_int_equal(PtlEQFree(A.eq), PTL_OK);      /* the MD names it */
-    assert_int_equal(PtlEQGet(B.eq, &ev), PTL_ARG_INVALID);
-    assert_int_equal(PtlPut(md, 0, 100, PTL_ACK_REQ, B.id, PT, 31, 0, NULL,
-                            0), PTL_OK);
-    /* the message still lands and counts; no event goes anywhere */
-    assert_int_equal(PtlCTPoll(&ict, &(ptl_size_t){ 1 }, 1, 5000, &c,
-                               &(unsigned){ 0 }), PTL_OK);
-    assert_int_equal(c.success, 1);
-    PtlCTGet(tct, &c);
-    assert_int_equal(c.success, 1);
-    assert_memory_equal(tbuf, sbuf, 100);
-}
-
-static void ni_init_honours_desired_limits(void **state)
-{
-    struct station C;
-    ptl_ni_limits_t want = { .max_eqs = 2, .max_cts = 1, .max_mds = 3,
-                             .max_entries = 4, .max_list_size = 4,
-                             .max_pt_index = 3, .max_msg_size = 1000,
-                             .max_triggered_ops = 5 }, got;
-    ptl_handle_eq_t eq;
-    ptl_handle_ct_t ct;
-    ptl_handle_md_t md[3], h;
-    ptl_handle_me_t meh;
-    ptl_pt_index_t pt;
-    ptl_md_t d = { .start = sbuf, .length = 2000, .eq_handle = PTL_EQ_NONE,
-                   .ct_handle = PTL_CT_NONE };
-    ptl_me_t me = me_make(tbuf, 10, 0, PTL_ME_OP_PUT);
-
-    (void)state;
-    open_station(&C, 3, 3, 30, &want, &got);    /* its EQ is the first */
-    assert_int_equal(got.max_eqs, 2);
-    assert_int_equal(got.max_cts, 1);
-    assert_int_equal(got.max_mds, 3);
-    assert_int_equal(got.max_entries, 4);
-    assert_int_equal(got.max_pt_index, 3);
-    assert_int_equal(got.max_msg_size, 1000);
-    assert_int_equal(got.max_triggered_ops, 5);
-    assert_int_equal(got.max_unexpected_headers, 4096);    /* not asked */
-    assert_int_equal(PtlEQAlloc(C.ni, 8, &eq), PTL_OK);
-    assert_int_equal(PtlEQAlloc(C.ni, 8, &eq), PTL_NO_SPACE);
-    assert_int_equal(PtlCTAlloc(C.ni, &ct), PTL_OK);
-    assert_int_equal(PtlCTAlloc(C.ni, &ct), PTL_NO_SPACE);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(PtlMDBind(C.ni, &d, &md[i]), PTL_OK);
-    assert_int_equal(PtlMDBind(C.ni, &d, &h), PTL_NO_SPACE);
-    assert_int_equal(PtlPTAlloc(C.ni, 0, eq, 4, &pt), PTL_ARG_INVALID);
-    assert_int_equal(PtlPTAlloc(C.ni, 0, eq, 3, &pt), PTL_OK);
-    for (int i = 0; i < 4; i++)
-        assert_int_equal(PtlMEAppend(C.ni, 3, &me, PTL_PRIORITY_LIST, NULL,
-                                     &meh), PTL_OK);
-    assert_int_equal(PtlMEAppend(C.ni, 3, &me, PTL_PRIORITY_LIST, NULL,
-                                 &meh), PTL_NO_SPACE);
-    assert_int_equal(PtlPut(md[0], 0, 1001, PTL_NO_ACK_REQ, B.id, PT, 0, 0,
-                            NULL, 0), PTL_ARG_INVALID);
-    assert_int_equal(PtlPut(md[0], 0, 1000, PTL_NO_ACK_REQ, B.id, PT, 0, 0,
-                            NULL, 0), PTL_OK);
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(PtlTriggeredPut(md[1], 0, 8, PTL_NO_ACK_REQ, B.id,
-                                         PT, 0, 0, NULL, 0, ct, 100),
-                         PTL_OK);
-    assert_int_equal(PtlTriggeredPut(md[1], 0, 8, PTL_NO_ACK_REQ, B.id, PT,
-                                     0, 0, NULL, 0, ct, 100), PTL_NO_SPACE);
-}
-
-/* 1024 triggered puts (the default max_triggered_ops) released by one
- * PtlCTInc need more message slots than there are: they must wait for
- * slots and all arrive, never be dropped. */
-static void triggered_1024_puts_all_arrive(void **state)
-{
-    enum { N = 1024 };
-    ptl_handle_ct_t trig, acks, got;
-    ptl_me_t me = me_make(tbuf, 8 * N, 41, PTL_ME_OP_PUT |
-                          PTL_ME_EVENT_CT_COMM | PTL_ME_EVENT_SUCCESS_DISABLE |
-                          PTL_ME_EVENT_LINK_DISABLE);
-    ptl_handle_md_t md;
-    ptl_ct_event_t c;
-    ptl_ni_limits_t lim;
-
-    (void)state;
-    PtlNIInit(1, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 10, NULL, &lim,
-              &(ptl_handle_ni_t){ 0 });
-    assert_int_equal(lim.max_triggered_ops, N);
-    assert_int_equal(PtlCTAlloc(A.ni, &trig), PTL_OK);
-    assert_int_equal(PtlCTAlloc(A.ni, &acks), PTL_OK);
-    assert_int_equal(PtlCTAlloc(B.ni, &got), PTL_OK);
-    me.ct_handle = got;
-    append(&me, PTL_PRIORITY_LIST, NULL);
-    md = md_make(&A, sbuf, 8 * N, PTL_MD_EVENT_SUCCESS_DISABLE |
-                 PTL_MD_EVENT_CT_ACK, acks);
-    for (unsigned i = 0; i < N; i++)
-        assert_int_equal(PtlTriggeredPut(md, 8 * i, 8, PTL_ACK_REQ, B.id, PT,
-                                         41, 8 * i, NULL, i, trig, 1),
-                         PTL_OK);
-    assert_int_equal(PtlCTInc(trig, (ptl_ct_event_t){ 1, 0 }), PTL_OK);
-    assert_int_equal(PtlCTPoll(&acks, &(ptl_size_t){ N }, 1, 60000, &c,
-                               &(unsigned){ 0 }), PTL_OK);
-    assert_int_equal(c.success, N);
-    assert_int_equal(c.failure, 0);
-    PtlCTGet(got, &c);
-    assert_int_equal(c.success, N);
-    assert_memory_equal(tbuf, sbuf, 8 * N);
-}
-
-static void md_covering_all_memory(void **state)
-{
-    ptl_me_t me = me_make(tbuf, 100, 51, PTL_ME_OP_PUT);
-    ptl_md_t d = { .start = NULL, .length = PTL_SIZE_MAX,
-                   .eq_handle = A.eq, .ct_handle = PTL_CT_NONE };
-    ptl_handle_md_t md;
-
-    (void)state;
-    append(&me, PTL_PRIORITY_LIST, NULL);
-    st_expect(&B, PTL_EVENT_LINK);
-    assert_int_equal(PtlMDBind(A.ni, &d, &md), PTL_OK);
-    assert_int_equal(PtlPut(md, (ptl_size_t)(uintptr_t)sbuf, 100,
-                            PTL_ACK_REQ, B.id, PT, 51, 0, NULL, 0), PTL_OK);
-    assert_int_equal(st_expect(&B, PTL_EVENT_PUT).mlength, 100);
-    assert_memory_equal(tbuf, sbuf, 100);
-}
-
-/* ---- triggered list operations ---- */
-
-/* A put of 16 bytes from A with match bits 71; the ACK's failure type. */
-static int put_71(ptl_handle_md_t md, ptl_size_t off)
-{
-    assert_int_equal(PtlPut(md, off, 16, PTL_ACK_REQ, B.id, PT, 71, off,
-                            NULL, 0), PTL_OK);
-    for (;;) {
-        ptl_event_t ev = st_event(&A);
-        if (ev.type == PTL_EVENT_ACK)
-            return ev.ni_fail_type;
-    }
-}
-
-static void triggered_me_append_links_at_threshold(void **state)
-{
-    ptl_me_t me = me_make(tbuf, 100, 71, PTL_ME_OP_PUT);
-    ptl_handle_md_t md = md_make(&A, sbuf, 100, 0, PTL_CT_NONE);
-    ptl_handle_ct_t ct;
-    ptl_handle_me_t h;
-
-    (void)state;
-    assert_int_equal(PtlCTAlloc(B.ni, &ct), PTL_OK);
-    assert_int_equal(PtlTriggeredMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST,
-                                          (void *)0x71, &h, ct, 2), PTL_OK);
-    assert_int_equal(put_71(md, 0), PTL_NI_DROPPED);     /* not linked yet */
-    assert_int_equal(PtlMEUnlink(h), PTL_ARG_INVALID);   /* not on a list */
-    PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 });
-    st_expect_none(&B);                                   /* 1 < 2 */
-    PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 });
-    assert_ptr_equal(st_expect(&B, PTL_EVENT_LINK).user_ptr, (void *)0x71);
-    assert_int_equal(put_71(md, 16), PTL_NI_OK);
-    assert_ptr_equal(st_expect(&B, PTL_EVENT_PUT).user_ptr, (void *)0x71);
-    assert_memory_equal(tbuf + 16, sbuf + 16, 16);
-    assert_int_equal(PtlMEUnlink(h), PTL_OK);
-    /* cancelled before it fires: never linked, its entry freed */
-    assert_int_equal(PtlTriggeredMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST,
-                                          NULL, &h, ct, 10), PTL_OK);
-    assert_int_equal(PtlCTCancelTriggered(ct), PTL_OK);
-    PtlCTSet(ct, (ptl_ct_event_t){ 20, 0 });
-    st_expect_none(&B);
-    assert_int_equal(put_71(md, 0), PTL_NI_DROPPED);
-}
-
-static void triggered_me_unlink_at_threshold(void **state)
-{
-    ptl_me_t me = me_make(tbuf, 100, 71, PTL_ME_OP_PUT |
-                          PTL_ME_EVENT_LINK_DISABLE);
-    ptl_handle_md_t md = md_make(&A, sbuf, 100, 0, PTL_CT_NONE);
-    ptl_handle_ct_t ct;
-    ptl_handle_me_t h;
-
-    (void)state;
-    assert_int_equal(PtlCTAlloc(B.ni, &ct), PTL_OK);
-    h = append(&me, PTL_PRIORITY_LIST, NULL);
-    assert_int_equal(PtlTriggeredMEUnlink(h, ct, 1), PTL_OK);
-    assert_int_equal(put_71(md, 0), PTL_NI_OK);           /* still there */
-    st_expect(&B, PTL_EVENT_PUT);
-    PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 });
-    assert_int_equal(put_71(md, 0), PTL_NI_DROPPED);      /* gone */
-    assert_int_equal(PtlMEUnlink(h), PTL_ARG_INVALID);
-}
-
-/* A non-matching NI on each station, a portal table entry on B's. */
-struct le_nis {
-    ptl_handle_ni_t ani, bni;
-    ptl_handle_eq_t aeq, beq;
-    ptl_pt_index_t pt;
-};
-
-static void le_nis_open(struct le_nis *n)
+/* Open the non-matching NIs and portal index of a struct le_nis. */
+void le_nis_open(struct le_nis *n)
 {
     assert_int_equal(PtlNIInit(2, PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, 20,
                                NULL, NULL, &n->bni), PTL_OK);
@@ -438,293 +112,6 @@ static void le_nis_open(struct le_nis *n)
     assert_int_equal(PtlEQAlloc(n->bni, 64, &n->beq), PTL_OK);
     assert_int_equal(PtlEQAlloc(n->ani, 64, &n->aeq), PTL_OK);
     assert_int_equal(PtlPTAlloc(n->bni, 0, n->beq, 0, &n->pt), PTL_OK);
-}
-
-/* The LE forms on a non-matching NI of each station. */
-static void triggered_le_append_and_unlink(void **state)
-{
-    struct le_nis n;
-    ptl_handle_ni_t ani, bni;
-    ptl_handle_eq_t beq, aeq;
-    ptl_handle_ct_t ct;
-    ptl_handle_le_t h;
-    ptl_handle_md_t md;
-    ptl_pt_index_t pt;
-    ptl_le_t le = { .start = tbuf, .length = 100, .ct_handle = PTL_CT_NONE,
-                    .uid = PTL_UID_ANY, .options = PTL_LE_OP_PUT };
-    ptl_md_t d = { .start = sbuf, .length = 100, .ct_handle = PTL_CT_NONE };
-    ptl_event_t ev;
-
-    (void)state;
-    le_nis_open(&n);
-    ani = n.ani, bni = n.bni, aeq = n.aeq, beq = n.beq, pt = n.pt;
-    assert_int_equal(PtlCTAlloc(bni, &ct), PTL_OK);
-    d.eq_handle = aeq;
-    assert_int_equal(PtlMDBind(ani, &d, &md), PTL_OK);
-    assert_int_equal(PtlTriggeredLEAppend(bni, pt, &le, PTL_PRIORITY_LIST,
-                                          (void *)0x1e, &h, ct, 1), PTL_OK);
-    assert_int_equal(PtlTriggeredLEUnlink(h, ct, 2), PTL_OK);
-    PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 });
-    assert_int_equal(PtlEQPoll(&beq, 1, 2000, &ev, &(unsigned){ 0 }),
-                     PTL_OK);
-    assert_int_equal(ev.type, PTL_EVENT_LINK);
-    assert_int_equal(PtlPut(md, 0, 10, PTL_NO_ACK_REQ, B.id, pt, 0, 0, NULL,
-                            0), PTL_OK);
-    assert_int_equal(PtlEQPoll(&beq, 1, 2000, &ev, &(unsigned){ 0 }),
-                     PTL_OK);
-    assert_int_equal(ev.type, PTL_EVENT_PUT);
-    assert_ptr_equal(ev.user_ptr, (void *)0x1e);
-    PtlCTInc(ct, (ptl_ct_event_t){ 1, 0 });               /* unlinked */
-    assert_int_equal(PtlLEUnlink(h), PTL_ARG_INVALID);
-}
-
-/* ---- events ---- */
-
-static void use_once_satisfied_at_append_posts_auto_unlink(void **state)
-{
-    static uint8_t obuf[4096];
-    ptl_me_t me = me_make(tbuf, 100, 61, PTL_ME_OP_PUT | PTL_ME_USE_ONCE);
-    ptl_event_t ev;
-
-    (void)state;
-    overflow_block(obuf, sizeof(obuf));
-    unexpected_puts(1, 61);
-    append(&me, PTL_PRIORITY_LIST, (void *)0x61);
-    ev = st_expect(&B, PTL_EVENT_PUT_OVERFLOW);
-    assert_ptr_equal(ev.user_ptr, (void *)0x61);
-    ev = st_expect(&B, PTL_EVENT_AUTO_UNLINK);
-    assert_ptr_equal(ev.user_ptr, (void *)0x61);
-    st_expect_none(&B);
-    /* with UNLINK_DISABLE, none */
-    unexpected_puts(1, 61);
-    me.options |= PTL_ME_EVENT_UNLINK_DISABLE;
-    append(&me, PTL_PRIORITY_LIST, (void *)0x62);
-    st_expect(&B, PTL_EVENT_PUT_OVERFLOW);
-    st_expect_none(&B);
-}
-
-/* ---- PTL_ME_ACK_DISABLE ---- */
-
-/* A put (or atomic) of 64 (8) bytes from md with match bits bits. */
-static void op_to_b(ptl_handle_md_t md, ptl_ack_req_t ack,
-                    ptl_match_bits_t bits, bool atomic, void *uptr)
-{
-    if (atomic)
-        assert_int_equal(PtlAtomic(md, 0, 8, ack, B.id, PT, bits, 0, uptr, 0,
-                                   PTL_SUM, PTL_UINT64_T), PTL_OK);
-    else
-        assert_int_equal(PtlPut(md, 0, 64, ack, B.id, PT, bits, 0, uptr, 0),
-                         PTL_OK);
-}
-
-/* Spec: "an acknowledgment should not be sent for incoming put operations
- * [that match the entry], even if requested ... This applies to both
- * standard and counting type events."  A put to the ACK-disabled entry,
- * then one to an ordinary entry of the same index (whose ACK comes after
- * any ACK of the first, PROTOCOL.md 5): when the second is acknowledged,
- * the first has completed (its MD is free) with its SEND and no ACK
- * event, and no ACK was counted for it; as in the reference
- * implementation, atomics too, and for every kind of ACK request. */
-static void ack_disable_put_completes_without_ack(void **state)
-{
-    ptl_me_t off = me_make(tbuf, 4096, 81, PTL_ME_OP_PUT |
-                           PTL_ME_EVENT_LINK_DISABLE | PTL_ME_ACK_DISABLE);
-    ptl_me_t on = me_make(tbuf + 4096, 4096, 82, PTL_ME_OP_PUT |
-                          PTL_ME_EVENT_LINK_DISABLE);
-    ptl_handle_ct_t ct;
-    ptl_ct_event_t c;
-    ptl_event_t ev;
-
-    (void)state;
-    append(&off, PTL_PRIORITY_LIST, NULL);
-    append(&on, PTL_PRIORITY_LIST, NULL);
-    assert_int_equal(PtlCTAlloc(A.ni, &ct), PTL_OK);
-    for (int atomic = 0; atomic <= 1; atomic++) {
-        for (ptl_ack_req_t k = PTL_ACK_REQ; k <= PTL_OC_ACK_REQ; k++) {
-            ptl_handle_md_t md1 = md_make(&A, sbuf, 64, PTL_MD_EVENT_CT_ACK,
-                                          ct);
-            ptl_handle_md_t md2 = md_make(&A, sbuf, 64, PTL_MD_EVENT_CT_ACK,
-                                          ct);
-            int sends = 0, acks = 0;
-
-            PtlCTSet(ct, (ptl_ct_event_t){ 0, 0 });
-            op_to_b(md1, k, 81, atomic, (void *)1);
-            op_to_b(md2, k, 82, atomic, (void *)2);
-            for (int i = 0; i < 2; i++)
-                st_expect(&B, atomic ? PTL_EVENT_ATOMIC : PTL_EVENT_PUT);
-            assert_int_equal(PtlCTWait(ct, 1, &c), PTL_OK);
-            while (PtlEQGet(A.eq, &ev) == PTL_OK) {
-                assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
-                sends += ev.type == PTL_EVENT_SEND;
-                if (ev.type == PTL_EVENT_ACK) {
-                    assert_ptr_equal(ev.user_ptr, (void *)2);
-                    acks++;
-                }
-            }
-            assert_int_equal(sends, 2);
-            assert_int_equal(acks, k == PTL_ACK_REQ);
-            assert_int_equal(PtlMDRelease(md1), PTL_OK);    /* complete */
-            assert_int_equal(PtlMDRelease(md2), PTL_OK);
-            PtlCTGet(ct, &c);
-            assert_int_equal(c.success, 1);
-            assert_int_equal(c.failure, 0);
-        }
-    }
-    st_expect_none(&A);                 /* and no late ACK either */
-    PtlCTGet(ct, &c);
-    assert_int_equal(c.success, 1);
-    assert_memory_equal(tbuf, tbuf + 4096, 64);     /* the same landed */
-}
-
-/* On the in-process network ACKs are held to ride in the next frame to
- * the initiator (a response record): B answers A's put at once with a
- * put of its own, which carries the ACK-disabled ACK. */
-static void ack_disable_in_a_response_record(void **state)
-{
-    static uint8_t abuf[256];
-    ptl_me_t off = me_make(tbuf, 256, 83, PTL_ME_OP_PUT |
-                           PTL_ME_EVENT_LINK_DISABLE | PTL_ME_ACK_DISABLE);
-    ptl_me_t back = me_make(abuf, sizeof(abuf), 84, PTL_ME_OP_PUT |
-                            PTL_ME_EVENT_LINK_DISABLE);
-    ptl_handle_md_t amd = md_make(&A, sbuf, 64, 0, PTL_CT_NONE);
-    ptl_handle_md_t bmd = md_make(&B, sbuf, 64, PTL_MD_EVENT_SUCCESS_DISABLE,
-                                  PTL_CT_NONE);
-    struct ptl_lib_stats st0, st;
-    ptl_pt_index_t apt;
-    ptl_event_t ev;
-    int sends = 0, puts = 0;
-
-    (void)state;
-    if (!in_process())
-        skip();         /* only the in-process network holds ACKs */
-    assert_int_equal(PtlPTAlloc(A.ni, 0, A.eq, 0, &apt), PTL_OK);
-    assert_int_equal(PtlMEAppend(A.ni, apt, &back, PTL_PRIORITY_LIST, NULL,
-                                 &(ptl_handle_me_t){ 0 }), PTL_OK);
-    append(&off, PTL_PRIORITY_LIST, NULL);
-    ptl_lib_get_stats(ptl_linux_lib(B.iface), &st0);
-    assert_int_equal(PtlPut(amd, 0, 64, PTL_ACK_REQ, B.id, PT, 83, 0, NULL,
-                            0), PTL_OK);
-    /* pump, never wait (a waiting B would send the ACK alone) */
-    while (PtlEQGet(B.eq, &ev) != PTL_OK)
-        ptl_memnet_pump();
-    assert_int_equal(ev.type, PTL_EVENT_PUT);
-    assert_int_equal(PtlPut(bmd, 0, 32, PTL_NO_ACK_REQ, A.id, apt, 84, 0,
-                            NULL, 0), PTL_OK);
-    for (int i = 0; i < 2000; i++) {
-        ptl_memnet_pump();
-        while (PtlEQGet(A.eq, &ev) == PTL_OK) {
-            assert_int_not_equal(ev.type, PTL_EVENT_ACK);
-            sends += ev.type == PTL_EVENT_SEND;
-            puts += ev.type == PTL_EVENT_PUT;
-        }
-    }
-    assert_int_equal(sends, 1);
-    assert_int_equal(puts, 1);
-    ptl_lib_get_stats(ptl_linux_lib(B.iface), &st);
-    assert_int_equal(st.acks_carried - st0.acks_carried, 1);
-    assert_int_equal(PtlMDRelease(amd), PTL_OK);        /* complete */
-}
-
-/* The LE form, on a non-matching NI of each station: the first put
- * takes the use-once ACK-disabled LE, the second the ordinary one behind
- * it, and only the second is acknowledged. */
-static void le_ack_disable(void **state)
-{
-    struct le_nis n;
-    ptl_handle_ni_t ani, bni;
-    ptl_handle_eq_t aeq;
-    ptl_handle_md_t md1, md2;
-    ptl_pt_index_t pt;
-    ptl_le_t le = { .start = tbuf, .length = 100, .ct_handle = PTL_CT_NONE,
-                    .uid = PTL_UID_ANY,
-                    .options = PTL_LE_OP_PUT | PTL_LE_USE_ONCE |
-                               PTL_LE_ACK_DISABLE |
-                               PTL_LE_EVENT_LINK_DISABLE |
-                               PTL_LE_EVENT_UNLINK_DISABLE };
-    ptl_md_t d = { .start = sbuf, .length = 100, .ct_handle = PTL_CT_NONE };
-    ptl_event_t ev;
-    int sends = 0, acks = 0;
-
-    (void)state;
-    le_nis_open(&n);
-    ani = n.ani, bni = n.bni, aeq = n.aeq, pt = n.pt;
-    d.eq_handle = aeq;
-    assert_int_equal(PtlMDBind(ani, &d, &md1), PTL_OK);
-    assert_int_equal(PtlMDBind(ani, &d, &md2), PTL_OK);
-    assert_int_equal(PtlLEAppend(bni, pt, &le, PTL_PRIORITY_LIST, NULL,
-                                 &(ptl_handle_le_t){ 0 }), PTL_OK);
-    le.options = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE;
-    le.start = tbuf + 100;
-    assert_int_equal(PtlLEAppend(bni, pt, &le, PTL_PRIORITY_LIST, NULL,
-                                 &(ptl_handle_le_t){ 0 }), PTL_OK);
-    assert_int_equal(PtlPut(md1, 0, 10, PTL_ACK_REQ, B.id, pt, 0, 0,
-                            (void *)1, 0), PTL_OK);
-    assert_int_equal(PtlPut(md2, 0, 10, PTL_ACK_REQ, B.id, pt, 0, 0,
-                            (void *)2, 0), PTL_OK);
-    while (sends < 2 || acks < 1) {
-        assert_int_equal(PtlEQPoll(&aeq, 1, 2000, &ev, &(unsigned){ 0 }),
-                         PTL_OK);
-        assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
-        if (ev.type == PTL_EVENT_ACK) {
-            assert_ptr_equal(ev.user_ptr, (void *)2);
-            acks++;
-        } else {
-            assert_int_equal(ev.type, PTL_EVENT_SEND);
-            sends++;
-        }
-    }
-    assert_int_equal(PtlMDRelease(md1), PTL_OK);
-    assert_memory_equal(tbuf, tbuf + 100, 10);
-}
-
-/* ---- PtlAbort ---- */
-
-static void *eq_waiter(void *arg)
-{
-    ptl_event_t ev;
-
-    return (void *)(intptr_t)PtlEQWait(*(ptl_handle_eq_t *)arg, &ev);
-}
-
-static void *ct_waiter(void *arg)
-{
-    ptl_ct_event_t c;
-
-    return (void *)(intptr_t)PtlCTWait(*(ptl_handle_ct_t *)arg, 1, &c);
-}
-
-/* PtlAbort ends the process's Portals for good: run it in a child. */
-static void abort_returns_aborted_to_every_waiter(void **state)
-{
-    pid_t pid;
-    int status;
-
-    (void)state;
-    if ((pid = fork()) == 0) {
-        ptl_handle_ct_t ct;
-        pthread_t t1, t2;
-        void *r1, *r2;
-        ptl_event_t ev;
-
-        alarm(20);              /* a waiter that never returns: killed */
-        if (PtlCTAlloc(B.ni, &ct) != PTL_OK)
-            _exit(10);
-        pthread_create(&t1, NULL, eq_waiter, &B.eq);
-        pthread_create(&t2, NULL, ct_waiter, &ct);
-        usleep(200000);
-        PtlAbort();
-        pthread_join(t1, &r1);
-        pthread_join(t2, &r2);
-        if ((intptr_t)r1 != PTL_ABORTED || (intptr_t)r2 != PTL_ABORTED)
-            _exit(11);
-        if (PtlEQPoll(&B.eq, 1, 1000, &ev, &(unsigned){ 0 }) != PTL_ABORTED)
-            _exit(12);          /* and every wait after it */
-        _exit(0);
-    }
-    assert_true(pid > 0);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

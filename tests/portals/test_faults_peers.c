@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_faults_peers.c: ptl-test-faults, unreachable, restarted and gone
+ * peers.
+ */
+#include "test_faults.h"
+
+void unreachable_peer_is_undeliverable(void **state)
+{
+    uint8_t buf[64];
+    ptl_handle_md_t md = md_make(&A, buf, sizeof(buf), 0, PTL_CT_NONE);
+    ptl_process_t nobody = { .phys = { 77, 1 } };
+    ptl_event_t ev;
+
+    (void)state;
+    assert_int_equal(PtlPut(md, 0, 8, PTL_ACK_REQ, nobody, 0, 0, 0, NULL, 0),
+                     PTL_OK);
+    for (int i = 0; i < 100000 && PtlEQGet(A.eq, &ev) == PTL_EQ_EMPTY; i++)
+        ptl_memnet_pump();
+    assert_int_equal(ev.type, PTL_EVENT_SEND);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
+    ev = st_expect(&A, PTL_EVENT_ACK);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
+}
+
+void restarted_peer_is_resynchronised(void **state)
+{
+    struct flow flow;
+
+    (void)state;
+    flow_init(&flow, &A, 5);
+    run_flows(&flow, 1);
+    flow_free(&flow);
+    /* A restarts: same nid/pid, new incarnation, sequence from 0. */
+    PtlNIFini(A.ni);
+    ptl_linux_iface_close(A.iface);
+    st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 4096);
+    flow_init(&flow, &A, 5);
+    run_flows(&flow, 1);
+    flow_free(&flow);
+}
+
+/* A peer whose process ended (A, restarted with a new incarnation) is
+ * told so by a RESET: B's put to the old incarnation fails at once, not
+ * after max_retries timeouts (~40 s of virtual time), and B's next put
+ * reaches the new incarnation. */
+void gone_peer_answers_reset(void **state)
+{
+    static uint8_t src[64], dst[64];
+    struct ptl_lib_stats sa, sb;
+    struct flow flow;
+    ptl_pt_index_t pta;
+    ptl_handle_me_t meh;
+    ptl_handle_md_t md;
+    ptl_event_t ev;
+    ptl_me_t me;
+    uint64_t t0;
+
+    (void)state;
+    flow_init(&flow, &A, 3);            /* B learns A's incarnation */
+    run_flows(&flow, 1);
+    flow_free(&flow);
+    PtlNIFini(A.ni);
+    ptl_linux_iface_close(A.iface);
+    st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
+                 4096);
+    assert_int_equal(PtlPTAlloc(A.ni, 0, A.eq, 0, &pta), PTL_OK);
+    me = me_make(dst, sizeof(dst), 0,
+                 PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE);
+    assert_int_equal(PtlMEAppend(A.ni, pta, &me, PTL_PRIORITY_LIST, NULL,
+                                 &meh), PTL_OK);
+    md = md_make(&B, src, sizeof(src), PTL_MD_EVENT_SEND_DISABLE,
+                 PTL_CT_NONE);
+    t0 = ptl_memnet_now();
+    assert_int_equal(PtlPut(md, 0, 8, PTL_ACK_REQ, A.id, pta, 0, 0, NULL, 1),
+                     PTL_OK);
+    ev = st_expect(&B, PTL_EVENT_ACK);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
+    assert_true(ptl_memnet_now() - t0 < 1000000000ull);    /* < 1 s */
+    ptl_lib_get_stats(ptl_linux_lib(A.iface), &sa);
+    ptl_lib_get_stats(ptl_linux_lib(B.iface), &sb);
+    assert_true(sa.tx_resets >= 1);
+    assert_int_equal(sb.rx_resets, 1);
+    assert_int_equal(PtlEQGet(A.eq, &ev), PTL_EQ_EMPTY);   /* not delivered */
+    /* The new incarnation is reachable. */
+    assert_int_equal(PtlPut(md, 0, 8, PTL_ACK_REQ, A.id, pta, 0, 0, NULL, 2),
+                     PTL_OK);
+    ev = st_expect(&B, PTL_EVENT_ACK);
+    assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+    ev = st_expect(&A, PTL_EVENT_PUT);
+    assert_int_equal(ev.hdr_data, 2);
+}
