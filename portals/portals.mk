@@ -94,14 +94,22 @@ $(PTL_B)/ptl-test-%: tests/portals/test_%.c $(wildcard tests/portals/*.h) \
 
 # A suite in several files: test_<suite>.c has its fixture and main(), the
 # test_<suite>_*.c files its tests, one file per Portals area.
-PTL_SEMANTICS := $(addprefix tests/portals/test_semantics_,me.c overflow.c \
-                 ops.c ct.c eq.c ni.c)
+PTL_SEMANTICS := tests/portals/test_semantics_me.c \
+                 tests/portals/test_semantics_overflow.c \
+                 tests/portals/test_semantics_ops.c \
+                 tests/portals/test_semantics_ct.c \
+                 tests/portals/test_semantics_eq.c \
+                 tests/portals/test_semantics_ni.c
 $(PTL_B)/ptl-test-semantics: $(PTL_SEMANTICS)
-PTL_FAULTS    := $(addprefix tests/portals/test_faults_,link.c acks.c \
-                 peers.c large.c)
+PTL_FAULTS    := tests/portals/test_faults_link.c \
+                 tests/portals/test_faults_acks.c \
+                 tests/portals/test_faults_peers.c \
+                 tests/portals/test_faults_large.c
 $(PTL_B)/ptl-test-faults: $(PTL_FAULTS)
-PTL_RULES     := $(addprefix tests/portals/test_rules_,search.c resources.c \
-                 triggered.c ack.c)
+PTL_RULES     := tests/portals/test_rules_search.c \
+                 tests/portals/test_rules_resources.c \
+                 tests/portals/test_rules_triggered.c \
+                 tests/portals/test_rules_ack.c
 $(PTL_B)/ptl-test-rules: $(PTL_RULES)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
