@@ -60,7 +60,7 @@ NET_ELFS := $(BUILD)/tests/net/pingpong.elf $(BUILD)/tests/net/badaddr.elf \
             $(BUILD)/tests/net/ptl_node.elf $(BUILD)/tests/net/rxpause.elf
 NET_LINUX := $(BUILD)/tests/net/pingpong
 
-$(BUILD)/tests/net/%.elf: tests/net/%.c $$(LIBC_ALL)
+$(BUILD)/tests/net/%.elf: tests/net/%.c tests/net/node_test.h $$(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
 	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
@@ -70,7 +70,8 @@ $(BUILD)/tests/net/ptl_node.elf: tests/portals/ptl_node.c $$(LIBC_ALL)
 	$(call say,LWKCC,$@)
 	$(Q)$(LWKCC) -O2 -g -Wall -Werror -Iportals/include -o $@ $<
 
-$(BUILD)/tests/net/pingpong: tests/net/pingpong.c $$(PTL_B)/libportals.a
+$(BUILD)/tests/net/pingpong: tests/net/pingpong.c tests/net/node_test.h \
+                             $$(PTL_B)/libportals.a
 	@mkdir -p $(@D)
 	$(call say,HOSTCC,$@)
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -Iportals/include -o $@ $< \

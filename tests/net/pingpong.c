@@ -41,6 +41,10 @@
 #include "portals4.h"
 #include "../bench/median.h"
 
+#define PROG "pingpong"
+static unsigned self;
+#include "node_test.h"
+
 #define HELLO   1ull            /* match bits: the handshake */
 #define DATA    2ull            /* match bits: a ping or pong */
 
@@ -49,20 +53,6 @@ static ptl_handle_eq_t eq;
 static ptl_pt_index_t pt;
 static ptl_handle_md_t md;
 static uint8_t *sbuf, *rbuf;
-static unsigned self;
-
-#define DIE(...) do { fprintf(stderr, "pingpong (nid %u): ", self); \
-    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
-#define CHECK(x) do { int rc_ = (x); if (rc_ != PTL_OK) \
-    DIE("%s failed: %d", #x, rc_); } while (0)
-
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static uint8_t pat(uint64_t size, int round, unsigned from, uint64_t i)
 {
@@ -122,27 +112,6 @@ static void put(ptl_process_t to, uint64_t size, ptl_match_bits_t bits)
                 ev.ni_fail_type);
         if (ev.type == (acks ? PTL_EVENT_ACK : PTL_EVENT_SEND))
             break;
-    }
-}
-
-/* The peer may not be up yet: say hello until its buffer takes it. */
-static void handshake(ptl_process_t peer, ptl_handle_eq_t ieq)
-{
-    double give_up = now_us() + 60e6;
-    ptl_event_t ev;
-
-    for (;;) {
-        CHECK(PtlPut(md, 0, 0, PTL_ACK_REQ, peer, pt, HELLO, 0, NULL, 0));
-        do {
-            CHECK(PtlEQWait(ieq, &ev));
-        } while (ev.type != PTL_EVENT_ACK && ev.ni_fail_type == PTL_NI_OK);
-        if (ev.ni_fail_type == PTL_NI_OK)
-            return;
-        if (now_us() > give_up)
-            DIE("nid %u did not answer for 60 s (last failure %d)",
-                peer.phys.nid, ev.ni_fail_type);
-        for (double t = now_us() + 20000; now_us() < t;)
-            ;                   /* 20 ms, then again */
     }
 }
 
@@ -219,7 +188,7 @@ int main(int argc, char **argv)
                    .ct_handle = PTL_CT_NONE };
     CHECK(PtlMDBind(ni, &d, &md));
 
-    handshake(peer, ieq);
+    handshake(md, ieq, pt, HELLO, peer);
     d.eq_handle = acks || oneway ? ieq : PTL_EQ_NONE;
     CHECK(PtlMDRelease(md));
     CHECK(PtlMDBind(ni, &d, &md));

@@ -29,6 +29,10 @@
 
 #include "portals4.h"
 
+#define PROG "rxpause"
+static unsigned self;
+#include "node_test.h"
+
 enum { HELLO = 1, X, Y, W, Z, GO };
 #define LEN         4096        /* bytes of Y and Z */
 #define SPIN_MS     20          /* B computes after X: Y arrives meanwhile */
@@ -39,19 +43,10 @@ static ptl_handle_eq_t eq, ieq;
 static ptl_pt_index_t pt;
 static ptl_handle_md_t md;
 static uint8_t sbuf[LEN], ybuf[LEN], zbuf[LEN], obuf[4 * LEN];
-static unsigned self;
-
-#define DIE(...) do { fprintf(stderr, "rxpause (nid %u): ", self); \
-    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
-#define CHECK(x) do { int rc_ = (x); if (rc_ != PTL_OK) \
-    DIE("%s failed: %d", #x, rc_); } while (0)
 
 static double now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    return now_us() / 1e3;
 }
 
 static void append(void *start, ptl_size_t len, ptl_match_bits_t bits,
@@ -98,29 +93,9 @@ static ptl_event_t arrival(ptl_match_bits_t bits, int spin)
     return ev;
 }
 
-/* The peer may not be up yet: say hello until its entry takes it. */
-static void handshake(ptl_process_t peer)
-{
-    double give_up = now_ms() + 60e3;
-    ptl_event_t ev;
-
-    for (;;) {
-        CHECK(PtlPut(md, 0, 0, PTL_ACK_REQ, peer, pt, HELLO, 0, NULL, 0));
-        do {
-            CHECK(PtlEQWait(ieq, &ev));
-        } while (ev.type != PTL_EVENT_ACK);
-        if (ev.ni_fail_type == PTL_NI_OK)
-            return;
-        if (now_ms() > give_up)
-            DIE("nid %u did not answer for 60 s", peer.phys.nid);
-        for (double t = now_ms() + 20; now_ms() < t;)
-            ;
-    }
-}
-
 static void sender(ptl_process_t peer)
 {
-    handshake(peer);
+    handshake(md, ieq, pt, HELLO, peer);
     put(peer, 0, X);
     put(peer, LEN, Y);
     arrival(GO, 0);
