@@ -393,14 +393,21 @@ static void calibrate_lapic(void)
    every frame, so the LAPIC is reprogrammed only when it must fire
    earlier than it will; firing early costs one interrupt that finds
    nothing due and arms for the next deadline. */
-static void lapic_arm(void)
+static uint64_t first_deadline(const struct cpu *c)
 {
-    struct cpu *c = this_cpu();
-    uint64_t first = UINT64_MAX, now = clock_ns(), ns, count;
+    uint64_t first = UINT64_MAX;
 
     for (int i = 0; i < TIMER_NSLOTS; i++)
         if (c->timers[i].deadline && c->timers[i].deadline < first)
             first = c->timers[i].deadline;
+    return first;
+}
+
+static void lapic_arm(void)
+{
+    struct cpu *c = this_cpu();
+    uint64_t first = first_deadline(c), now = clock_ns(), ns, count;
+
     if (first == UINT64_MAX || (c->lapic_at && c->lapic_at <= first))
         return;
     ns = first > now ? first - now : 0;
@@ -448,6 +455,26 @@ void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void))
     c->timers[slot].fn = fn;
     if (deadline && (!c->lapic_at || deadline < c->lapic_at))
         lapic_arm();
+}
+
+void timer_set_exact(enum timer_slot slot, uint64_t deadline,
+                     void (*fn)(void))
+{
+    struct cpu *c = this_cpu();
+    uint64_t first;
+
+    c->timers[slot].deadline = deadline;
+    c->timers[slot].fn = fn;
+    first = first_deadline(c);
+    if (c->lapic_at && c->lapic_at < first) {   /* would fire for nothing */
+        c->lapic_at = 0;
+        if (first == UINT64_MAX) {
+            apic_write(APIC_TIMER_INIT, 0);     /* stops it */
+            c->timer_stats.arms++;
+            return;
+        }
+    }
+    lapic_arm();                /* earlier than it was armed for, or again */
 }
 
 void timer_oneshot(uint64_t ns, void (*fn)(void))

@@ -67,6 +67,12 @@ struct timer {
     void (*fn)(void);
 };
 void timer_set(enum timer_slot slot, uint64_t deadline, void (*fn)(void));
+/* timer_set, and if the LAPIC would now fire before every deadline left
+   (the one it was armed for was cancelled or moved later), re-arm it at
+   once: for a deadline that is usually cancelled before it is due, where
+   an interrupt finding nothing due would wake a halted CPU for nothing. */
+void timer_set_exact(enum timer_slot slot, uint64_t deadline,
+                     void (*fn)(void));
 /* The TIMER_ONESHOT slot, `ns` from now (tests); ns == 0 disarms. */
 void timer_oneshot(uint64_t ns, void (*fn)(void));
 /* What a CPU's LAPIC timer did since boot (node stats, in struct cpu):

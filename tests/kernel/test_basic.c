@@ -3,6 +3,7 @@
  * tests/qemu/suite-boot (test=all).
  */
 #include "kernel.h"
+#include "cpu.h"
 #include "ktest.h"
 #include "lib.h"
 #include "mem.h"
@@ -328,6 +329,36 @@ KTEST(timer, oneshot_fires)
     KEXPECT_EQ(fired, 1);
     KEXPECT(dt >= 1500000);                 /* not early */
     KEXPECT(dt < 1000000000ULL);            /* and not lost */
+}
+
+/* A cancelled deadline leaves the LAPIC armed (timer_set: it fires early
+   and finds nothing due); timer_set_exact re-arms it for what is left. */
+KTEST(timer, exact_cancel_rearms)
+{
+    struct cpu *c = this_cpu();
+    uint64_t other = UINT64_MAX, at, flags;
+
+    __asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) :: "memory");
+    for (int i = 0; i < TIMER_NSLOTS; i++)
+        if (i != TIMER_ONESHOT && c->timers[i].deadline &&
+            c->timers[i].deadline < other)
+            other = c->timers[i].deadline;
+    timer_oneshot(500000000, on_fire);      /* 0.5 s */
+    at = c->lapic_at;
+    KEXPECT(at != 0 && at <= clock_ns() + 500000000);
+    timer_set(TIMER_ONESHOT, 0, NULL);
+    KEXPECT_EQ(c->lapic_at, at);            /* lazy: still armed */
+    timer_oneshot(500000000, on_fire);
+    timer_set_exact(TIMER_ONESHOT, 0, NULL);
+    if (other == UINT64_MAX)
+        KEXPECT_EQ(c->lapic_at, 0);         /* stopped */
+    else
+        KEXPECT(c->lapic_at == 0 || c->lapic_at + 1000 >= other);
+    timer_set_exact(TIMER_ONESHOT, clock_ns() + 300000000, on_fire);
+    KEXPECT(c->lapic_at != 0 && c->lapic_at <= clock_ns() + 300000000);
+    timer_set_exact(TIMER_ONESHOT, 0, NULL);
+    if (flags & (1u << 9))                  /* IF: as it was */
+        irq_enable();
 }
 
 static volatile uint64_t bp_vector, bp_rip;
