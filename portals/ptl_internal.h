@@ -202,6 +202,9 @@ struct ptl_peer {
     uint32_t cwnd;                /* frames allowed in flight now */
     uint32_t rx_next;             /* next seq we expect */
     bool ack_owed, dead;
+    bool ack_waited;              /* of what is owed, a frame with more
+                                   * than a Portals ACK: its sender may
+                                   * wait on our link ACK (SEND event) */
     uint32_t unacked_rx;          /* frames received since last ack sent */
     uint64_t rto, deadline;       /* retransmission timer */
     bool probe;                   /* deadline is the tail-loss probe's,

@@ -111,6 +111,8 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
     }
     /* Delay the ACK a little: a reply usually carries it for free. */
     ack_soon(lib, p, lib->p.ack_delay_ns);
+    if (h->type != PTL_W_ACK)
+        p->ack_waited = true;
     /* An ACK riding along was sent before this frame's own message: it
      * comes first.  If the message is refused below, the frame comes
      * again and so does the ACK: ptl_ini_rx ignores a second one. */

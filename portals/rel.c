@@ -69,7 +69,8 @@ void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->tx_order = p->delivered_order = 0;
     p->cwnd = p->ssthresh = lib->p.window;
     p->cwnd_acc = p->dupacks = 0;
-    p->ack_owed = p->dead = p->ack_gap = p->interleaved = false;
+    p->ack_owed = p->ack_waited = p->dead = p->ack_gap = false;
+    p->interleaved = false;
     p->rx_sack = 0;
     p->unacked_rx = p->retries = 0;
     p->rto = p->rto_base = lib->p.rto_ns;
@@ -115,7 +116,7 @@ static void hdr_common(struct ptl_lib *lib, struct ptl_peer *p,
     h->epoch = lib->p.epoch;
     h->dst_epoch = p->epoch;
     h->ack = p->rx_next;
-    p->ack_owed = false;
+    p->ack_owed = p->ack_waited = false;
     p->unacked_rx = 0;
 }
 
@@ -392,14 +393,18 @@ bool ptl_rel_release_held(struct ptl_lib *lib, struct ptl_peer *p)
  * ACKs go now, and so does a bare link ACK for frames nothing carried (a
  * peer that sent one-way, to a process that answers someone else or
  * nobody, gets its SEND event a round trip after the data instead of
- * after ack_delay). */
+ * after ack_delay).  Not for frames that carried only a Portals ACK:
+ * nobody waits on their link ACK, which rides in our next frame or goes
+ * after ack_delay.  A blocking send's ACK arrives just before the answer
+ * it waits for, so its link ACK alone was a frame more per message, into
+ * the peer while it sends that answer. */
 bool ptl_lib_flush(struct ptl_lib *lib)
 {
     bool sent = false;
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         sent |= ptl_rel_release_held(lib, p);
-        if (p->ack_owed) {
+        if (p->ack_owed && p->ack_waited) {
             ptl_rel_send_lack(lib, p);
             sent = true;
         }
