@@ -233,7 +233,7 @@ void kptl_release(struct proc *p)
        link ACK of frames it took (delayed up to ack_delay, to ride in a
        reply) and the Portals ACKs it held for the same reason.  Without
        them a peer whose last frame we accepted resends it to nobody. */
-    ptl_lib_flush(kp->lib);
+    ptl_lib_flush_all(kp->lib);
     log_stats(kp);
     ptl_lib_destroy(kp->lib);
     kp->lib = NULL;

@@ -398,18 +398,28 @@ bool ptl_rel_release_held(struct ptl_lib *lib, struct ptl_peer *p)
  * after ack_delay.  A blocking send's ACK arrives just before the answer
  * it waits for, so its link ACK alone was a frame more per message, into
  * the peer while it sends that answer. */
-bool ptl_lib_flush(struct ptl_lib *lib)
+static bool flush(struct ptl_lib *lib, bool all)
 {
     bool sent = false;
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         sent |= ptl_rel_release_held(lib, p);
-        if (p->ack_owed && p->ack_waited) {
+        if (p->ack_owed && (p->ack_waited || all)) {
             ptl_rel_send_lack(lib, p);
             sent = true;
         }
     }
     return sent;
+}
+
+bool ptl_lib_flush(struct ptl_lib *lib)
+{
+    return flush(lib, false);
+}
+
+bool ptl_lib_flush_all(struct ptl_lib *lib)
+{
+    return flush(lib, true);
 }
 
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)

@@ -140,9 +140,13 @@ void ptl_lib_progress(struct ptl_lib *lib);
 /* Earliest time ptl_lib_progress has work to do (UINT64_MAX: none). */
 uint64_t ptl_lib_deadline(struct ptl_lib *lib);
 /* The process is about to wait: send the ACKs held for a reply to carry
- * (rel.c hold_ack) and the link ACKs owed; otherwise they wait for
- * ack_delay.  True if any went. */
+ * (rel.c hold_ack) and the link ACKs owed but those of frames that
+ * carried only a Portals ACK; otherwise they wait for ack_delay.  True if
+ * any went. */
 bool ptl_lib_flush(struct ptl_lib *lib);
+/* The process is going: everything owed goes now, or a peer would resend
+ * its last frames to nobody. */
+bool ptl_lib_flush_all(struct ptl_lib *lib);
 /* True while frames are unacknowledged or queued. */
 bool ptl_lib_busy(struct ptl_lib *lib);
 /* PtlNIFini without waiting inside (ni.c): PTL_OK with *until 0 when the
