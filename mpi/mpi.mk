@@ -116,11 +116,17 @@ bench-mpi: $(MPI_B)/mpi-bench $(PTL_B)/ptl-bench
 # The same between two compute nodes, with NX and raw Portals beside it
 # (tests/bench/mpinodes/run), and barrier/allreduce against rank count on
 # Linux (tests/bench/mpicoll/run).
-$(MPI_B)/node/mpi-bench.elf: tests/bench/mpi/mpi_bench.c $(MPI_LWK) \
-                             $(LIBC_ALL) tools/mpicc
+# (mpi-bench.elf, mpi-ratio.elf)
+$(MPI_B)/node/mpi-%.elf: tests/bench/mpi/mpi_%.c $(MPI_LWK) $(LIBC_ALL) \
+                         tools/mpicc
 	@mkdir -p $(@D)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+# MPI against raw Portals inside one job, block by block
+# (tests/bench/mpiratio/run).
+bench-mpiratio: $(MPI_B)/node/mpi-ratio.elf $$(YOD_BIN)
+	tests/bench/mpiratio/run $(BUILD) 3
 
 bench-mpinodes: $(MPI_B)/node/mpi-bench.elf $$(NX_B)/node/pingpong.elf \
                 $(BUILD)/tests/net/pingpong.elf $$(YOD_BIN)
@@ -165,4 +171,4 @@ $(MPI_B)/node/nbc-bench.elf: tests/bench/nbc/nbc_bench.c $(MPI_LWK) \
 bench-nbc: $(MPI_B)/nbc-bench $(MPI_B)/node/nbc-bench.elf $$(YOD_BIN)
 	tests/bench/nbc/run $(BUILD) 5
 
-.PHONY: bench-mpi bench-mpinodes bench-mpicoll bench-rma bench-nbc
+.PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc
