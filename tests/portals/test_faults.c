@@ -200,6 +200,7 @@ int main(void)
         T(slow_link_rto_adapts),
         T(acks_ride_in_replies),
         T(acks_ride_in_replies_lossy_link),
+        T(waits_send_no_link_ack_for_acks),
         T(corrupted_frames_dropped_and_counted),
         T(truncated_frames_dropped_and_counted),
         T(unreachable_peer_is_undeliverable),

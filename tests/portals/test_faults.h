@@ -51,6 +51,7 @@ void tail_loss_probed_before_rto(void **state);
 void acks_ride_in_replies(void **state);
 void acks_of_large_puts_go_at_once(void **state);
 void acks_ride_in_replies_lossy_link(void **state);
+void waits_send_no_link_ack_for_acks(void **state);
 
 /* test_faults_peers.c: unreachable, restarted and gone peers */
 void unreachable_peer_is_undeliverable(void **state);

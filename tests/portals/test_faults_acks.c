@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_faults_acks.c: ptl-test-faults, ACKs riding in replies, and the
- * ACK of a multi-frame put sent at once.
+ * test_faults_acks.c: ptl-test-faults, ACKs riding in replies, the ACK
+ * of a multi-frame put sent at once, and the link ACKs a wait sends.
  */
 #include "test_faults.h"
+#include "linux/ptl_tp.h"
 
 /* ---- ACKs riding in replies ---- */
 
@@ -147,4 +148,92 @@ void acks_ride_in_replies_lossy_link(void **state)
     (void)state;
     ptl_memnet_set_faults(&f);
     assert_true(pingpong_with_acks(2000) > 1000);
+}
+
+/* ---- what a wait acknowledges ---- */
+
+static uint64_t lacks_sent(struct station *s)
+{
+    struct ptl_lib_stats st;
+
+    ptl_lib_get_stats(ptl_linux_lib(s->iface), &st);
+    return st.acks_sent;
+}
+
+static bool flush(struct station *s, bool all)
+{
+    bool sent;
+
+    ptl_host_lock();
+    sent = all ? ptl_lib_flush_all(ptl_linux_lib(s->iface))
+               : ptl_lib_flush(ptl_linux_lib(s->iface));
+    ptl_host_unlock();
+    return sent;
+}
+
+/* The next event on s's queue, pumping the network one step at a time
+ * (the clock moves only to the next frame or timer). */
+static ptl_event_t next_event_on(struct station *s)
+{
+    ptl_event_t ev;
+
+    for (long i = 0; PtlEQGet(s->eq, &ev) != PTL_OK; i++) {
+        if (i > 100000)
+            fail_msg("nid %u: no event", s->id.phys.nid);
+        ptl_memnet_pump();
+    }
+    assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+    return ev;
+}
+
+/* A process about to wait sends the link ACK its peer may be waiting on
+ * (a put's SEND event), but not that of a frame that carried only a
+ * Portals ACK: nobody waits on it, and a blocking send's ACK arrives
+ * just before the answer it then waits for, so that LACK was a frame
+ * more per message.  A process that goes sends it too, or the peer would
+ * resend its frame to nobody. */
+void waits_send_no_link_ack_for_acks(void **state)
+{
+    static uint8_t big[3000], small[8], in[8];
+    ptl_me_t me = me_make(big, sizeof(big), 0, PTL_ME_OP_PUT |
+                          PTL_ME_EVENT_LINK_DISABLE);
+    ptl_me_t me_a = me_make(in, sizeof(in), 0, PTL_ME_OP_PUT |
+                            PTL_ME_EVENT_LINK_DISABLE);
+    ptl_handle_me_t h;
+    ptl_handle_md_t md_a, md_b;
+    ptl_pt_index_t pta;
+    ptl_event_t ev;
+    uint64_t n;
+
+    (void)state;
+    assert_int_equal(PtlMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST, NULL, &h),
+                     PTL_OK);
+    assert_int_equal(PtlPTAlloc(A.ni, 0, A.eq, 0, &pta), PTL_OK);
+    assert_int_equal(PtlMEAppend(A.ni, pta, &me_a, PTL_PRIORITY_LIST, NULL,
+                                 &h), PTL_OK);
+    md_a = md_make(&A, big, sizeof(big), PTL_MD_EVENT_SEND_DISABLE,
+                   PTL_CT_NONE);
+    md_b = md_make(&B, small, sizeof(small), PTL_MD_EVENT_SEND_DISABLE,
+                   PTL_CT_NONE);
+
+    /* A's three-frame put comes back as an ACK frame: A owes its link ACK
+       and nothing else. */
+    assert_int_equal(PtlPut(md_a, 0, sizeof(big), PTL_ACK_REQ, B.id, PT, 0,
+                            0, NULL, 0), PTL_OK);
+    assert_int_equal(next_event_on(&B).type, PTL_EVENT_PUT);
+    ev = next_event_on(&A);
+    assert_int_equal(ev.type, PTL_EVENT_ACK);
+    n = lacks_sent(&A);
+    assert_false(flush(&A, false));
+    assert_int_equal(lacks_sent(&A), n);
+    assert_true(flush(&A, true));           /* the process goes */
+    assert_int_equal(lacks_sent(&A), n + 1);
+
+    /* A put's frame: its sender may wait on the link ACK. */
+    assert_int_equal(PtlPut(md_b, 0, sizeof(small), PTL_NO_ACK_REQ, A.id, pta,
+                            0, 0, NULL, 0), PTL_OK);
+    assert_int_equal(next_event_on(&A).type, PTL_EVENT_PUT);
+    n = lacks_sent(&A);
+    assert_true(flush(&A, false));
+    assert_int_equal(lacks_sent(&A), n + 1);
 }
