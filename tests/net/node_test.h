@@ -2,7 +2,8 @@
 /*
  * node_test.h: what the Portals test programs of tests/net share (they
  * run on compute nodes, and pingpong on Linux too): dying with a reason,
- * checking a Portals call, the clock, and the handshake with the peer.
+ * checking a Portals call, the clock, opening the NI and finding the
+ * peer, and the handshake with it.
  * The including file defines PROG (its name, for messages) and `self`
  * (its nid, once known) before including this.
  */
@@ -26,6 +27,26 @@ static inline double now_us(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Portals up, the physical matching NI opened as pid; self is our nid.
+   The peer is the other of nids a and b, with the same pid; false if we
+   are neither (nothing to do). */
+static inline int pair_open(ptl_pid_t pid, unsigned a, unsigned b,
+                            ptl_handle_ni_t *ni, ptl_process_t *peer)
+{
+    ptl_process_t me;
+
+    CHECK(PtlInit());
+    CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
+                    NULL, NULL, ni));
+    CHECK(PtlGetPhysId(*ni, &me));
+    self = me.phys.nid;
+    if (self != a && self != b)
+        return 0;
+    peer->phys.nid = self == a ? b : a;
+    peer->phys.pid = pid;
+    return 1;
 }
 
 /* The peer may not be up yet: put an empty message with match bits

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     uint64_t max = 4u << 20, min = 0;
     int fixed = 0, all = 0, i;
     ptl_pid_t pid = 7;
-    ptl_process_t me, peer;
+    ptl_process_t peer;
     unsigned a, b;
 
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -158,15 +158,8 @@ int main(int argc, char **argv)
     a = (unsigned)atoi(argv[i]);
     b = (unsigned)atoi(argv[i + 1]);
 
-    CHECK(PtlInit());
-    CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
-                    NULL, NULL, &ni));
-    CHECK(PtlGetPhysId(ni, &me));
-    self = me.phys.nid;
-    if (self != a && self != b)
+    if (!pair_open(pid, a, b, &ni, &peer))
         return 0;
-    peer.phys.nid = self == a ? b : a;
-    peer.phys.pid = pid;
     if (!(sbuf = malloc(max ? max : 1)) || !(rbuf = malloc(max ? max : 1)))
         DIE("no memory for two %llu-byte buffers", (unsigned long long)max);
 

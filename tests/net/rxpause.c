@@ -133,7 +133,7 @@ static void receiver(ptl_process_t peer)
 
 int main(int argc, char **argv)
 {
-    ptl_process_t me, peer;
+    ptl_process_t peer;
     unsigned a, b;
 
     if (argc != 3) {
@@ -142,15 +142,8 @@ int main(int argc, char **argv)
     }
     a = (unsigned)atoi(argv[1]);
     b = (unsigned)atoi(argv[2]);
-    CHECK(PtlInit());
-    CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 9,
-                    NULL, NULL, &ni));
-    CHECK(PtlGetPhysId(ni, &me));
-    self = me.phys.nid;
-    if (self != a && self != b)
+    if (!pair_open(9, a, b, &ni, &peer))
         return 0;
-    peer.phys.nid = self == a ? b : a;
-    peer.phys.pid = 9;
     for (int i = 0; i < LEN; i++)
         sbuf[i] = (uint8_t)(i * 7 + 3);
 

@@ -23,22 +23,31 @@ void unreachable_peer_is_undeliverable(void **state)
     assert_int_equal(ev.ni_fail_type, PTL_NI_UNDELIVERABLE);
 }
 
-void restarted_peer_is_resynchronised(void **state)
+/* One flow of n messages from s, run to its end. */
+static void run_flow(struct station *s, uint64_t n)
 {
     struct flow flow;
 
-    (void)state;
-    flow_init(&flow, &A, 5);
+    flow_init(&flow, s, n);
     run_flows(&flow, 1);
     flow_free(&flow);
-    /* A restarts: same nid/pid, new incarnation, sequence from 0. */
+}
+
+/* A restarts: same nid/pid, a new incarnation, its sequence from 0. */
+static void restart_A(void)
+{
     PtlNIFini(A.ni);
     ptl_linux_iface_close(A.iface);
     st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
                  4096);
-    flow_init(&flow, &A, 5);
-    run_flows(&flow, 1);
-    flow_free(&flow);
+}
+
+void restarted_peer_is_resynchronised(void **state)
+{
+    (void)state;
+    run_flow(&A, 5);
+    restart_A();
+    run_flow(&A, 5);
 }
 
 /* A peer whose process ended (A, restarted with a new incarnation) is
@@ -49,7 +58,6 @@ void gone_peer_answers_reset(void **state)
 {
     static uint8_t src[64], dst[64];
     struct ptl_lib_stats sa, sb;
-    struct flow flow;
     ptl_pt_index_t pta;
     ptl_handle_me_t meh;
     ptl_handle_md_t md;
@@ -58,13 +66,8 @@ void gone_peer_answers_reset(void **state)
     uint64_t t0;
 
     (void)state;
-    flow_init(&flow, &A, 3);            /* B learns A's incarnation */
-    run_flows(&flow, 1);
-    flow_free(&flow);
-    PtlNIFini(A.ni);
-    ptl_linux_iface_close(A.iface);
-    st_open_opts(&A, 1, 1, 10, 1500, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                 4096);
+    run_flow(&A, 3);                    /* B learns A's incarnation */
+    restart_A();
     assert_int_equal(PtlPTAlloc(A.ni, 0, A.eq, 0, &pta), PTL_OK);
     me = me_make(dst, sizeof(dst), 0,
                  PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE);
