@@ -201,3 +201,20 @@ int path_getcwd(const struct cwd *c, char *buf, size_t len)
         return (size_t)snprintf(buf, len, "%s", c->path) >= len ? -ERANGE : 0;
     return where(c->fd, buf, len);
 }
+
+int path_seen(const char *host_path, const char *chroot, char *out, size_t len)
+{
+    char real[PATH_MAX], root[PATH_MAX];
+    size_t n = 0;
+
+    if (!realpath(host_path, real) || (chroot && !realpath(chroot, root)))
+        return -errno;
+    if (chroot && strcmp(root, "/")) {
+        n = strlen(root);
+        if (strncmp(real, root, n) || (real[n] && real[n] != '/'))
+            return -ENOENT;     /* outside DIR: the rank cannot name it */
+    }
+    if ((size_t)snprintf(out, len, "%s", real[n] ? real + n : "/") >= len)
+        return -ENAMETOOLONG;
+    return 0;
+}

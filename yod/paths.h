@@ -36,5 +36,9 @@ int path_access(const struct cwd *c, const char *path, int mode);
 int path_chdir(struct cwd *c, const char *path);
 /* The working directory as the rank sees it, into buf. */
 int path_getcwd(const struct cwd *c, char *buf, size_t len);
+/* A file of the host (the program) by the path a rank would give for it:
+   its canonical path, inside `chroot` if not NULL (-ENOENT: outside). */
+int path_seen(const char *host_path, const char *chroot, char *out,
+              size_t len);
 
 #endif
