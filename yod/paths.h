@@ -3,8 +3,9 @@
  * paths.h: where a rank's paths lead (paths.c), for yod's file server.
  * A rank has a working directory of its own; without -chroot its paths
  * mean what they mean on Linux from there, with -chroot DIR they are
- * resolved inside DIR as if DIR were /.  Every call returns a result or
- * -errno.
+ * resolved inside DIR as if DIR were /.  In both, the host's /proc, /sys
+ * and the like, its devices (but null, zero, full, random, urandom) and
+ * magic links are ENOENT.  Every call returns a result or -errno.
  */
 #ifndef YOD_PATHS_H
 #define YOD_PATHS_H
