@@ -208,11 +208,13 @@ static long lx_futex(struct trapframe *tf)
     }
 }
 
-/* The CPUs it may use: CPU 0 and those the PCT gave it (libgomp makes
-   that many threads). */
+/* The CPUs it may use: its main thread's (CPU 0, or the one it was
+   placed on in virtual-node mode) and those the PCT gave it for threads
+   (libgomp makes that many threads); the node's /sys/devices/system/cpu/
+   online says the same (lxrt/rt_proc.c). */
 static long lx_sched_getaffinity(struct trapframe *tf)
 {
-    uint64_t mask = 1 | current->cpus, len = tf->rsi;
+    uint64_t mask = 1ULL << current->home | current->cpus, len = tf->rsi;
 
     if (len < 8 || (len & 7))
         return -EINVAL;

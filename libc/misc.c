@@ -36,9 +36,10 @@ long sysconf(int name)
         return (long)LWK_PAGE_SIZE;  /* the only page size a node maps */
     case _SC_CLK_TCK:
         return CLOCKS_PER_SEC;
-    case _SC_NPROCESSORS_CONF:
-    case _SC_NPROCESSORS_ONLN:
-        return 1;
+    case _SC_NPROCESSORS_CONF:          /* the node's CPUs */
+        return (long)lwk_getauxval(AT_LWK_NCPUS, 1);
+    case _SC_NPROCESSORS_ONLN:          /* the ones this process runs on */
+        return __builtin_popcountll(lwk_getauxval(AT_LWK_CPUS, 1));
     case _SC_PHYS_PAGES:
     case _SC_AVPHYS_PAGES:
         return (long)(lwk_proc->heap_size / LWK_PAGE_SIZE);

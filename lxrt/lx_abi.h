@@ -165,4 +165,11 @@ struct lx_termios {             /* the kernel's (TCGETS), NCCS 19 */
 
 struct lx_winsize { uint16_t row, col, xpixel, ypixel; };
 
+struct lx_dirent64 {            /* getdents64's record; the name follows */
+    uint64_t ino;
+    int64_t off;                /* where the next record starts */
+    uint16_t reclen;            /* this one's bytes, a multiple of 8 */
+    uint8_t type;               /* DT_DIR 4, DT_REG 8, DT_LNK 10 */
+} __attribute__((packed));
+
 #endif

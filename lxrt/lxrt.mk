@@ -10,7 +10,8 @@
 
 LXRT_BASE   := 0x7e000000
 LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_fd.c \
-               lxrt/rt_sys.c \
+               lxrt/rt_sys.c lxrt/rt_proc.c lxrt/rt_procio.c \
+               lxrt/rt_procfiles.c lxrt/rt_cpuinfo.c \
                lxrt/rt_fmt.c lxrt/rt_entry.S
 LXRT_ELF    := $(BUILD)/lxrt/lxrt.elf
 LXRT_PACKED := $(BUILD)/lxrt/lxrt.packed
@@ -25,10 +26,11 @@ $(LXRT_LD): libc/app.ld lxrt/lxrt.mk
 		-e '/^ *\.eh_frame : /d' $< >$@
 
 # Every lx_<name> takes the six argument registers, used or not.
-$(LXRT_ELF): $(LXRT_SRCS) lxrt/rt.h lxrt/lx_abi.h $(LXRT_LD) $(LIBC_ALL) \
-             kernel/include/uapi/linux.def
+$(LXRT_ELF): $(LXRT_SRCS) lxrt/rt.h lxrt/rt_proc.h lxrt/lx_abi.h $(LXRT_LD) \
+             $(LIBC_ALL) kernel/include/uapi/linux.def
 	$(call say,LWKCC,$@)
 	$(Q)LWKCC_LDSCRIPT=$(abspath $(LXRT_LD)) $(LWKCC) -std=gnu11 -Os -g \
+		-DLXRT_BASE=$(LXRT_BASE) \
 		-fno-asynchronous-unwind-tables \
 		-Wall -Wextra -Werror -Wno-unused-parameter -Wno-override-init \
 		-Ilibc -Iyod -o $@ $(LXRT_SRCS)
@@ -53,7 +55,7 @@ LX_TEST_OUT  := $(BUILD)/tests/linux
 LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
-                $(LX_TEST_OUT)/lxdir
+                $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -80,6 +82,10 @@ $(LX_TEST_OUT)/lxdyn: tests/linux/lxbad.c
 	$(Q)gcc $(LX_BAD_FLAGS) -o $@ $<
 # libgomp's one dlopen (offloading plugins) warns when linked statically.
 $(LX_TEST_OUT)/lxomp: tests/linux/lxomp.c
+	@mkdir -p $(@D)
+	$(call say,CC-OMP,$@)
+	$(Q)gcc -static -fopenmp $(LX_FLAGS) -o $@ $< 2>$@.log || { cat $@.log; false; }
+$(LX_TEST_OUT)/lxproc: tests/linux/lxproc.c
 	@mkdir -p $(@D)
 	$(call say,CC-OMP,$@)
 	$(Q)gcc -static -fopenmp $(LX_FLAGS) -o $@ $< 2>$@.log || { cat $@.log; false; }

@@ -18,6 +18,7 @@
 _Static_assert(LWK_SYS_linux_return == 0x1021, "rt_entry.S's number");
 
 struct lxrt lxrt;
+int lx_thread;
 
 typedef long (*lx_fn)(LX_ARGS);
 #define LX_KERNEL(nr, name)
@@ -30,8 +31,9 @@ static const lx_fn table[] = {
 };
 
 /* What a thread (not the main one) may ask: only the main thread talks
-   to yod (Portals), so files are not among it; a thread's writes to
-   stdout and stderr go to the node's console instead (docs/LINUX.md). */
+   to yod (Portals), so files are not among it but the node's own
+   (lx_node_call: /proc, /sys); a thread's writes to stdout and stderr go
+   to the node's console instead (docs/LINUX.md). */
 static int thread_may(uint64_t nr)
 {
     switch (nr) {
@@ -56,15 +58,16 @@ long lxrt_dispatch(const uint64_t *call)
 
     if (nr >= sizeof(table) / sizeof(table[0]) || !table[nr])
         return -LX_ENOSYS;      /* the kernel reflects only RUNTIME calls */
-    if (call[7] && !thread_may(nr)) {
-        if (nr == 1 && (a[0] == 1 || a[0] == 2) && lx_ok((uint64_t)a[1],
-                                                         (uint64_t)a[2]))
-            return lwk_sys_console_write(a[1], a[2]);
-        return -LX_ENOSYS;
-    }
+    if (call[7] && nr == 1 && (a[0] == 1 || a[0] == 2) &&
+        lx_ok((uint64_t)a[1], (uint64_t)a[2]))
+        return lwk_sys_console_write(a[1], a[2]);
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
         __builtin_ia32_pause();
-    r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    lx_thread = call[7] != 0;
+    if (lx_thread && !thread_may(nr) && !lx_node_call(nr, a))
+        r = -LX_ENOSYS;
+    else
+        r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
     __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
     return r;
 }
@@ -114,16 +117,22 @@ int main(int argc, char **argv)
 {
     uint64_t fs, entry = lwk_getauxval(AT_LWK_LINUX_ENTRY, 0);
     uint64_t ssize = lwk_getauxval(AT_LWK_STACK_SIZE, 0);
+    char **e;
     long rc;
 
-    (void)argc;
     lxrt.lo = lwk_getauxval(AT_LWK_LINUX_BASE, 0);
     lxrt.hi = lxrt.lo + lwk_getauxval(AT_LWK_LINUX_SIZE, 0);
     lxrt.image_end = lwk_getauxval(AT_LWK_LINUX_BRK, 0);
     lxrt.stack_hi = LWK_STACK_TOP;
     lxrt.stack_lo = LWK_STACK_TOP - ssize;
     lxrt.pid = lwk_sys_getpid();
+    lxrt.argv = argv;           /* the program's: we start on its stack */
+    lxrt.envp = e = argv + argc + 1;
+    while (*e)
+        e++;
+    lxrt.auxv = (const uint64_t *)(e + 1);
     lx_mem_init();
+    lx_node_setup();
     __asm__ volatile("movq %%fs:0, %0" : "=r"(fs));    /* our TCB */
     rc = lwk_sys_linux_setup((long)lxrt_entry, (long)(stack + sizeof(stack)),
                              (long)fs);

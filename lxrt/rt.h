@@ -10,6 +10,7 @@
 #ifndef LXRT_H
 #define LXRT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,8 +27,13 @@ struct lxrt {
     uint64_t image_end;         /* its image ends here: brk starts */
     uint64_t stack_lo, stack_hi;/* the stack region */
     long pid;
+    char **argv, **envp;        /* the program's, on its initial stack */
+    const uint64_t *auxv;       /* its auxiliary vector, AT_NULL ended */
 };
 extern struct lxrt lxrt;
+/* The call being answered is a thread's, not the main one's: it may not
+   reach yod (only the main thread uses Portals). */
+extern int lx_thread;
 
 /* [p, p + len) lies in the Linux program's memory (its region or the
    stack): the runtime never lets a call touch anything else (EFAULT). */
@@ -37,18 +43,41 @@ const char *lx_path(long p);
 /* newlib's -errno (lwk_io's results) in Linux's numbering. */
 long lx_err(long r);
 
-/* rt_fd.c: the program's fd -> yod's (lwk_io's), -1 if not open; a
-   yod fd just opened -> the program's lowest free fd; fcntl's fd commands
-   (-LX_ENOSYS for the others). */
+/* rt_fd.c: the program's fd -> its handle, -1 if not open: yod's fd
+   (lwk_io's) below LX_NODE_H, a file of the node's own (rt_proc.c) from
+   there up; a handle just opened -> the program's lowest free fd;
+   fcntl's fd commands (-LX_ENOSYS for the others). */
+#define LX_NFD      64          /* program fds (and yod's, per rank) */
+#define LX_NODE_H   LX_NFD
 int lx_fd(long fd);
 long lx_fd_opened(long yod_fd, int cloexec);
 long lx_fd_fcntl(long fd, int cmd, long arg);
+
+/* rt_proc.c: the node's own /proc and /sys (and /dev/fd, /dev/std*),
+   answered here from what the node knows, never by yod (docs/LINUX.md).
+   lx_node_setup puts its lwk_io table in front of yod's (or the
+   console's); lx_node_path: the path is one of those; readlink there. */
+void lx_node_setup(void);
+int lx_node_path(const char *path);
+long lx_node_readlink(const char *path, char *buf, size_t len);
+/* The call (a thread's: rt.c) touches only the node's files. */
+int lx_node_call(uint64_t nr, const long *a);
 
 /* rt_mem.c */
 void lx_mem_init(void);
 uint64_t lx_mem_free_bytes(void);
 
-/* rt_sys.c: end the process as Linux would for signal `sig`. */
+/* rt_sys.c: end the process as Linux would for signal `sig`; a limit as
+   getrlimit gives it; what uname says. */
 __attribute__((noreturn)) void lx_die_by_signal(int sig, const char *why);
+struct lx_rlimit lx_limit(long res);
+#define LX_RELEASE  "6.1.0-qkernel"     /* glibc refuses an old kernel */
+#define LX_VERSION  "Q-Kernel Linux personality"
+
+/* rt_file.c: the file-mode creation mask (umask). */
+long lx_umask_now(void);
+
+/* rt_fmt.c: vsnprintf for integers and strings (no floating point). */
+int lx_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap);
 
 #endif

@@ -6,17 +6,20 @@
  * request: two program fds on one yod fd share its offset, as Linux's
  * duplicates share their open file.  yod's fd is closed when the last
  * program fd on it is.  Close-on-exec is kept per program fd (nothing is
- * ever exec'd on a node, but F_GETFD must say what F_SETFD set).
+ * ever exec'd on a node, but F_GETFD must say what F_SETFD set).  A
+ * handle from LX_NODE_H up is a file of the node's own (rt_proc.c: /proc,
+ * /sys), answered in the runtime.  Opening /dev/fd/N of a standard stream
+ * gives N's handle again, as a dup does.
  */
 #include "libc_internal.h"
 #include "rt.h"
 
-#define NFD     64              /* yod's limit per rank (yod/filecalls.h) */
+#define NFD     LX_NFD          /* yod's limit per rank (yod/filecalls.h) */
 
 static struct {
-    signed char yod[NFD];       /* program fd -> yod's fd; -1: not open */
+    signed char yod[NFD];       /* program fd -> handle; -1: not open */
     unsigned char cloexec[NFD];
-    unsigned char refs[NFD];    /* program fds on each yod fd */
+    unsigned char refs[LX_NODE_H + NFD];    /* program fds on each handle */
     int ready;
 } T;
 
@@ -49,15 +52,16 @@ static long take(long from, int y, int cloexec)
     return -LX_EMFILE;
 }
 
-/* yod opened y for the program: give it a number, or close it again. */
+/* y was opened for the program (or is another fd's handle): give it a
+   number, or close it again if nothing else names it. */
 long lx_fd_opened(long y, int cloexec)
 {
     long fd;
 
     init();
-    if (y < 0 || y >= NFD)
+    if (y < 0 || y >= LX_NODE_H + NFD)
         return y < 0 ? lx_err(y) : -LX_EMFILE;
-    if ((fd = take(0, (int)y, cloexec)) < 0)
+    if ((fd = take(0, (int)y, cloexec)) < 0 && !T.refs[y])
         lwk_io->close((int)y);
     return fd;
 }

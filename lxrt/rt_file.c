@@ -355,8 +355,9 @@ long lx_rename(LX_ARGS)
     return lx_renameat(LX_AT_FDCWD, a0, LX_AT_FDCWD, a1, 0, 0);
 }
 
-/* yod cannot read a link's target: a path that is no link is EINVAL as
-   on Linux, a link ENOSYS. */
+/* The node's links (/proc/self/exe, /proc/self/fd/N) are the node's
+   (rt_proc.c).  yod cannot read a link's target: a path that is no link
+   is EINVAL as on Linux, a link ENOSYS. */
 long lx_readlinkat(LX_ARGS)
 {
     struct stat s;
@@ -364,8 +365,8 @@ long lx_readlinkat(LX_ARGS)
     long rc = at_path(a0, path);
 
     CHECK(a2, a3);
-    if (!rc && strncmp(path, "/proc/", 6) == 0)
-        rc = -LX_ENOENT;        /* glibc asks /proc/self/exe: no /proc */
+    if (!rc && lx_node_path(path))
+        return lx_err(lx_node_readlink(path, (char *)a2, (size_t)a3));
     if (!rc)
         rc = lx_err(lwk_io->lstat(path, &s));
     if (rc)
@@ -431,6 +432,11 @@ long lx_fdatasync(LX_ARGS)
 }
 
 static long mask = 022;
+
+long lx_umask_now(void)
+{
+    return mask;
+}
 
 long lx_umask(LX_ARGS)
 {

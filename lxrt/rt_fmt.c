@@ -3,12 +3,16 @@
  * rt_fmt.c: the runtime's own snprintf, integers and strings only.  The
  * libc glue it links formats a few messages (io.c, uname.c) with
  * snprintf; newlib's would bring its floating-point printf (~21 KiB) to a
- * runtime that travels with every Linux program (half its size).  Takes flags 0 and -, a width, a
- * precision for %s, the l and z lengths, and d i u x s c %.
+ * runtime that travels with every Linux program (half its size).  Takes
+ * flags 0 and -, a width, a precision for %s (either may be *), the l
+ * and z lengths, and d i u x s c %.  lx_vsnprintf is the same for the node's /proc files
+ * (rt_proc.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "rt.h"
 
 static void put(char *buf, size_t len, size_t *n, char c)
 {
@@ -39,12 +43,10 @@ static void number(char *buf, size_t len, size_t *n, unsigned long v,
         put(buf, len, n, d[--k]);
 }
 
-int snprintf(char *buf, size_t len, const char *fmt, ...)
+int lx_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap)
 {
-    va_list ap;
     size_t n = 0;
 
-    va_start(ap, fmt);
     for (const char *f = fmt; *f; f++) {
         char pad = ' ';
         int width = 0, prec = -1, lng = 0, left = 0;
@@ -55,9 +57,13 @@ int snprintf(char *buf, size_t len, const char *fmt, ...)
         }
         for (f++; *f == '0' || *f == '-'; f++)
             *f == '0' ? (pad = '0') : (left = 1);
+        if (*f == '*')
+            width = va_arg(ap, int), f++;
         while (*f >= '0' && *f <= '9')
             width = width * 10 + (*f++ - '0');
-        if (*f == '.')
+        if (*f == '.' && f[1] == '*')
+            prec = va_arg(ap, int), f += 2;
+        else if (*f == '.')
             for (prec = 0, f++; *f >= '0' && *f <= '9'; f++)
                 prec = prec * 10 + (*f - '0');
         while (*f == 'l' || *f == 'z')
@@ -100,8 +106,18 @@ int snprintf(char *buf, size_t len, const char *fmt, ...)
             break;
         }
     }
-    va_end(ap);
     if (len)
         buf[n < len ? n : len - 1] = 0;
     return (int)n;
+}
+
+int snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = lx_vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    return n;
 }

@@ -42,14 +42,14 @@ long lx_uname(LX_ARGS)
        Linux release, and what this really is in version. */
     strcpy(u->sysname, "Linux");
     memcpy(u->nodename, n.nodename, strnlen(n.nodename, sizeof(u->nodename) - 1));
-    strcpy(u->release, "6.1.0-qkernel");
-    strcpy(u->version, "Q-Kernel Linux personality");
+    strcpy(u->release, LX_RELEASE);
+    strcpy(u->version, LX_VERSION);
     strcpy(u->machine, "x86_64");
     strcpy(u->domainname, "(none)");
     return 0;
 }
 
-static struct lx_rlimit limit_of(long res)
+struct lx_rlimit lx_limit(long res)
 {
     uint64_t stack = lxrt.stack_hi - lxrt.stack_lo;
     uint64_t mem = lxrt.hi - lxrt.lo;
@@ -58,7 +58,7 @@ static struct lx_rlimit limit_of(long res)
     case LX_RLIMIT_STACK: return (struct lx_rlimit){ stack, stack };
     case LX_RLIMIT_DATA:
     case LX_RLIMIT_AS:    return (struct lx_rlimit){ mem, mem };
-    case LX_RLIMIT_NOFILE: return (struct lx_rlimit){ 1024, 1024 };
+    case LX_RLIMIT_NOFILE: return (struct lx_rlimit){ LX_NFD, LX_NFD };
     default:              return (struct lx_rlimit){ LX_RLIM_INFINITY,
                                                      LX_RLIM_INFINITY };
     }
@@ -75,7 +75,7 @@ long lx_prlimit64(LX_ARGS)
     CHECK(a2, a2 ? sizeof(struct lx_rlimit) : 0);
     CHECK(a3, a3 ? sizeof(struct lx_rlimit) : 0);
     if (a3)
-        *(struct lx_rlimit *)a3 = limit_of(a1);
+        *(struct lx_rlimit *)a3 = lx_limit(a1);
     return 0;                   /* a new limit changes nothing: the */
 }                               /* regions are what they are */
 

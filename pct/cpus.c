@@ -73,8 +73,9 @@ void pct_cpus_release(struct job *j)
         lwk_sys_node_engine(0);
 }
 
-/* After the process is created, before it runs. */
-void pct_cpus_assign(struct job *j)
+/* After the process is created, before its stack is built: the CPUs it
+   gets are in its auxiliary vector (pct_cpus_own). */
+void pct_cpus_assign(struct job *j, long pid)
 {
     struct lwk_node_info ni;
     uint64_t mask;
@@ -93,7 +94,7 @@ void pct_cpus_assign(struct job *j)
         return;
     }
     mask = (ni.ncpus >= 64 ? ~0ULL : (1ULL << ni.ncpus) - 1) & ~1ULL;
-    rc = lwk_sys_proc_cpus(j->pid, (long)mask);
+    rc = lwk_sys_proc_cpus(pid, (long)mask);
     if (rc == -EBUSY)
         printf("pct: %s: threads mode, but another job holds the other "
                "CPUs: it has CPU 0 only\n", j->name);
@@ -105,6 +106,25 @@ void pct_cpus_assign(struct job *j)
         printf("pct: %s: threads mode, CPUs 1-%lu for its threads\n",
                j->name, ni.ncpus - 1);
     }
+}
+
+/* The CPUs j's own threads run on: its main thread's (CPU 0, or its own
+   in virtual-node mode) and in threads mode those given for its threads;
+   never the engine's.  What sched_getaffinity and the node's
+   /sys/devices/system/cpu/online say to it (AT_LWK_CPUS). */
+uint64_t pct_cpus_own(const struct job *j)
+{
+    uint64_t own = 1ULL << (j->mode == PCT_MODE_VN ? j->local : 0);
+
+    return j->mode == PCT_MODE_THREADS ? own | j->cpu_mask : own;
+}
+
+uint64_t pct_ncpus(void)
+{
+    struct lwk_node_info ni;
+
+    lwk_sys_node_info((long)&ni);
+    return ni.ncpus;
 }
 
 /* A process per CPU, and no more than the kernel's process table holds

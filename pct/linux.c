@@ -108,6 +108,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         AT_LWK_YOD_KEY0, j->yod_key.k0, AT_LWK_YOD_KEY1, j->yod_key.k1,
         AT_LWK_LINUX_BASE, LWK_APP_BASE, AT_LWK_LINUX_SIZE, heap,
         AT_LWK_LINUX_BRK, j->elf.hi, AT_LWK_LINUX_ENTRY, j->elf.entry,
+        AT_LWK_NCPUS, pct_ncpus(), AT_LWK_CPUS, pct_cpus_own(j),
         AT_NULL, 0,
     };
     sp = ustack_build(stack, ssize - 16, rnd, j->argc,
@@ -188,7 +189,9 @@ int pct_load_linux(struct job *j, uint64_t heap, uint64_t stack,
     pct_keep_symbols(j);
     if (!j->image_shared)
         pct_release_image(j);
+    pct_cpus_assign(j, pid);
     if (start(j, pid, &m, rt.entry, rt_heap, (uint64_t)got, nid) < 0) {
+        pct_cpus_release(j);
         lwk_sys_proc_destroy(pid);
         return -1;
     }

@@ -139,6 +139,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         AT_LWK_RANK, (uint64_t)j->rank, AT_LWK_SIZE,
         (uint64_t)(j->size ? j->size : 1),
         AT_LWK_YOD_KEY0, j->yod_key.k0, AT_LWK_YOD_KEY1, j->yod_key.k1,
+        AT_LWK_NCPUS, pct_ncpus(), AT_LWK_CPUS, pct_cpus_own(j),
         AT_NULL, 0,
     };
 
@@ -193,8 +194,13 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
         pct_release_image(j);
     heap_va = ALIGN_UP(m.app_va[LWK_REG_DATA] + m.size[LWK_REG_DATA],
                        LWK_PAGE_SIZE);
-    if ((got = pct_add_heap(j, pid, heap_va, heap, LWK_REGION_MAX, 0)) < 0 ||
-        start(j, pid, &m, heap_va, (uint64_t)got, nid) < 0) {
+    if ((got = pct_add_heap(j, pid, heap_va, heap, LWK_REGION_MAX, 0)) < 0) {
+        lwk_sys_proc_destroy(pid);
+        return -1;
+    }
+    pct_cpus_assign(j, pid);
+    if (start(j, pid, &m, heap_va, (uint64_t)got, nid) < 0) {
+        pct_cpus_release(j);
         lwk_sys_proc_destroy(pid);
         return -1;
     }
@@ -206,7 +212,6 @@ void pct_loaded(struct job *j, long pid, const struct lwk_proc_map *m,
                 uint64_t heap)
 {
     j->pid = (int)pid;
-    pct_cpus_assign(j);
     j->stack_lo = LWK_STACK_TOP - m->size[LWK_REG_STACK];
     j->mem = m->size[LWK_REG_TEXT] + m->size[LWK_REG_DATA] +
              m->size[LWK_REG_STACK] + heap;

@@ -93,7 +93,11 @@ static inline int pct_ended(const struct lwk_run_result *r)
    back; give the job's process the CPUs its mode asks for. */
 int pct_mode_parse(const char *s);
 const char *pct_mode_name(int mode);
-void pct_cpus_assign(struct job *j);
+void pct_cpus_assign(struct job *j, long pid);
+/* The CPUs j's process runs on (a mask), and the node's count: its
+   auxiliary vector's AT_LWK_CPUS and AT_LWK_NCPUS. */
+uint64_t pct_cpus_own(const struct job *j);
+uint64_t pct_ncpus(void);
 /* The job is over: what its mode took goes back (before proc_destroy). */
 void pct_cpus_release(struct job *j);
 /* Virtual-node mode: the ranks a node with `ncpus` CPUs runs, at most. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "paths.h"
 #include "yod.h"
 
 #define GOT_MS      60000       /* fan-out: a node Gets the whole image */
@@ -53,6 +54,20 @@ static int add_string(const char *s)
     return 0;
 }
 
+/* LWK_EXE=PATH: the program as the ranks would name it, for their
+   /proc/self/exe (lxrt/rt_proc.c); NULL if they cannot (-chroot DIR and
+   the program outside DIR). */
+static const char *exe_env(void)
+{
+    static char s[PATH_MAX + 16];
+    static int done;
+    char path[PATH_MAX];
+
+    if (!done++ && path_seen(o.argv[0], o.chroot, path, sizeof(path)) == 0)
+        snprintf(s, sizeof(s), "LWK_EXE=%s", path);
+    return s[0] ? s : NULL;
+}
+
 /* argv, then the job's environment (PTL_JOB_RANK is the PCT's, and in
    virtual-node mode PTL_PID), for ranks on nids[0..o.size-1], each with
    Portals pid YOD_APP_PID + its index on its node (locals[r], NULL: 0);
@@ -81,9 +96,13 @@ static int build_args(const unsigned *nids, const int *locals)
     rc |= add_string(s);
     snprintf(s, sizeof(s), "LWK_YOD=%u:%d", self_nid, YOD_PID);
     rc |= add_string(s);
+    nenv = 5 + o.nenv;
+    if (exe_env()) {
+        rc |= add_string(exe_env());
+        nenv++;
+    }
     for (int i = 0; i < o.nenv; i++)
         rc |= add_string(o.env[i]);
-    nenv = 5 + o.nenv;
     return rc;
 }
 

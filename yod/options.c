@@ -26,7 +26,7 @@ static const char *prog = "yod";        /* or mpiexec, mpirun */
    PCT's: -env may not set them. */
 static const char *const reserved[] = {
     "PTL_JOB_MAP", "PTL_JOB_SIZE", "PTL_JOB_ID", "PTL_PID", "LWK_YOD",
-    "PTL_JOB_RANK",
+    "LWK_EXE", "PTL_JOB_RANK",
 };
 
 static const char yod_usage[] =
@@ -277,8 +277,8 @@ static char *env_arg(const char *opt, const char *val)
     for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
         if (strlen(reserved[i]) == n && !strncmp(val, reserved[i], n))
             bad(opt, val, "yod sets this variable itself");
-    if (o.nenv == YOD_WORDS_MAX - 6)
-        bad(opt, val, "too many variables (at most 26)");
+    if (o.nenv == YOD_WORDS_MAX - 7)
+        bad(opt, val, "too many variables (at most 25)");
     if (val[n] == '=')
         return strdup(val);
     if (!(own = getenv(val)))

@@ -3,8 +3,9 @@
  * paths.h: where a rank's paths lead (paths.c), for yod's file server.
  * A rank has a working directory of its own; without -chroot its paths
  * mean what they mean on Linux from there, with -chroot DIR they are
- * resolved inside DIR as if DIR were /.  Every call returns a result or
- * -errno.
+ * resolved inside DIR as if DIR were /.  In both, the host's /proc, /sys
+ * and the like, its devices (but null, zero, full, random, urandom) and
+ * magic links are ENOENT.  Every call returns a result or -errno.
  */
 #ifndef YOD_PATHS_H
 #define YOD_PATHS_H
@@ -36,5 +37,9 @@ int path_access(const struct cwd *c, const char *path, int mode);
 int path_chdir(struct cwd *c, const char *path);
 /* The working directory as the rank sees it, into buf. */
 int path_getcwd(const struct cwd *c, char *buf, size_t len);
+/* A file of the host (the program) by the path a rank would give for it:
+   its canonical path, inside `chroot` if not NULL (-ENOENT: outside). */
+int path_seen(const char *host_path, const char *chroot, char *out,
+              size_t len);
 
 #endif

@@ -5,6 +5,7 @@
  * structure layout the host's (docs/LINUX.md).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -173,6 +174,13 @@ static void layouts_are_the_hosts(void **s)
     /* The kernel's termios (TCGETS) is glibc's without its two speeds. */
     assert_int_equal(sizeof(struct lx_termios), 36);
     assert_int_equal(offsetof(struct lx_termios, c_cc), offsetof(struct termios, c_cc));
+    /* getdents64's record (the node's /proc listings): the name at 19 */
+    assert_int_equal(sizeof(struct lx_dirent64), offsetof(struct dirent64, d_name));
+    assert_int_equal(offsetof(struct lx_dirent64, reclen), offsetof(struct dirent64, d_reclen));
+    assert_int_equal(offsetof(struct lx_dirent64, type), offsetof(struct dirent64, d_type));
+    assert_int_equal(DT_DIR, 4);
+    assert_int_equal(DT_REG, 8);
+    assert_int_equal(DT_LNK, 10);
 }
 
 int main(void)

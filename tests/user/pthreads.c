@@ -17,12 +17,15 @@
  *              ends with status 0 and the thread's CPU is free again
  *   refused    a thread's Portals call and thread creation are refused
  *              (EPERM): only the main thread uses the network
+ *   cpus N K   sysconf says N CPUs online (the ones the process runs on:
+ *              its mode's) and K configured (the node's)
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lwk/cop.h>
 #include <lwk/syscall.h>
 
@@ -284,6 +287,14 @@ static int check_exit(void)
         __builtin_ia32_pause();
 }
 
+static int check_cpus(long online, long conf)
+{
+    long on = sysconf(_SC_NPROCESSORS_ONLN), all = sysconf(_SC_NPROCESSORS_CONF);
+
+    printf("pthreads: cpus %ld online of %ld\n", on, all);
+    return on != online || all != conf;
+}
+
 int main(int argc, char **argv)
 {
     int fails = 0;
@@ -307,6 +318,8 @@ int main(int argc, char **argv)
             fails += check_leave();
         else if (!strcmp(w, "refused"))
             fails += check_refused();
+        else if (!strcmp(w, "cpus") && i + 2 < argc)
+            fails += check_cpus(n, atoi(argv[i + 2])), i += 2;
     }
     printf("pthreads: %s\n", fails ? "FAILED" : "OK");
     return fails != 0;

@@ -28,6 +28,13 @@
  *                             path) fails: .., absolute paths, the
  *                             symlinks DIR/abs -> OUT and DIR/up -> ..;
  *                             what is created lands inside DIR
+ *   iotest host DIR DEV       nothing of the service host's own reaches
+ *                             a rank: /proc, /sys (also through DIR's
+ *                             links proc -> /proc/self, cpu ->
+ *                             /sys/devices/system/cpu, and ..), magic links
+ *                             (/dev/fd/0, DIR/in -> /dev/stdin), the device
+ *                             DEV: all ENOENT; /dev/null, /dev/zero and
+ *                             DIR's links themselves are there
  *   iotest garbage            malformed requests straight to yod's portal,
  *                             signed as libc signs them, and unsigned and
  *                             replayed ones
@@ -327,6 +334,42 @@ static int do_escape(const char *out)
     return fails;
 }
 
+static int do_host(const char *dir, const char *dev)
+{
+    static const char *const hosts[] = {
+        "/proc/self/environ", "/proc/cpuinfo", "/proc", "/sys",
+        "/sys/devices/system/cpu/online", "/proc/self/fd/0", "/dev/fd/0",
+        "../../../../../../../../../../proc/meminfo", "%s/proc/status",
+        "%s/cpu/online", "%s/in", "%s",
+    };
+    char path[600], buf[8] = "x";
+    struct stat st;
+    int fd;
+
+    for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        char what[700];
+
+        snprintf(path, sizeof(path), hosts[i], i + 1 < sizeof(hosts) /
+                 sizeof(hosts[0]) ? dir : dev);
+        snprintf(what, sizeof(what), "open %s", path);
+        fails_with(open(path, O_RDONLY), ENOENT, what);
+        snprintf(what, sizeof(what), "stat %s", path);
+        fails_with(stat(path, &st), ENOENT, what);
+    }
+    fails_with(access("/proc/self/status", F_OK), ENOENT, "access /proc/...");
+    fails_with(chdir("/proc"), ENOENT, "chdir /proc");
+    fails_with(rename("/proc/self/comm", "comm"), ENOENT, "rename /proc/...");
+    fd = open("/dev/null", O_RDWR);
+    check(fd >= 3 && read(fd, buf, 1) == 0 && write(fd, "y", 1) == 1 &&
+          close(fd) == 0, "/dev/null is there");
+    fd = open("/dev/zero", O_RDONLY);
+    check(fd >= 3 && read(fd, buf, 1) == 1 && buf[0] == 0 && close(fd) == 0,
+          "/dev/zero is there");
+    snprintf(path, sizeof(path), "%s/proc", dir);
+    check(lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "DIR/proc is a link");
+    return fails;
+}
+
 static int do_errors(const char *dir)
 {
     char path[600], *longp;
@@ -592,6 +635,8 @@ int main(int argc, char **argv)
         return do_stdin();
     if (argc == 2 && !strcmp(argv[1], "garbage"))
         return do_garbage();
+    if (argc == 4 && !strcmp(argv[1], "host"))
+        return do_host(argv[2], argv[3]);
     if (argc == 3 && !strcmp(argv[1], "escape"))
         return do_escape(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "lat"))

@@ -49,6 +49,11 @@
 #define AT_LWK_LINUX_SIZE   0x1009  /* its bytes */
 #define AT_LWK_LINUX_BRK    0x100a  /* end of the image: brk starts here */
 #define AT_LWK_LINUX_ENTRY  0x100b  /* the program's entry point */
+/* The CPUs (docs/LINUX.md, "The node a program sees"): the node has
+   CPUs 0 .. AT_LWK_NCPUS-1; the process runs on the ones in the mask
+   AT_LWK_CPUS (bit c: CPU c), as its mode gave them (pct/cpus.c). */
+#define AT_LWK_NCPUS        0x100c  /* CPUs the node has */
+#define AT_LWK_CPUS         0x100d  /* CPUs the process runs on: a mask */
 
 
 /*
