@@ -8,6 +8,7 @@
 #ifndef MPI_IMPL_H
 #define MPI_IMPL_H
 
+#include "names.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
