@@ -48,6 +48,9 @@ static void key_release(int k)
 int MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
                       int *keyval, void *extra)
 {
+    if (keyval == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Keyval_create");
+    *keyval = MPI_KEYVAL_INVALID;       /* if the call fails */
     for (int k = NPREDEF; k < MAXKEYS; k++) {
         if (keys[k].used)
             continue;

@@ -37,6 +37,7 @@ int coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
 #define TAG_NEIGHBOR 1
 #define TAG_NBC      2
 
-#define RET(c, rc, name) ((rc) ? mpi_err(c, rc, name) : MPI_SUCCESS)
+/* (mpi_err passes MPI_SUCCESS through; rc is evaluated once) */
+#define RET(c, rc, name) mpi_err(c, rc, name)
 
 #endif

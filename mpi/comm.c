@@ -152,6 +152,9 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *g)
 {
+    if (g == NULL)
+        return CERR(comm, MPI_ERR_ARG, "MPI_Comm_group");
+    *g = MPI_GROUP_NULL;
     if (comm_check(comm))
         return CERR(comm, MPI_ERR_COMM, "MPI_Comm_group");
     group_retain(comm->local);
@@ -184,12 +187,18 @@ int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 
 static int dup_topo(MPI_Comm from, MPI_Comm to);
 
+static void comm_destroy(MPI_Comm c);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
 {
     uint32_t ctx;
-    MPI_Comm c;
+    MPI_Comm c = MPI_COMM_NULL;
     int rc = comm_check(comm);
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;  /* what it stays if the call fails */
     if (rc == MPI_SUCCESS)
         rc = comm->inter ? alloc_ctx_inter(comm, &ctx, 2)
                          : comm_alloc_ctx(comm, &ctx);
@@ -204,8 +213,15 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
     }
     if (rc == MPI_SUCCESS)
         rc = dup_topo(comm, c);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        /* e.g. a copy callback failed: the attributes copied so far are
+         * deleted with the communicator that never was */
+        if (c != MPI_COMM_NULL) {
+            attr_delete_all(c);
+            comm_destroy(c);
+        }
         return CERR(comm, rc, "MPI_Comm_dup");
+    }
     *newc = c;
     return MPI_SUCCESS;
 }
@@ -215,16 +231,16 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc)
     uint32_t ctx;
     int rc = intra_check(comm);
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && (g == MPI_GROUP_NULL || g->refs <= 0))
         rc = MPI_ERR_GROUP;
     if (rc == MPI_SUCCESS)
         rc = comm_alloc_ctx(comm, &ctx);
-    if (rc == MPI_SUCCESS) {
-        if (g->myrank == MPI_UNDEFINED)
-            *newc = MPI_COMM_NULL;
-        else
-            rc = comm_new(g, g, ctx, newc);
-    }
+    if (rc == MPI_SUCCESS && g->myrank != MPI_UNDEFINED)
+        rc = comm_new(g, g, ctx, newc);
     return rc ? CERR(comm, rc, "MPI_Comm_create") : MPI_SUCCESS;
 }
 
@@ -260,6 +276,10 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
     uint32_t ctx;
     MPI_Group g = NULL;
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)
         rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS &&
@@ -269,7 +289,6 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
         rc = coll_allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
     if (rc == MPI_SUCCESS)
         rc = comm_alloc_ctx(comm, &ctx);
-    *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && color != MPI_UNDEFINED)
         rc = split_group(comm, all, color, &g);
     if (rc == MPI_SUCCESS && g != NULL) {
@@ -327,6 +346,9 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g)
 {
+    if (g == NULL)
+        return CERR(comm, MPI_ERR_ARG, "MPI_Comm_remote_group");
+    *g = MPI_GROUP_NULL;
     if (comm_check(comm) || !comm->inter)
         return CERR(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
     group_retain(comm->remote);
@@ -374,8 +396,12 @@ int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
     unsigned ctx = 0;
     int *rw = NULL, rn = 0, rc = intra_check(local);
     MPI_Group rg;
-    MPI_Comm c;
+    MPI_Comm c = MPI_COMM_NULL;
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && (lleader < 0 || lleader >= local->size))
         rc = MPI_ERR_RANK;
     if (rc == MPI_SUCCESS && local->rank == lleader && comm_check(peer))
@@ -391,8 +417,11 @@ int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
     if (rc == MPI_SUCCESS)
         rc = comm_new(local->local, local->local, ctx + 2, &c->local_comm);
     free(rw);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        if (c != MPI_COMM_NULL)
+            comm_destroy(c);
         return CERR(local, rc, "MPI_Intercomm_create");
+    }
     *newc = c;
     return MPI_SUCCESS;
 }
@@ -406,6 +435,10 @@ int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
 
     if (rc == MPI_SUCCESS && !inter->inter)
         rc = MPI_ERR_COMM;
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && inter->local_comm->rank == 0)
         rc = coll_sendrecv(&mine, 1, MPI_INT, 0, &theirs, 1, MPI_INT, 0,
                            inter);

@@ -57,6 +57,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && newc == NULL)
         rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && split_type != MPI_COMM_TYPE_SHARED &&
         split_type != MPI_UNDEFINED)
         rc = MPI_ERR_ARG;
@@ -74,8 +76,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newc)
 {
     int rc = MPI_Comm_dup(comm, newc);
 
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_set_info(*newc, info);
+    if (rc == MPI_SUCCESS && (rc = MPI_Comm_set_info(*newc, info)) != 0)
+        MPI_Comm_free(newc);    /* MPI_COMM_NULL, as for any failure */
     return rc;
 }
 
@@ -140,13 +142,13 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,
         rc = MPI_ERR_GROUP;
     if (rc == MPI_SUCCESS && (tag < 0 || newc == NULL))
         rc = tag < 0 ? MPI_ERR_TAG : MPI_ERR_ARG;
+    if (newc != NULL)
+        *newc = MPI_COMM_NULL;  /* also what callers outside the group get */
     for (int i = 0; rc == MPI_SUCCESS && i < g->size; i++)
         if (comm_rank_of(comm, g, i) == MPI_UNDEFINED)
             rc = MPI_ERR_GROUP;         /* not a subgroup of comm */
-    if (rc == MPI_SUCCESS && g->myrank == MPI_UNDEFINED) {
-        *newc = MPI_COMM_NULL;          /* callers outside the group */
+    if (rc == MPI_SUCCESS && g->myrank == MPI_UNDEFINED)
         return MPI_SUCCESS;
-    }
     if (rc == MPI_SUCCESS)
         rc = group_ctx(comm, g, CG_TAG(tag), &ctx);
     if (rc == MPI_SUCCESS)
@@ -174,6 +176,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
     int rc = comm_check(comm);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(comm->info, info);
     return rc ? mpi_err(comm, rc, "MPI_Comm_get_info") : MPI_SUCCESS;

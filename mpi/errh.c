@@ -234,6 +234,8 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 {
     MPI_Errhandler e;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (fn == NULL || eh == NULL)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG,
                        "MPI_Comm_create_errhandler");
@@ -275,6 +277,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 
     if (rc == MPI_SUCCESS && eh == NULL)
         rc = MPI_ERR_ARG;
+    else if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if (rc != MPI_SUCCESS)
         return mpi_err(MPI_COMM_WORLD, rc, "MPI_Comm_get_errhandler");
     *eh = comm->errh;

@@ -126,6 +126,8 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
     MPI_File f;
     int rc = comm_check(comm);
 
+    if (fh != NULL)
+        *fh = MPI_FILE_NULL;            /* if the call fails */
     if (rc == MPI_SUCCESS && comm->inter)
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && (name == NULL || fh == NULL))
@@ -274,6 +276,10 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *g)
 {
     int rc = file_check(fh);
 
+    if (rc == MPI_SUCCESS && g == NULL)
+        rc = MPI_ERR_ARG;
+    else if (g != NULL)
+        *g = MPI_GROUP_NULL;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_group(fh->comm, g);
     return file_err(fh, rc, "MPI_File_get_group");
@@ -294,6 +300,8 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     int rc = file_check(fh);
 
+    if (rc == MPI_SUCCESS && flag == NULL)
+        rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS)
         *flag = fh->atomic;
     return file_err(fh, rc, "MPI_File_get_atomicity");
@@ -315,6 +323,8 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info)
 {
     int rc = file_check(fh);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(fh->info, info);
     return file_err(fh, rc, "MPI_File_get_info");
@@ -327,6 +337,8 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *fn,
 {
     MPI_Errhandler e = fn && eh ? errh_new(ERRH_FILE) : NULL;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (e == NULL)
         return mpi_err(MPI_COMM_WORLD, fn && eh ? MPI_ERR_NO_MEM
                                                 : MPI_ERR_ARG,
@@ -353,6 +365,8 @@ int MPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
 
 int MPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
 {
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if ((fh != MPI_FILE_NULL && fh->refs <= 0) || eh == NULL)
         return file_err(MPI_FILE_NULL, MPI_ERR_ARG,
                         "MPI_File_get_errhandler");

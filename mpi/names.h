@@ -99,7 +99,7 @@ MPII(req_free) MPII(req_new) MPII(status_empty)
 MPII(rma_atomic) MPII(rma_complete) MPII(rma_event) MPII(rma_fetch)
 MPII(rma_flush) MPII(rma_get) MPII(rma_hold) MPII(rma_put)
 MPII(rma_state_add) MPII(rma_state_swap) MPII(rma_swap) MPII(rma_wait_state)
-MPII(rma_where) MPII(win_check)
+MPII(rma_where) MPII(win_check) MPII(win_err)
 /* rma_ops.c */
 MPII(ptl_op_of) MPII(ptl_type_of)
 /* rma_sync.c */

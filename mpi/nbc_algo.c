@@ -243,10 +243,14 @@ void nbc_build_allreduce(struct nbc *s, const void *sbuf, void *rbuf,
 
 #define START(s, req, comm, name) RET(comm, nbc_start(s, req), name)
 
-/* The argument checks' verdict, a missing request handle last. */
+/* The argument checks' verdict, a missing request handle last; the
+ * request is MPI_REQUEST_NULL until the call has started. */
 static int checked(int rc, MPI_Request *req)
 {
-    return rc ? rc : req == NULL ? MPI_ERR_REQUEST : MPI_SUCCESS;
+    if (req == NULL)
+        return rc ? rc : MPI_ERR_REQUEST;
+    *req = MPI_REQUEST_NULL;
+    return rc;
 }
 
 static int check_red(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op)

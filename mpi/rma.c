@@ -23,6 +23,15 @@ int win_check(MPI_Win w)
     return w == MPI_WIN_NULL || w->refs <= 0 ? MPI_ERR_WIN : MPI_SUCCESS;
 }
 
+int win_err(MPI_Win w, int rc, const char *name)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    if (win_check(w) != MPI_SUCCESS)    /* no window: no handler of its own */
+        return mpi_err(MPI_COMM_WORLD, rc, name);
+    return mpi_err_handler(w->errh, &w, rc, name);
+}
+
 static ptl_process_t target_of(MPI_Win w, int t)
 {
     return rank_id(w->comm->local->world[t]);

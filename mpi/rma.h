@@ -109,6 +109,8 @@ struct mpi_win_s {
 
 /* ---- rma.c: moving bytes to and from a target ---- */
 int win_check(MPI_Win w);
+/* rc through w's error handler (MPI_COMM_WORLD's if w is no window). */
+int win_err(MPI_Win w, int rc, const char *name);
 /* Where len bytes at target t's byte displacement lie (a dynamic
  * window: in which attached region); MPI_ERR_RMA_RANGE if nowhere. */
 int rma_where(MPI_Win w, int t, MPI_Aint byte_disp, size_t len,

@@ -160,6 +160,8 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     MPI_Win w;
     int rc = comm_check(comm);
 
+    if (out != NULL)
+        *out = MPI_WIN_NULL;            /* if the call fails */
     if (rc == MPI_SUCCESS && comm->inter)
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && size < 0)
@@ -196,8 +198,7 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     return MPI_SUCCESS;
 }
 
-#define WIN_MAKE(rc, comm, name) \
-    ((rc) ? mpi_err(comm, rc, name) : MPI_SUCCESS)
+#define WIN_MAKE(rc, comm, name) mpi_err(comm, rc, name)
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win)
@@ -231,9 +232,6 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return WIN_MAKE(rc, comm, "MPI_Win_create_dynamic");
 }
 
-#define WERR(w, rc, name) \
-    ((rc) ? mpi_err_handler(w ? w->errh : NULL, &w, rc, name) : 0)
-
 static int dynamic_check(MPI_Win w)
 {
     int rc = win_check(w);
@@ -263,7 +261,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     }
     if (rc != MPI_SUCCESS) {
         free(a);
-        return WERR(win, rc, "MPI_Win_attach");
+        return win_err(win, rc, "MPI_Win_attach");
     }
     win->attached = a;
     tb->r[tb->n] = (struct region){ (int64_t)(intptr_t)base, size, a->id };
@@ -281,7 +279,7 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     if (rc == MPI_SUCCESS && *pp == NULL)
         rc = MPI_ERR_RMA_ATTACH;        /* never attached */
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_detach");
+        return win_err(win, rc, "MPI_Win_detach");
     struct attach *a = *pp;
     struct dyn_table *tb = win->table;
     *pp = a->next;
@@ -311,7 +309,7 @@ int MPI_Win_free(MPI_Win *win)
     if (rc == MPI_SUCCESS)
         rc = coll_barrier(w->comm);
     if (rc != MPI_SUCCESS)
-        return WERR(w, rc, "MPI_Win_free");
+        return win_err(w, rc, "MPI_Win_free");
     win_destroy(w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;
@@ -327,7 +325,7 @@ int MPI_Win_get_attr(MPI_Win win, int key, void *value, int *flag)
     if (rc == MPI_SUCCESS && (value == NULL || flag == NULL))
         rc = MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_get_attr");
+        return win_err(win, rc, "MPI_Win_get_attr");
     *flag = 1;
     switch (key) {
     case MPI_WIN_BASE: *(void **)value = win->base; break;
@@ -347,9 +345,13 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && group == NULL)
+        rc = MPI_ERR_ARG;
+    else if (group != NULL)
+        *group = MPI_GROUP_NULL;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_group(win->comm, group);
-    return WERR(win, rc, "MPI_Win_get_group");
+    return win_err(win, rc, "MPI_Win_get_group");
 }
 
 int MPI_Win_set_name(MPI_Win win, const char *name)
@@ -358,7 +360,7 @@ int MPI_Win_set_name(MPI_Win win, const char *name)
 
     if (rc == MPI_SUCCESS)
         rc = name_set(&win->name, name);
-    return WERR(win, rc, "MPI_Win_set_name");
+    return win_err(win, rc, "MPI_Win_set_name");
 }
 
 int MPI_Win_get_name(MPI_Win win, char *name, int *len)
@@ -367,7 +369,7 @@ int MPI_Win_get_name(MPI_Win win, char *name, int *len)
 
     if (rc == MPI_SUCCESS)
         rc = name_get(win->name, name, len);
-    return WERR(win, rc, "MPI_Win_get_name");
+    return win_err(win, rc, "MPI_Win_get_name");
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -379,16 +381,18 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
         info_free(win->info);
         win->info = copy;
     }
-    return WERR(win, rc, "MPI_Win_set_info");
+    return win_err(win, rc, "MPI_Win_set_info");
 }
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info)
 {
     int rc = win_check(win);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(win->info, info);
-    return WERR(win, rc, "MPI_Win_get_info");
+    return win_err(win, rc, "MPI_Win_get_info");
 }
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
@@ -396,6 +400,8 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
 {
     MPI_Errhandler e = fn && eh ? errh_new(ERRH_WIN) : NULL;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (e == NULL)
         return mpi_err(MPI_COMM_WORLD, fn && eh ? MPI_ERR_NO_MEM
                                                 : MPI_ERR_ARG,
@@ -412,7 +418,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
     if (rc == MPI_SUCCESS && !errh_fits(eh, ERRH_WIN))
         rc = MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_set_errhandler");
+        return win_err(win, rc, "MPI_Win_set_errhandler");
     errh_retain(eh);
     errh_release(win->errh);
     win->errh = eh;
@@ -425,8 +431,10 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
 
     if (rc == MPI_SUCCESS && eh == NULL)
         rc = MPI_ERR_ARG;
+    else if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_get_errhandler");
+        return win_err(win, rc, "MPI_Win_get_errhandler");
     *eh = win->errh;
     errh_retain(*eh);
     return MPI_SUCCESS;
@@ -437,7 +445,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int code)
     int rc = win_check(win);
 
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_call_errhandler");
+        return win_err(win, rc, "MPI_Win_call_errhandler");
     mpi_err_handler(win->errh, &win, code, "MPI_Win_call_errhandler");
     return MPI_SUCCESS;
 }
