@@ -218,6 +218,8 @@ int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
     if (rc == MPI_SUCCESS && type != MPI_LOCK_EXCLUSIVE &&
         type != MPI_LOCK_SHARED)
         rc = MPI_ERR_LOCKTYPE;
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;             /* as MPI_PROC_NULL's operations */
     if (rc == MPI_SUCCESS && (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
     /* a fence's epoch ends where passive target begins */
@@ -247,6 +249,8 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS && (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
     if (rc == MPI_SUCCESS && (win->epoch != EP_LOCK || !win->locked[rank]))
@@ -298,11 +302,14 @@ int MPI_Win_unlock_all(MPI_Win win)
 }
 
 /* One counter for all targets: a flush of one target completes every
- * operation, which the standard allows. */
+ * operation, which the standard allows.  MPI_PROC_NULL's operations
+ * did nothing, so there is nothing to wait for. */
 static int flush(MPI_Win win, int rank, const char *name)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS && rank != -1 &&
         (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
