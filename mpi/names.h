@@ -48,7 +48,7 @@ MPII(ctrl_send) MPII(data_put) MPII(fc_acked) MPII(fc_begin) MPII(fc_busy)
 MPII(fc_ctrl) MPII(fc_got) MPII(fc_init) MPII(fc_refused) MPII(fc_withdraw)
 MPII(get_start) MPII(hold_drained) MPII(unstall)
 /* gather.c */
-MPII(coll_allgather) MPII(coll_scatterv)
+MPII(coll_allgather) MPII(coll_inplace_src) MPII(coll_scatterv)
 /* group.c */
 MPII(group_new) MPII(group_rank_of_world) MPII(group_release)
 MPII(group_retain)
@@ -62,7 +62,7 @@ MPII(file_check) MPII(file_err) MPII(io_errno) MPII(io_size)
 /* io_view.c */
 MPII(io_seek_end) MPII(view_clear) MPII(view_default)
 /* nbc.c */
-MPII(nbc_block) MPII(nbc_copy) MPII(nbc_free) MPII(nbc_new) MPII(nbc_op)
+MPII(nbc_block) MPII(nbc_copy) MPII(nbc_free) MPII(nbc_new) MPII(nbc_op) MPII(nbc_own)
 MPII(nbc_progress) MPII(nbc_recv) MPII(nbc_round) MPII(nbc_send)
 MPII(nbc_start) MPII(nbc_tmp)
 /* nbc_algo.c */
