@@ -100,6 +100,14 @@ static const struct { int cls; const char *msg; } lib_codes[] = {
     [ERRC_SIZE4G - ERRC_BASE] = { MPI_ERR_COUNT,
         "a message of 4 GiB or more exceeds Portals' message size; send it "
         "in parts" },
+    [ERRC_RMA_ENTRIES - ERRC_BASE] = { MPI_ERR_OTHER,
+        "out of Portals match entries: each window takes two and each "
+        "region attached to a dynamic window one, from the same table as "
+        "posted receives (a node has 1024); free windows or detach regions "
+        "you no longer use" },
+    [ERRC_NO_CTX - ERRC_BASE] = { MPI_ERR_OTHER,
+        "out of communicator contexts: 16382 communicators (each window "
+        "and file holds one) exist at once in a process; free some" },
 };
 
 /* Classes and codes added at run time (MPI_Add_error_*), from

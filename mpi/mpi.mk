@@ -5,7 +5,8 @@
 MPI_B      := $(BUILD)/mpi
 MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/pack.c mpi/op.c \
-              mpi/group.c mpi/comm.c mpi/attr.c mpi/topo.c mpi/request.c \
+              mpi/group.c mpi/comm.c mpi/context.c mpi/attr.c mpi/topo.c \
+              mpi/request.c \
               mpi/p2p.c mpi/probe.c mpi/bsend.c mpi/proto.c mpi/send.c \
               mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \

@@ -30,8 +30,10 @@ MPII(coll_at) MPII(coll_barrier) MPII(coll_bcast) MPII(coll_recv)
 MPII(coll_reduce) MPII(coll_send) MPII(coll_sendrecv) MPII(dt_copy)
 MPII(dt_copy2) MPII(tmp_typed)
 /* comm.c */
-MPII(comm_alloc_ctx) MPII(comm_check) MPII(comm_ctx_next)
-MPII(comm_ctx_take) MPII(comm_init_builtin) MPII(comm_new)
+MPII(comm_check) MPII(comm_init_builtin) MPII(comm_new)
+/* context.c */
+MPII(ctx_agree) MPII(ctx_agree_inter) MPII(ctx_and) MPII(ctx_mine)
+MPII(ctx_release) MPII(ctx_take)
 /* datatype.c */
 MPII(dt_build) MPII(dt_resize)
 /* distgraph.c */
@@ -96,10 +98,11 @@ MPII(proto_recv) MPII(self_send)
 MPII(p2p_wait) MPII(req_complete) MPII(req_done) MPII(req_finish)
 MPII(req_free) MPII(req_new) MPII(status_empty)
 /* rma.c */
-MPII(rma_atomic) MPII(rma_complete) MPII(rma_event) MPII(rma_fetch)
-MPII(rma_flush) MPII(rma_get) MPII(rma_hold) MPII(rma_put)
-MPII(rma_state_add) MPII(rma_state_swap) MPII(rma_swap) MPII(rma_wait_state)
-MPII(rma_where) MPII(win_check) MPII(win_err)
+MPII(rma_atomic) MPII(rma_complete) MPII(rma_down) MPII(rma_event)
+MPII(rma_fetch) MPII(rma_flush) MPII(rma_get) MPII(rma_hold) MPII(rma_put)
+MPII(rma_state_add) MPII(rma_state_ct) MPII(rma_state_swap) MPII(rma_swap)
+MPII(rma_up) MPII(rma_wait_state) MPII(rma_where) MPII(win_check)
+MPII(win_err)
 /* rma_ops.c */
 MPII(ptl_op_of) MPII(ptl_type_of)
 /* rma_sync.c */

@@ -5,11 +5,12 @@
  * window's attributes, group, name, info and error handler.
  *
  * A window gets a duplicate of its communicator, whose context names it
- * in match bits, and per rank: a counter and an MD for its origin
- * completions, a counter for arrivals at its state area, and the two
- * match entries.  A dynamic window has no memory entry: each attached
- * region is an entry of its own, listed in a table its rank publishes
- * (rma.c finds an address's region there).
+ * in match bits, and per rank two match entries (its memory, its state
+ * area); the MD and counters are every window's (rma.c).  A dynamic
+ * window has no memory entry: each attached region is an entry of its
+ * own, listed in a table its rank publishes (rma.c finds an address's
+ * region there), which doubles when it is full.  So windows and regions
+ * are limited by Portals match entries (README.md, Limits).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,13 @@ struct attach {
     MPI_Aint size;
     int64_t id;
     ptl_handle_me_t me;
+};
+
+/* A table a dynamic window outgrew, kept until the window goes (an
+ * origin's Get may have matched it just before it was unlinked). */
+struct retired {
+    struct retired *next;
+    struct dyn_table *table;
 };
 
 /* An entry on PT_ONE that posts no events; arrivals counted on ct. */
@@ -37,37 +45,28 @@ static int append(MPI_Win w, void *start, size_t len, uint64_t which,
         me.ct_handle = ct;
         me.options |= PTL_ME_EVENT_CT_COMM;
     }
-    return entry_rc(PtlMEAppend(job.ni, PT_ONE, &me, PTL_PRIORITY_LIST, NULL,
-                                h), "PtlMEAppend (window)");
+    if (entry_rc(PtlMEAppend(job.ni, PT_ONE, &me, PTL_PRIORITY_LIST, NULL, h),
+                 "PtlMEAppend (window)") != MPI_SUCCESS)
+        return ERRC_RMA_ENTRIES;        /* the window's own words */
+    return MPI_SUCCESS;
 }
 
-/* The counters, the MD and the entries of a window (what was made
- * before a failure is undone by portals_down). */
+/* The entries of a window, and its share of the MD and counters (what
+ * was made before a failure is undone by portals_down). */
 static int portals_up(MPI_Win w)
 {
-    ptl_md_t d = { 0 };
-    int rc;
+    int rc = rma_up();
 
-    if (PtlCTAlloc(job.ni, &w->ct) != PTL_OK)
-        return ERRC_NO_CTS;
-    if (PtlCTAlloc(job.ni, &w->state_ct) != PTL_OK)
-        return ERRC_NO_CTS;
-    d.start = PTL_JOB_MD_START;
-    d.length = PTL_JOB_MD_LENGTH;
-    d.options = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_CT_REPLY |
-                PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE;
-    d.eq_handle = PTL_EQ_NONE;
-    d.ct_handle = w->ct;
-    rc = PtlMDBind(job.ni, &d, &w->md) == PTL_OK ? MPI_SUCCESS : ERRC_NO_CTS;
+    w->counted = rc == MPI_SUCCESS;
     if (rc == MPI_SUCCESS && w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        rc = append(w, w->table, sizeof(*w->table), RMA_TABLE, PTL_CT_NONE,
-                    &w->mem_me);
+        rc = append(w, w->table, TABLE_BYTES(w->table->cap), RMA_TABLE,
+                    PTL_CT_NONE, &w->mem_me);
     else if (rc == MPI_SUCCESS)
         rc = append(w, w->base, (size_t)w->size, RMA_MEM, PTL_CT_NONE,
                     &w->mem_me);
     if (rc == MPI_SUCCESS)
         rc = append(w, w->state, ST_WORDS(w->comm->size) * 8, RMA_STATE,
-                    w->state_ct, &w->state_me);
+                    rma_state_ct(), &w->state_me);
     return rc;
 }
 
@@ -77,12 +76,8 @@ static void portals_down(MPI_Win w)
         PtlMEUnlink(w->mem_me);
     if (w->state_me != PTL_INVALID_HANDLE)
         PtlMEUnlink(w->state_me);
-    if (w->md != PTL_INVALID_HANDLE)
-        PtlMDRelease(w->md);
-    if (w->ct != PTL_INVALID_HANDLE)
-        PtlCTFree(w->ct);
-    if (w->state_ct != PTL_INVALID_HANDLE)
-        PtlCTFree(w->state_ct);
+    if (w->counted)
+        rma_down();
 }
 
 static void win_destroy(MPI_Win w)
@@ -105,6 +100,12 @@ static void win_destroy(MPI_Win w)
         free(w->known[i]);
     free(w->known);
     free(w->table);
+    while (w->retired != NULL) {
+        struct retired *r = w->retired;
+        w->retired = r->next;
+        free(r->table);
+        free(r);
+    }
     if (w->base_ours)
         free(w->base);
     errh_release(w->errh);
@@ -135,9 +136,11 @@ static int win_tables(MPI_Win w)
         !w->posts_seen || !w->completes_seen || !all)
         mine[2] = MPI_ERR_NO_MEM;
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC &&
-        (!(w->table = calloc(1, sizeof(*w->table))) ||
+        (!(w->table = calloc(1, TABLE_BYTES(16))) ||
          !(w->known = calloc((size_t)n, sizeof(*w->known)))))
         mine[2] = MPI_ERR_NO_MEM;
+    else if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        w->table->cap = 16;
     /* the entries exist before anyone learns the window is there; every
      * rank learns whether every other could make its own */
     if (mine[2] == MPI_SUCCESS)
@@ -180,10 +183,7 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
                              .size = size, .disp_unit = unit,
                              .errh = MPI_ERRORS_ARE_FATAL,
                              .mem_me = PTL_INVALID_HANDLE,
-                             .state_me = PTL_INVALID_HANDLE,
-                             .ct = PTL_INVALID_HANDLE,
-                             .md = PTL_INVALID_HANDLE,
-                             .state_ct = PTL_INVALID_HANDLE };
+                             .state_me = PTL_INVALID_HANDLE };
     rc = MPI_Comm_dup(comm, &w->comm);
     if (rc == MPI_SUCCESS)
         rc = info_copy(info, &w->info);
@@ -241,16 +241,48 @@ static int dynamic_check(MPI_Win w)
     return rc;
 }
 
+/* A full table doubles: the bigger one is published under the same
+ * match bits before the old one is unlinked, so an origin's Get always
+ * finds one of them. */
+static int table_grow(MPI_Win w)
+{
+    struct dyn_table *old = w->table, *tb;
+    struct retired *r = malloc(sizeof(*r));
+    ptl_handle_me_t me;
+    int rc;
+
+    tb = r ? malloc(TABLE_BYTES(2 * old->cap)) : NULL;
+    if (tb == NULL) {
+        free(r);
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(tb, old, TABLE_BYTES(old->n));
+    tb->cap = 2 * old->cap;
+    if ((rc = append(w, tb, TABLE_BYTES(tb->cap), RMA_TABLE, PTL_CT_NONE,
+                     &me)) != MPI_SUCCESS) {
+        free(tb);
+        free(r);
+        return rc;
+    }
+    PtlMEUnlink(w->mem_me);
+    w->mem_me = me;
+    w->table = tb;
+    *r = (struct retired){ w->retired, old };
+    w->retired = r;
+    return MPI_SUCCESS;
+}
+
 /* The region becomes an entry of its own and a line of the table. */
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     int rc = dynamic_check(win);
     struct attach *a = NULL;
-    struct dyn_table *tb = rc ? NULL : win->table;
+    struct dyn_table *tb;
 
-    if (rc == MPI_SUCCESS && (size < 0 || (size > 0 && base == NULL) ||
-                              tb->n == MAX_ATTACH))
+    if (rc == MPI_SUCCESS && (size < 0 || (size > 0 && base == NULL)))
         rc = MPI_ERR_RMA_ATTACH;
+    if (rc == MPI_SUCCESS && win->table->n == win->table->cap)
+        rc = table_grow(win);
     if (rc == MPI_SUCCESS && (a = malloc(sizeof(*a))) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
@@ -264,6 +296,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         return win_err(win, rc, "MPI_Win_attach");
     }
     win->attached = a;
+    tb = win->table;
     tb->r[tb->n] = (struct region){ (int64_t)(intptr_t)base, size, a->id };
     tb->n++;
     return MPI_SUCCESS;
