@@ -115,7 +115,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
         return IERR(rc, "MPI_Info_get");
     kv = *find(info, key);
     *flag = kv != NULL;
-    if (kv != NULL && valuelen > 0) {  /* truncated to valuelen chars */
+    if (kv != NULL && value != NULL) { /* truncated to valuelen chars */
         strncpy(value, kv->val, (size_t)valuelen);
         value[valuelen] = 0;
     }
