@@ -81,11 +81,17 @@ static int posix_flags(int amode, bool first)
 }
 
 /* Rank 0 opens first (it alone creates, so MPI_MODE_EXCL means what it
- * says), then the others; every rank learns whether every rank could. */
+ * says), then the others; every rank learns whether every rank could.
+ * Every rank must give the same amode (MPI_ERR_NOT_SAME). */
 static int open_all(MPI_File f, const char *name)
 {
-    int err = MPI_SUCCESS, worst;
+    int err = MPI_SUCCESS, worst, mode[2] = { f->amode, -f->amode }, most[2];
 
+    if (coll_allreduce(mode, most, 2, MPI_INT, MPI_MAX, f->comm) !=
+        MPI_SUCCESS)
+        return MPI_ERR_INTERN;
+    if (most[0] != f->amode || -most[1] != f->amode)
+        return MPI_ERR_NOT_SAME;        /* the same verdict everywhere */
     if (f->comm->rank == 0 &&
         (f->fd = open(name, posix_flags(f->amode, true), 0666)) < 0)
         err = io_errno(errno);
