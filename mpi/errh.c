@@ -101,7 +101,7 @@ static const struct { int cls; const char *msg; } lib_codes[] = {
         "a message of 4 GiB or more exceeds Portals' message size; send it "
         "in parts" },
     [ERRC_RMA_ENTRIES - ERRC_BASE] = { MPI_ERR_OTHER,
-        "out of Portals match entries: each window takes two and each "
+        "out of Portals match entries: each window takes one and each "
         "region attached to a dynamic window one, from the same table as "
         "posted receives (a node has 1024); free windows or detach regions "
         "you no longer use" },

@@ -12,8 +12,8 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
               mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \
-              mpi/rma_sync.c mpi/nbc.c mpi/nbc_algo.c mpi/nbc_trig.c \
-              mpi/nbc_tcoll.c \
+              mpi/rma_sync.c mpi/rma_state.c mpi/nbc.c mpi/nbc_algo.c \
+              mpi/nbc_trig.c mpi/nbc_tcoll.c \
               mpi/io.c mpi/io_view.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).

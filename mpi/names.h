@@ -103,6 +103,8 @@ MPII(rma_fetch) MPII(rma_flush) MPII(rma_get) MPII(rma_hold) MPII(rma_put)
 MPII(rma_state_add) MPII(rma_state_ct) MPII(rma_state_swap) MPII(rma_swap)
 MPII(rma_up) MPII(rma_wait_state) MPII(rma_where) MPII(win_check)
 MPII(win_err)
+/* rma_state.c */
+MPII(state_alloc) MPII(state_free)
 /* rma_ops.c */
 MPII(ptl_op_of) MPII(ptl_type_of)
 /* rma_sync.c */

@@ -395,9 +395,9 @@ int rma_state_add(MPI_Win w, int t, int word, int64_t v)
     do
         rc = PtlAtomic(org.md, ptl_job_md_off(&w->io.operand, 8), 8,
                        PTL_CT_ACK_REQ,
-                       target_of(w, t), PT_ONE,
-                       RMA_BITS(w->comm->ctx, RMA_STATE),
-                       (uint64_t)word * 8, NULL, 0, PTL_SUM, PTL_INT64_T);
+                       target_of(w, t), PT_ONE, w->states[t].bits,
+                       w->states[t].off + (uint64_t)word * 8, NULL, 0,
+                       PTL_SUM, PTL_INT64_T);
     while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlAtomic (RMA state)");
     return rma_complete(w);
@@ -418,15 +418,14 @@ int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp, int64_t v,
         do
             rc = PtlFetchAtomic(org.md, ptl_job_md_off(&w->io.old, 8), org.md,
                                 ptl_job_md_off(&w->io.operand, 8), 8,
-                                target_of(w, t), PT_ONE,
-                                RMA_BITS(w->comm->ctx, RMA_STATE),
-                                (uint64_t)word * 8, NULL, 0, PTL_SUM,
-                                PTL_INT64_T);
+                                target_of(w, t), PT_ONE, w->states[t].bits,
+                                w->states[t].off + (uint64_t)word * 8, NULL,
+                                0, PTL_SUM, PTL_INT64_T);
         while (rc == PTL_NO_SPACE && breathe());
         issued(rc, "PtlFetchAtomic (RMA state)");
     } else {
-        swap_on(w, t, RMA_BITS(w->comm->ctx, RMA_STATE), &w->io.old,
-                &w->io.operand, &w->io.cmp, 8, (uint64_t)word * 8, op,
+        swap_on(w, t, w->states[t].bits, &w->io.old, &w->io.operand,
+                &w->io.cmp, 8, w->states[t].off + (uint64_t)word * 8, op,
                 PTL_INT64_T, NULL);
     }
     rma_complete(w);

@@ -4,9 +4,10 @@
  * moves to a target; rma_ops.c: MPI_Put, MPI_Get and the accumulates;
  * rma_sync.c: fences, post-start-complete-wait, locks, flushes).
  *
- * A window is two match entries per rank on the ONE portal: its memory
- * and a small state area (lock words and PSCW counters), neither of
- * which posts events, so nothing runs on the target's CPU.  The origin
+ * A window is, per rank, a match entry on the ONE portal over its memory
+ * and a small state area (lock words and PSCW counters) in a page of
+ * such areas that one entry exposes (rma_state.c); neither posts events,
+ * so nothing runs on the target's CPU.  The origin
  * counts its completions on the counter of an MD every window shares
  * (ACKs and REPLYs: Portals says an ACK comes once the data is in the
  * target's memory), and a flush waits for the count to reach what was
@@ -21,10 +22,10 @@
 
 /* Match bits on PT_ONE: bit 63 clear (set: triggered collectives), the
  * window's id (a context of its own communicator), which entry: its
- * memory, its state area, a dynamic window's table of attached regions,
- * or its region number n (RMA_REGION(n)). */
+ * memory, a dynamic window's table of attached regions, or its region
+ * number n (RMA_REGION(n)).  (Pages of state areas: id 0, rma_state.c.) */
 #define RMA_BITS(id, which) (MB_CTX(id) | (uint64_t)(which))
-enum { RMA_MEM, RMA_STATE, RMA_TABLE };
+enum { RMA_MEM, RMA_TABLE };
 #define RMA_REGION(n) ((uint64_t)(n) << 8)
 
 /* A dynamic window's regions, as every rank publishes them: each is an
@@ -84,9 +85,10 @@ struct mpi_win_s {
     bool base_ours;             /* MPI_Win_allocate's: freed with it */
     MPI_Aint *sizes;            /* every rank's size and unit */
     int *units;
-    ptl_handle_me_t mem_me, state_me;
+    ptl_handle_me_t mem_me;
     bool counted;               /* holds the shared MD and counters */
-    int64_t *state;             /* ST_WORDS(n) words */
+    int64_t *state;             /* ST_WORDS(n) words (rma_state.c) */
+    struct where *states;       /* every rank's, as its origins reach it */
     struct {                    /* the state atomics' operands */
         int64_t old, operand, cmp;
     } io;
@@ -147,6 +149,11 @@ void rma_hold(MPI_Win w, void *mem, void *ubuf, int ucount,
 int rma_state_add(MPI_Win w, int t, int word, int64_t v);
 int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp,
                        int64_t v, ptl_op_t op);
+
+/* ---- rma_state.c ---- */
+/* A zeroed state area of bytes bytes, and where origins reach it. */
+int state_alloc(size_t bytes, int64_t **area, struct where *at);
+void state_free(int64_t *area);
 
 /* ---- rma_sync.c ---- */
 /* May this process access target t now (an epoch covers it)? */

@@ -5,8 +5,9 @@
  * window's attributes, group, name, info and error handler.
  *
  * A window gets a duplicate of its communicator, whose context names it
- * in match bits, and per rank two match entries (its memory, its state
- * area); the MD and counters are every window's (rma.c).  A dynamic
+ * in match bits, and per rank a match entry over its memory and a state
+ * area (rma_state.c); the MD and counters are every window's (rma.c),
+ * the state areas' match entries are pages'.  A dynamic
  * window has no memory entry: each attached region is an entry of its
  * own, listed in a table its rank publishes (rma.c finds an address's
  * region there), which doubles when it is full.  So windows and regions
@@ -51,22 +52,22 @@ static int append(MPI_Win w, void *start, size_t len, uint64_t which,
     return MPI_SUCCESS;
 }
 
-/* The entries of a window, and its share of the MD and counters (what
- * was made before a failure is undone by portals_down). */
-static int portals_up(MPI_Win w)
+/* The entry and state area of a window, and its share of the MD and
+ * counters (what was made before a failure is undone by portals_down);
+ * *st: where its origins reach the state area. */
+static int portals_up(MPI_Win w, struct where *st)
 {
     int rc = rma_up();
 
     w->counted = rc == MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = state_alloc(ST_WORDS(w->comm->size) * 8, &w->state, st);
     if (rc == MPI_SUCCESS && w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         rc = append(w, w->table, TABLE_BYTES(w->table->cap), RMA_TABLE,
                     PTL_CT_NONE, &w->mem_me);
     else if (rc == MPI_SUCCESS)
         rc = append(w, w->base, (size_t)w->size, RMA_MEM, PTL_CT_NONE,
                     &w->mem_me);
-    if (rc == MPI_SUCCESS)
-        rc = append(w, w->state, ST_WORDS(w->comm->size) * 8, RMA_STATE,
-                    rma_state_ct(), &w->state_me);
     return rc;
 }
 
@@ -74,8 +75,8 @@ static void portals_down(MPI_Win w)
 {
     if (w->mem_me != PTL_INVALID_HANDLE)
         PtlMEUnlink(w->mem_me);
-    if (w->state_me != PTL_INVALID_HANDLE)
-        PtlMEUnlink(w->state_me);
+    if (w->state != NULL)
+        state_free(w->state);
     if (w->counted)
         rma_down();
 }
@@ -83,7 +84,7 @@ static void portals_down(MPI_Win w)
 static void win_destroy(MPI_Win w)
 {
     portals_down(w);
-    free(w->state);
+    free(w->states);
     free(w->sizes);
     free(w->units);
     free(w->locked);
@@ -118,22 +119,24 @@ static void win_destroy(MPI_Win w)
 }
 
 /* Per-rank arrays, and every rank's size and unit (for range checks and
- * to scale displacements by the target's unit). */
+ * to scale displacements by the target's unit) and state area. */
+#define SHARED 5        /* size, unit, error, state area's bits and offset */
 static int win_tables(MPI_Win w)
 {
     int n = w->comm->size, rc;
-    MPI_Aint mine[3] = { w->size, w->disp_unit, 0 }, *all;
+    MPI_Aint mine[SHARED] = { w->size, w->disp_unit, 0, 0, 0 }, *all;
+    struct where st = { 0, 0 };
 
-    w->state = calloc(ST_WORDS(n), sizeof(int64_t));
+    w->states = calloc((size_t)n, sizeof(struct where));
     w->sizes = calloc((size_t)n, sizeof(MPI_Aint));
     w->units = calloc((size_t)n, sizeof(int));
     w->locked = calloc((size_t)n, sizeof(bool));
     w->lock_kind = calloc((size_t)n, sizeof(int));
     w->posts_seen = calloc((size_t)n, sizeof(int64_t));
     w->completes_seen = calloc((size_t)n, sizeof(int64_t));
-    all = calloc(3 * (size_t)n, sizeof(MPI_Aint));
-    if (!w->state || !w->sizes || !w->units || !w->locked || !w->lock_kind ||
-        !w->posts_seen || !w->completes_seen || !all)
+    all = calloc(SHARED * (size_t)n, sizeof(MPI_Aint));
+    if (!w->states || !w->sizes || !w->units || !w->locked ||
+        !w->lock_kind || !w->posts_seen || !w->completes_seen || !all)
         mine[2] = MPI_ERR_NO_MEM;
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC &&
         (!(w->table = calloc(1, TABLE_BYTES(16))) ||
@@ -144,14 +147,19 @@ static int win_tables(MPI_Win w)
     /* the entries exist before anyone learns the window is there; every
      * rank learns whether every other could make its own */
     if (mine[2] == MPI_SUCCESS)
-        mine[2] = portals_up(w);
-    rc = all ? coll_allgather(mine, 3 * (int)sizeof(MPI_Aint), MPI_BYTE, all,
-                              3 * (int)sizeof(MPI_Aint), MPI_BYTE, w->comm)
+        mine[2] = portals_up(w, &st);
+    mine[3] = (MPI_Aint)st.bits;
+    mine[4] = (MPI_Aint)st.off;
+    rc = all ? coll_allgather(mine, SHARED * (int)sizeof(MPI_Aint), MPI_BYTE,
+                              all, SHARED * (int)sizeof(MPI_Aint), MPI_BYTE,
+                              w->comm)
              : MPI_ERR_NO_MEM;
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        w->sizes[i] = all[3 * i];
-        w->units[i] = (int)all[3 * i + 1];
-        rc = (int)all[3 * i + 2];
+        const MPI_Aint *a = all + SHARED * i;
+        w->sizes[i] = a[0];
+        w->units[i] = (int)a[1];
+        rc = (int)a[2];
+        w->states[i] = (struct where){ (uint64_t)a[3], (uint64_t)a[4] };
     }
     free(all);
     return rc;
@@ -182,8 +190,7 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     *w = (struct mpi_win_s){ .refs = 1, .flavor = flavor, .base = base,
                              .size = size, .disp_unit = unit,
                              .errh = MPI_ERRORS_ARE_FATAL,
-                             .mem_me = PTL_INVALID_HANDLE,
-                             .state_me = PTL_INVALID_HANDLE };
+                             .mem_me = PTL_INVALID_HANDLE };
     rc = MPI_Comm_dup(comm, &w->comm);
     if (rc == MPI_SUCCESS)
         rc = info_copy(info, &w->info);
