@@ -64,8 +64,8 @@ MPII(file_check) MPII(file_err) MPII(io_errno) MPII(io_size)
 /* io_view.c */
 MPII(io_seek_end) MPII(view_clear) MPII(view_default)
 /* nbc.c */
-MPII(nbc_block) MPII(nbc_copy) MPII(nbc_free) MPII(nbc_new) MPII(nbc_op) MPII(nbc_own)
-MPII(nbc_progress) MPII(nbc_recv) MPII(nbc_round) MPII(nbc_send)
+MPII(nbc_block) MPII(nbc_copy) MPII(nbc_free) MPII(nbc_new) MPII(nbc_op)
+MPII(nbc_own) MPII(nbc_progress) MPII(nbc_recv) MPII(nbc_round) MPII(nbc_send)
 MPII(nbc_start) MPII(nbc_tmp)
 /* nbc_algo.c */
 MPII(nbc_build_allreduce) MPII(nbc_build_barrier)

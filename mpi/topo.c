@@ -55,6 +55,23 @@ static int out_null(MPI_Comm *newc)
     return MPI_SUCCESS;
 }
 
+/* A topology holding what t holds (its arrays copies already), or NULL
+ * if memory ran out (t's arrays freed). */
+static struct topo *topo_keep(struct topo t)
+{
+    struct topo *n = calloc(1, sizeof(*n));
+    bool ok = t.kind == MPI_CART ? t.dims && t.periods : t.index && t.edges;
+
+    if (n != NULL)
+        *n = t;
+    if (n == NULL || !ok) {
+        free(n);
+        free(t.dims), free(t.periods), free(t.index), free(t.edges);
+        return NULL;
+    }
+    return n;
+}
+
 /* A copy of periods as 0 and 1 (any nonzero is true). */
 static int *copy_periods(const int *periods, int ndims)
 {
@@ -85,16 +102,10 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
         else if ((n *= dims[i]) > comm->size)
             rc = MPI_ERR_DIMS;          /* more grid points than ranks */
     }
-    if (rc == MPI_SUCCESS && (t = calloc(1, sizeof(*t))) != NULL) {
-        *t = (struct topo){ .kind = MPI_CART, .ndims = ndims,
-                            .dims = copy_ints(dims, ndims),
-                            .periods = copy_periods(periods, ndims) };
-        if (t->dims == NULL || t->periods == NULL) {
-            topo_free(t);
-            t = NULL;
-        }
-    }
-    if (rc == MPI_SUCCESS && t == NULL)
+    if (rc == MPI_SUCCESS &&
+        (t = topo_keep((struct topo){
+             .kind = MPI_CART, .ndims = ndims, .dims = copy_ints(dims, ndims),
+             .periods = copy_periods(periods, ndims) })) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
         rc = first_n(comm, (int)n, t, newc);
@@ -222,16 +233,11 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
     for (int i = 0; rc == MPI_SUCCESS && i < nedges; i++)
         if (edges[i] < 0 || edges[i] >= nnodes)
             rc = MPI_ERR_ARG;
-    if (rc == MPI_SUCCESS && (t = calloc(1, sizeof(*t))) != NULL) {
-        *t = (struct topo){ .kind = MPI_GRAPH, .nnodes = nnodes,
-                            .index = copy_ints(index, nnodes),
-                            .edges = copy_ints(edges, nedges) };
-        if (t->index == NULL || t->edges == NULL) {
-            topo_free(t);
-            t = NULL;
-        }
-    }
-    if (rc == MPI_SUCCESS && t == NULL)
+    if (rc == MPI_SUCCESS &&
+        (t = topo_keep((struct topo){
+             .kind = MPI_GRAPH, .nnodes = nnodes,
+             .index = copy_ints(index, nnodes),
+             .edges = copy_ints(edges, nedges) })) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
         rc = first_n(comm, nnodes, t, newc);
@@ -429,21 +435,17 @@ int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
             color = color * t->dims[i] + c[i];
         }
     }
-    if ((nt = calloc(1, sizeof(*nt))) != NULL) {
-        *nt = (struct topo){ .kind = MPI_CART, .ndims = nd,
-                             .dims = malloc((size_t)(nd + 1) * sizeof(int)),
-                             .periods = malloc((size_t)(nd + 1) *
-                                               sizeof(int)) };
-        for (int i = 0, k = 0; nt->dims && nt->periods && i < t->ndims; i++)
-            if (remain[i]) {
-                nt->dims[k] = t->dims[i];
-                nt->periods[k++] = t->periods[i];
-            }
-    }
-    if (nt == NULL || nt->dims == NULL || nt->periods == NULL) {
-        topo_free(nt);
+    int *d = malloc((size_t)(nd + 1) * sizeof(int));
+    int *p = malloc((size_t)(nd + 1) * sizeof(int));
+    for (int i = 0, k = 0; d && p && i < t->ndims; i++)
+        if (remain[i]) {
+            d[k] = t->dims[i];
+            p[k++] = t->periods[i];
+        }
+    nt = topo_keep((struct topo){ .kind = MPI_CART, .ndims = nd, .dims = d,
+                                  .periods = p });
+    if (nt == NULL)
         return mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Cart_sub");
-    }
     if ((rc = MPI_Comm_split(comm, color, key, newc)) != MPI_SUCCESS) {
         topo_free(nt);
         return rc;
