@@ -8,16 +8,22 @@
  * Each process keeps which pairs it has free.  The members of a new
  * communicator agree on pairs free at every one of them: the bitwise AND
  * of their masks, then the lowest bits of it (every member computes the
- * same).  A freed communicator gives its pair back at once; it is taken
- * again only when every member of the next communicator has given it
- * back too, so contexts are recycled for ever (10,000 splits and dups in
- * a loop), and only CTX_PAIRS - 2 communicators (windows and files hold
- * one each) can be alive at once in one process.
+ * same).  A freed communicator's pair is free again after the next
+ * QUARANTINE pairs this process frees (a message of a collective still
+ * in flight when it was freed, as MPI_Comm_free allows, has long
+ * arrived by then), and is taken again only when every member of the
+ * next communicator has it free; so contexts are recycled for ever
+ * (10,000 splits and dups in a loop), and CTX_PAIRS - 2 - QUARANTINE
+ * communicators (windows and files hold one each) can be alive at once.
  */
 #include <string.h>
 #include "mpi_impl.h"
 
+#define QUARANTINE 64
+
 static struct ctx_mask mine;      /* bit p: pair p (ctx 2p) is free */
+static uint32_t freed[QUARANTINE];      /* the last pairs freed, a ring */
+static int nfreed, oldest;
 static bool ready;
 
 /* Every pair free but WORLD's and SELF's (0 and 1). */
@@ -52,10 +58,22 @@ int ctx_take(const struct ctx_mask *agreed, int n, uint32_t *ctx)
     return MPI_SUCCESS;
 }
 
+static void set_free(uint32_t ctx)
+{
+    mine.w[ctx / 128] |= (uint64_t)1 << (ctx / 2 % 64);
+}
+
 void ctx_release(uint32_t ctx)
 {
-    if (ctx >= 4 && ctx / 2 < CTX_PAIRS)
-        mine.w[ctx / 128] |= (uint64_t)1 << (ctx / 2 % 64);
+    if (ctx < 4 || ctx / 2 >= CTX_PAIRS)
+        return;                 /* WORLD's and SELF's are for good */
+    if (nfreed == QUARANTINE) {         /* the oldest comes out */
+        set_free(freed[oldest]);
+        freed[oldest] = ctx;
+        oldest = (oldest + 1) % QUARANTINE;
+        return;
+    }
+    freed[(oldest + nfreed++) % QUARANTINE] = ctx;
 }
 
 void ctx_and(struct ctx_mask *into, const struct ctx_mask *m)

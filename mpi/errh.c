@@ -106,7 +106,7 @@ static const struct { int cls; const char *msg; } lib_codes[] = {
         "posted receives (a node has 1024); free windows or detach regions "
         "you no longer use" },
     [ERRC_NO_CTX - ERRC_BASE] = { MPI_ERR_OTHER,
-        "out of communicator contexts: 16382 communicators (each window "
+        "out of communicator contexts: 16318 communicators (each window "
         "and file holds one) exist at once in a process; free some" },
 };
 

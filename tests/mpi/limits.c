@@ -3,7 +3,7 @@
  * of each memory flavor at once (twice over), 1000 regions attached to
  * one dynamic window, 10,000 communicators made and freed one at a time
  * by MPI_Comm_dup and as many by MPI_Comm_split (their contexts must be
- * recycled: there are 16382), 3000 of them alive at once, and 1000
+ * recycled: there are 16384), 3000 of them alive at once, and 1000
  * attribute keys.  The objects are used, not only made: a put through
  * a window and into a region far down the list, a reduction on a
  * communicator among the thousands. */
