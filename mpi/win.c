@@ -6,12 +6,12 @@
  *
  * A window gets a duplicate of its communicator, whose context names it
  * in match bits, and per rank a match entry over its memory and a state
- * area (rma_state.c); the MD and counters are every window's (rma.c),
- * the state areas' match entries are pages'.  A dynamic
- * window has no memory entry: each attached region is an entry of its
- * own, listed in a table its rank publishes (rma.c finds an address's
- * region there), which doubles when it is full.  So windows and regions
- * are limited by Portals match entries (README.md, Limits).
+ * area in a page of them (rma_state.c); the MD and counters are every
+ * window's (rma.c).  A dynamic window has no memory entry: each attached
+ * region is an entry of its own, listed in a table its rank publishes
+ * (rma.c finds an address's region there), which doubles when it is
+ * full.  So windows and regions are limited by Portals match entries
+ * (README.md, Limits).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,7 @@ static int append(MPI_Win w, void *start, size_t len, uint64_t which,
     }
     if (entry_rc(PtlMEAppend(job.ni, PT_ONE, &me, PTL_PRIORITY_LIST, NULL, h),
                  "PtlMEAppend (window)") != MPI_SUCCESS)
-        return ERRC_RMA_ENTRIES;        /* the window's own words */
+        return ERRC_RMA_ENTRIES;        /* a message that names windows */
     return MPI_SUCCESS;
 }
 
