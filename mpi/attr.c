@@ -11,7 +11,6 @@
 #include "mpi_impl.h"
 
 #define NPREDEF 7
-#define MAXKEYS 256
 
 struct keyval {
     bool used;
@@ -21,7 +20,10 @@ struct keyval {
     void *extra;
 };
 
-static struct keyval keys[MAXKEYS];
+/* Keyvals index this table, which grows as they are made (limited only
+ * by memory); freed slots are taken again. */
+static struct keyval *keys;
+static int nkeys;
 static int predef_vals[NPREDEF] = { 0xfffffff, MPI_PROC_NULL, MPI_ANY_SOURCE,
                                     0, 0, 0, 0 };
 
@@ -36,7 +38,7 @@ int MPI_DUP_FN(MPI_Comm c, int k, void *extra, void *in, void *out,
 
 static bool valid_key(int k)
 {
-    return k >= NPREDEF && k < MAXKEYS && keys[k].used;
+    return k >= NPREDEF && k < nkeys && keys[k].used;
 }
 
 static void key_release(int k)
@@ -45,17 +47,39 @@ static void key_release(int k)
         keys[k].used = false;
 }
 
+/* A free slot of the table (grown if none), or -1 out of memory. */
+static int key_slot(void)
+{
+    int k = NPREDEF, n;
+    struct keyval *t;
+
+    while (k < nkeys && keys[k].used)
+        k++;
+    if (k < nkeys)
+        return k;
+    n = nkeys ? 2 * nkeys : 64;
+    if ((t = realloc(keys, (size_t)n * sizeof(*t))) == NULL)
+        return -1;
+    for (int i = nkeys; i < n; i++)
+        t[i] = (struct keyval){ 0 };
+    keys = t;
+    nkeys = n;
+    return k;
+}
+
 int MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
                       int *keyval, void *extra)
 {
-    for (int k = NPREDEF; k < MAXKEYS; k++) {
-        if (keys[k].used)
-            continue;
-        keys[k] = (struct keyval){ true, 1, copy, del, extra };
-        *keyval = k;
-        return MPI_SUCCESS;
-    }
-    return mpi_err(MPI_COMM_WORLD, MPI_ERR_INTERN, "MPI_Keyval_create");
+    int k;
+
+    if (keyval == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Keyval_create");
+    *keyval = MPI_KEYVAL_INVALID;
+    if ((k = key_slot()) < 0)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Keyval_create");
+    keys[k] = (struct keyval){ true, 1, copy, del, extra };
+    *keyval = k;
+    return MPI_SUCCESS;
 }
 
 int MPI_Keyval_free(int *keyval)

@@ -14,6 +14,14 @@ static int fits(MPI_Count count)
 
 #define TOO_BIG(comm, name) mpi_err(comm, MPI_ERR_COUNT, name)
 
+/* A request that was never made: MPI_REQUEST_NULL, then the error. */
+static int no_request(MPI_Comm comm, MPI_Request *req, const char *name)
+{
+    if (req != NULL)
+        *req = MPI_REQUEST_NULL;
+    return TOO_BIG(comm, name);
+}
+
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                int tag, MPI_Comm comm)
 {
@@ -32,14 +40,16 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                 int tag, MPI_Comm comm, MPI_Request *req)
 {
     return fits(count) ? MPI_Isend((void *)buf, (int)count, dt, dest, tag,
-                                   comm, req) : TOO_BIG(comm, "MPI_Isend_c");
+                                   comm, req)
+                         : no_request(comm, req, "MPI_Isend_c");
 }
 
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
                 int tag, MPI_Comm comm, MPI_Request *req)
 {
     return fits(count) ? MPI_Irecv(buf, (int)count, dt, source, tag, comm,
-                                   req) : TOO_BIG(comm, "MPI_Irecv_c");
+                                   req)
+                         : no_request(comm, req, "MPI_Irecv_c");
 }
 
 int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root,

@@ -29,6 +29,12 @@ int coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
                   MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
                   int root, MPI_Comm c);
+/* An all-to-all's MPI_IN_PLACE: the n blocks of rbuf (counts of rt at
+ * displs extents) copied to *src, a temporary of the same layout (free
+ * *mem after), to send from. */
+int coll_inplace_src(const void *rbuf, int n, const int *counts,
+                     const int *displs, MPI_Datatype rt, const void **src,
+                     void **mem);
 
 /* Tags in a communicator's collective context: blocking collectives
  * 0, neighbourhood ones 1, nonblocking ones from TAG_NBC (cycling below
@@ -37,6 +43,7 @@ int coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
 #define TAG_NEIGHBOR 1
 #define TAG_NBC      2
 
-#define RET(c, rc, name) ((rc) ? mpi_err(c, rc, name) : MPI_SUCCESS)
+/* (mpi_err passes MPI_SUCCESS through; rc is evaluated once) */
+#define RET(c, rc, name) mpi_err(c, rc, name)
 
 #endif

@@ -3,19 +3,15 @@
  * comm.c: communicators.  A communicator is a local group, a remote group
  * (the same for an intracommunicator) and a context: an even number ctx,
  * with ctx used by point-to-point traffic and ctx+1 by collectives, so the
- * two never match each other.  Contexts are agreed collectively: every
- * process keeps the lowest context it has never used (next_ctx); a new
- * communicator takes the maximum of that over its parent, which no member
- * uses yet.  Contexts are not recycled (15 bits: 16384 communicators).
+ * two never match each other.  Contexts are agreed collectively by the
+ * new communicator's members and given back when it is freed
+ * (context.c).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "mpi_impl.h"
 
 struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
-static uint32_t next_ctx = 4;
-
-#define CTX_LIMIT 0x7ffc
 
 int comm_check(MPI_Comm c)
 {
@@ -80,58 +76,6 @@ void comm_init_builtin(int rank, int size)
     init_one(MPI_COMM_SELF, self, 2);
 }
 
-/* Agree on n fresh context pairs over an intracommunicator. */
-static int alloc_ctx_n(MPI_Comm parent, uint32_t *ctx, unsigned n)
-{
-    unsigned mine = next_ctx, all;
-    int rc = coll_allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_MAX, parent);
-
-    return rc ? rc : comm_ctx_take(all, n, ctx);
-}
-
-/* The lowest context pair this process has never used. */
-unsigned comm_ctx_next(void)
-{
-    return next_ctx;
-}
-
-/* Take n pairs from agreed, the maximum of comm_ctx_next() over the
- * processes that will share them. */
-int comm_ctx_take(unsigned agreed, unsigned n, uint32_t *ctx)
-{
-    if (agreed + 2 * n > CTX_LIMIT)
-        return MPI_ERR_INTERN;      /* out of contexts */
-    *ctx = agreed;
-    next_ctx = agreed + 2 * n;
-    return MPI_SUCCESS;
-}
-
-int comm_alloc_ctx(MPI_Comm parent, uint32_t *ctx)
-{
-    return alloc_ctx_n(parent, ctx, 1);
-}
-
-/* Over an intercommunicator: each side agrees, the leaders swap. */
-static int alloc_ctx_inter(MPI_Comm inter, uint32_t *ctx, unsigned n)
-{
-    unsigned mine = next_ctx, lmax, rmax = 0;
-    MPI_Comm lc = inter->local_comm;
-    int rc = coll_allreduce(&mine, &lmax, 1, MPI_UNSIGNED, MPI_MAX, lc);
-
-    if (rc == MPI_SUCCESS && lc->rank == 0)
-        rc = coll_sendrecv(&lmax, 1, MPI_UNSIGNED, 0, &rmax, 1, MPI_UNSIGNED,
-                           0, inter);
-    if (rc == MPI_SUCCESS) {
-        lmax = lmax > rmax ? lmax : rmax;
-        rc = coll_bcast(&lmax, 1, MPI_UNSIGNED, 0, lc);
-    }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *ctx = lmax;
-    next_ctx = lmax + 2 * n;
-    return MPI_SUCCESS;
-}
-
 #define CERR(c, rc, name) mpi_err(c, rc, name)
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
@@ -152,6 +96,9 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *g)
 {
+    if (g == NULL)
+        return CERR(comm, MPI_ERR_ARG, "MPI_Comm_group");
+    *g = MPI_GROUP_NULL;
     if (comm_check(comm))
         return CERR(comm, MPI_ERR_COMM, "MPI_Comm_group");
     group_retain(comm->local);
@@ -184,19 +131,27 @@ int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 
 static int dup_topo(MPI_Comm from, MPI_Comm to);
 
+static void comm_destroy(MPI_Comm c);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
 {
-    uint32_t ctx;
-    MPI_Comm c;
+    uint32_t ctx[2];
+    MPI_Comm c = MPI_COMM_NULL;
     int rc = comm_check(comm);
 
-    if (rc == MPI_SUCCESS)
-        rc = comm->inter ? alloc_ctx_inter(comm, &ctx, 2)
-                         : comm_alloc_ctx(comm, &ctx);
-    if (rc == MPI_SUCCESS)
-        rc = comm_new(comm->local, comm->remote, ctx, &c);
-    if (rc == MPI_SUCCESS && comm->inter)
-        rc = comm_new(comm->local, comm->local, ctx + 2, &c->local_comm);
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;  /* what it stays if the call fails */
+    if (rc == MPI_SUCCESS)      /* an intercommunicator's local one too */
+        rc = comm->inter ? ctx_agree_inter(comm, 2, ctx)
+                         : ctx_agree(comm, 1, ctx);
+    if (rc == MPI_SUCCESS && (rc = comm_new(comm->local, comm->remote,
+                                            ctx[0], &c)) != MPI_SUCCESS)
+        ctx_release(ctx[0]);
+    if (rc == MPI_SUCCESS && comm->inter &&
+        (rc = comm_new(comm->local, comm->local, ctx[1], &c->local_comm)))
+        ctx_release(ctx[1]);
     if (rc == MPI_SUCCESS) {
         c->errh = comm->errh;
         errh_retain(c->errh);
@@ -204,8 +159,15 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
     }
     if (rc == MPI_SUCCESS)
         rc = dup_topo(comm, c);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        /* e.g. a copy callback failed: the attributes copied so far are
+         * deleted with the communicator that never was */
+        if (c != MPI_COMM_NULL) {
+            attr_delete_all(c);
+            comm_destroy(c);
+        }
         return CERR(comm, rc, "MPI_Comm_dup");
+    }
     *newc = c;
     return MPI_SUCCESS;
 }
@@ -215,16 +177,17 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc)
     uint32_t ctx;
     int rc = intra_check(comm);
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && (g == MPI_GROUP_NULL || g->refs <= 0))
         rc = MPI_ERR_GROUP;
     if (rc == MPI_SUCCESS)
-        rc = comm_alloc_ctx(comm, &ctx);
-    if (rc == MPI_SUCCESS) {
-        if (g->myrank == MPI_UNDEFINED)
-            *newc = MPI_COMM_NULL;
-        else
-            rc = comm_new(g, g, ctx, newc);
-    }
+        rc = ctx_agree(comm, 1, &ctx);
+    if (rc == MPI_SUCCESS && (g->myrank == MPI_UNDEFINED ||
+                              (rc = comm_new(g, g, ctx, newc)) != 0))
+        ctx_release(ctx);       /* not a member: not ours to keep */
     return rc ? CERR(comm, rc, "MPI_Comm_create") : MPI_SUCCESS;
 }
 
@@ -260,6 +223,10 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
     uint32_t ctx;
     MPI_Group g = NULL;
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)
         rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS &&
@@ -268,14 +235,15 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
     if (rc == MPI_SUCCESS)
         rc = coll_allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
     if (rc == MPI_SUCCESS)
-        rc = comm_alloc_ctx(comm, &ctx);
-    *newc = MPI_COMM_NULL;
+        rc = ctx_agree(comm, 1, &ctx);
     if (rc == MPI_SUCCESS && color != MPI_UNDEFINED)
         rc = split_group(comm, all, color, &g);
     if (rc == MPI_SUCCESS && g != NULL) {
         rc = comm_new(g, g, ctx, newc);
         group_release(g);
     }
+    if (rc == MPI_SUCCESS && *newc == MPI_COMM_NULL)
+        ctx_release(ctx);
     free(all);
     return rc ? CERR(comm, rc, "MPI_Comm_split") : MPI_SUCCESS;
 }
@@ -284,6 +252,7 @@ static void comm_destroy(MPI_Comm c)
 {
     if (c->local_comm != NULL)
         comm_destroy(c->local_comm);
+    ctx_release(c->ctx);
     group_release(c->local);
     if (c->remote != c->local)
         group_release(c->remote);
@@ -327,6 +296,9 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g)
 {
+    if (g == NULL)
+        return CERR(comm, MPI_ERR_ARG, "MPI_Comm_remote_group");
+    *g = MPI_GROUP_NULL;
     if (comm_check(comm) || !comm->inter)
         return CERR(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
     group_retain(comm->remote);
@@ -336,28 +308,36 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g)
 
 /* ---- intercommunicators ---- */
 
-/* The leaders swap (context, group) over the peer communicator, then each
- * broadcasts what it learnt in its local communicator. */
+/* The leaders swap what their groups have free (the AND over the group)
+ * and their sizes, then their groups' world ranks, over the peer
+ * communicator; each broadcasts what it learnt in its group, and both
+ * groups take the same two pairs: the intercommunicator's and its local
+ * communicator's. */
 static int leaders_swap(MPI_Comm local, int lleader, MPI_Comm peer,
-                        int rleader, int tag, unsigned *ctx, int **rw,
+                        int rleader, int tag, uint32_t *ctx, int **rw,
                         int *rn)
 {
-    unsigned mine = next_ctx, lmax, hdr[2] = { 0, 0 }, rhdr[2] = { 0, 0 };
-    int rc = coll_allreduce(&mine, &lmax, 1, MPI_UNSIGNED, MPI_MAX, local);
+    struct ctx_mask m;
+    uint64_t all[CTX_WORDS + 1], theirs[CTX_WORDS + 1];   /* + the size */
     MPI_Status st;
+    int rc;
 
+    ctx_mine(&m);
+    rc = coll_allreduce(m.w, all, CTX_WORDS, MPI_UINT64_T, MPI_BAND, local);
+    all[CTX_WORDS] = (uint64_t)local->size;
     if (rc == MPI_SUCCESS && local->rank == lleader) {
-        hdr[0] = lmax;
-        hdr[1] = (unsigned)local->size;
-        rc = MPI_Sendrecv(hdr, 2, MPI_UNSIGNED, rleader, tag, rhdr, 2,
-                          MPI_UNSIGNED, rleader, tag, peer, &st);
+        rc = MPI_Sendrecv(all, CTX_WORDS + 1, MPI_UINT64_T, rleader, tag,
+                          theirs, CTX_WORDS + 1, MPI_UINT64_T, rleader, tag,
+                          peer, &st);
+        for (int i = 0; i < CTX_WORDS; i++)
+            all[i] &= theirs[i];
+        all[CTX_WORDS] = theirs[CTX_WORDS];
     }
     if (rc == MPI_SUCCESS)
-        rc = coll_bcast(rhdr, 2, MPI_UNSIGNED, lleader, local);
+        rc = coll_bcast(all, CTX_WORDS + 1, MPI_UINT64_T, lleader, local);
     if (rc != MPI_SUCCESS)
         return rc;
-    *ctx = lmax > rhdr[0] ? lmax : rhdr[0];
-    *rn = (int)rhdr[1];
+    *rn = (int)all[CTX_WORDS];
     if ((*rw = malloc((size_t)*rn * sizeof(int) + 1)) == NULL)
         return MPI_ERR_INTERN;
     if (local->rank == lleader)
@@ -365,34 +345,45 @@ static int leaders_swap(MPI_Comm local, int lleader, MPI_Comm peer,
                           tag, *rw, *rn, MPI_INT, rleader, tag, peer, &st);
     if (rc == MPI_SUCCESS)
         rc = coll_bcast(*rw, *rn, MPI_INT, lleader, local);
-    return rc;
+    memcpy(m.w, all, sizeof(m.w));
+    return rc ? rc : ctx_take(&m, 2, ctx);
 }
 
 int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
                          int rleader, int tag, MPI_Comm *newc)
 {
-    unsigned ctx = 0;
+    uint32_t ctx[2] = { 0, 0 };
     int *rw = NULL, rn = 0, rc = intra_check(local);
     MPI_Group rg;
-    MPI_Comm c;
+    MPI_Comm c = MPI_COMM_NULL;
 
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && (lleader < 0 || lleader >= local->size))
         rc = MPI_ERR_RANK;
     if (rc == MPI_SUCCESS && local->rank == lleader && comm_check(peer))
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS)
-        rc = leaders_swap(local, lleader, peer, rleader, tag, &ctx, &rw, &rn);
+        rc = leaders_swap(local, lleader, peer, rleader, tag, ctx, &rw, &rn);
     if (rc == MPI_SUCCESS) {
-        next_ctx = ctx + 4;     /* ctx: the intercomm; ctx+2: local_comm */
         rg = group_new(rn, rw);
-        rc = rg ? comm_new(local->local, rg, ctx, &c) : MPI_ERR_INTERN;
+        rc = rg ? comm_new(local->local, rg, ctx[0], &c) : MPI_ERR_INTERN;
         group_release(rg);
+        if (rc != MPI_SUCCESS)
+            ctx_release(ctx[0]);
     }
-    if (rc == MPI_SUCCESS)
-        rc = comm_new(local->local, local->local, ctx + 2, &c->local_comm);
+    if (rc == MPI_SUCCESS &&
+        (rc = comm_new(local->local, local->local, ctx[1],
+                       &c->local_comm)) != MPI_SUCCESS)
+        ctx_release(ctx[1]);
     free(rw);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        if (c != MPI_COMM_NULL)
+            comm_destroy(c);
         return CERR(local, rc, "MPI_Intercomm_create");
+    }
     *newc = c;
     return MPI_SUCCESS;
 }
@@ -406,13 +397,17 @@ int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
 
     if (rc == MPI_SUCCESS && !inter->inter)
         rc = MPI_ERR_COMM;
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && inter->local_comm->rank == 0)
         rc = coll_sendrecv(&mine, 1, MPI_INT, 0, &theirs, 1, MPI_INT, 0,
                            inter);
     if (rc == MPI_SUCCESS)
         rc = coll_bcast(&theirs, 1, MPI_INT, 0, inter->local_comm);
     if (rc == MPI_SUCCESS)
-        rc = alloc_ctx_inter(inter, &ctx, 1);
+        rc = ctx_agree_inter(inter, 1, &ctx);
     if (rc != MPI_SUCCESS)
         return CERR(inter, rc, "MPI_Intercomm_merge");
     /* low group first; on a tie, the group holding world rank of the
@@ -430,6 +425,8 @@ int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
     free(w);
     rc = g ? comm_new(g, g, ctx, newc) : MPI_ERR_INTERN;
     group_release(g);
+    if (rc != MPI_SUCCESS)
+        ctx_release(ctx);
     return rc ? CERR(inter, rc, "MPI_Intercomm_merge") : MPI_SUCCESS;
 }
 

@@ -57,6 +57,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && newc == NULL)
         rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS && split_type != MPI_COMM_TYPE_SHARED &&
         split_type != MPI_UNDEFINED)
         rc = MPI_ERR_ARG;
@@ -74,8 +76,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newc)
 {
     int rc = MPI_Comm_dup(comm, newc);
 
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_set_info(*newc, info);
+    if (rc == MPI_SUCCESS && (rc = MPI_Comm_set_info(*newc, info)) != 0)
+        MPI_Comm_free(newc);    /* MPI_COMM_NULL, as for any failure */
     return rc;
 }
 
@@ -92,40 +94,42 @@ static int comm_rank_of(MPI_Comm comm, MPI_Group g, int i)
     return group_rank_of_world(comm->local, g->world[i]);
 }
 
-/* The members agree on a context: each sends the lowest it has never
- * used to the group's rank 0, which sends back the largest. */
+/* The members agree on a context pair: each sends what it has free to
+ * the group's rank 0, which sends back the AND of them all. */
 static int group_ctx(MPI_Comm comm, MPI_Group g, int tag, uint32_t *ctx)
 {
-    unsigned mine = comm_ctx_next(), got;
+    struct ctx_mask mine, got;
     uint32_t c1 = comm->ctx + 1;
     int root = comm_rank_of(comm, g, 0), rc = MPI_SUCCESS;
     MPI_Request q;
 
+    ctx_mine(&mine);
     if (g->myrank != 0) {
-        rc = p2p_isend(&mine, 1, MPI_UNSIGNED, root, tag, comm, c1, M_STD,
-                       &q);
+        rc = p2p_isend(mine.w, CTX_WORDS, MPI_UINT64_T, root, tag, comm, c1,
+                       M_STD, &q);
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS)
-            rc = p2p_irecv(&mine, 1, MPI_UNSIGNED, root, tag, comm, c1, &q);
+            rc = p2p_irecv(mine.w, CTX_WORDS, MPI_UINT64_T, root, tag, comm,
+                           c1, &q);
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
-        return rc ? rc : comm_ctx_take(mine, 1, ctx);
+        return rc ? rc : ctx_take(&mine, 1, ctx);
     }
     for (int i = 1; i < g->size && rc == MPI_SUCCESS; i++) {
-        rc = p2p_irecv(&got, 1, MPI_UNSIGNED, comm_rank_of(comm, g, i), tag,
-                       comm, c1, &q);
+        rc = p2p_irecv(got.w, CTX_WORDS, MPI_UINT64_T,
+                       comm_rank_of(comm, g, i), tag, comm, c1, &q);
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
-        mine = got > mine ? got : mine;
+        ctx_and(&mine, &got);
     }
     for (int i = 1; i < g->size && rc == MPI_SUCCESS; i++) {
-        rc = p2p_isend(&mine, 1, MPI_UNSIGNED, comm_rank_of(comm, g, i), tag,
-                       comm, c1, M_STD, &q);
+        rc = p2p_isend(mine.w, CTX_WORDS, MPI_UINT64_T,
+                       comm_rank_of(comm, g, i), tag, comm, c1, M_STD, &q);
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
     }
-    return rc ? rc : comm_ctx_take(mine, 1, ctx);
+    return rc ? rc : ctx_take(&mine, 1, ctx);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,
@@ -140,17 +144,17 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,
         rc = MPI_ERR_GROUP;
     if (rc == MPI_SUCCESS && (tag < 0 || newc == NULL))
         rc = tag < 0 ? MPI_ERR_TAG : MPI_ERR_ARG;
+    if (newc != NULL)
+        *newc = MPI_COMM_NULL;  /* also what callers outside the group get */
     for (int i = 0; rc == MPI_SUCCESS && i < g->size; i++)
         if (comm_rank_of(comm, g, i) == MPI_UNDEFINED)
             rc = MPI_ERR_GROUP;         /* not a subgroup of comm */
-    if (rc == MPI_SUCCESS && g->myrank == MPI_UNDEFINED) {
-        *newc = MPI_COMM_NULL;          /* callers outside the group */
+    if (rc == MPI_SUCCESS && g->myrank == MPI_UNDEFINED)
         return MPI_SUCCESS;
-    }
     if (rc == MPI_SUCCESS)
         rc = group_ctx(comm, g, CG_TAG(tag), &ctx);
-    if (rc == MPI_SUCCESS)
-        rc = comm_new(g, g, ctx, newc);
+    if (rc == MPI_SUCCESS && (rc = comm_new(g, g, ctx, newc)) != 0)
+        ctx_release(ctx);
     return rc ? mpi_err(comm, rc, "MPI_Comm_create_group") : MPI_SUCCESS;
 }
 
@@ -174,6 +178,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
     int rc = comm_check(comm);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(comm->info, info);
     return rc ? mpi_err(comm, rc, "MPI_Comm_get_info") : MPI_SUCCESS;

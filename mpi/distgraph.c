@@ -76,6 +76,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indeg, const int *in,
     int rc = comm_check(comm);
 
     (void)info, (void)reorder;
+    if (newc != NULL)
+        *newc = MPI_COMM_NULL;          /* if the call fails */
     if (rc == MPI_SUCCESS && comm->inter)
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && (indeg < 0 || outdeg < 0 || newc == NULL))
@@ -203,6 +205,8 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int *src,
     struct topo *t = NULL;
 
     (void)info, (void)reorder;
+    if (newc != NULL)
+        *newc = MPI_COMM_NULL;          /* if the call fails */
     if (rc == MPI_SUCCESS && (comm->inter || n < 0 || newc == NULL))
         rc = comm->inter ? MPI_ERR_COMM : MPI_ERR_ARG;
     if (rc == MPI_SUCCESS)

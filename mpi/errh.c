@@ -100,6 +100,14 @@ static const struct { int cls; const char *msg; } lib_codes[] = {
     [ERRC_SIZE4G - ERRC_BASE] = { MPI_ERR_COUNT,
         "a message of 4 GiB or more exceeds Portals' message size; send it "
         "in parts" },
+    [ERRC_RMA_ENTRIES - ERRC_BASE] = { MPI_ERR_OTHER,
+        "out of Portals match entries: each window takes one and each "
+        "region attached to a dynamic window one, from the same table as "
+        "posted receives (a node has 1024); free windows or detach regions "
+        "you no longer use" },
+    [ERRC_NO_CTX - ERRC_BASE] = { MPI_ERR_OTHER,
+        "out of communicator contexts: 16318 communicators (each window "
+        "and file holds one) exist at once in a process; free some" },
 };
 
 /* Classes and codes added at run time (MPI_Add_error_*), from
@@ -234,6 +242,8 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 {
     MPI_Errhandler e;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (fn == NULL || eh == NULL)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG,
                        "MPI_Comm_create_errhandler");
@@ -275,6 +285,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 
     if (rc == MPI_SUCCESS && eh == NULL)
         rc = MPI_ERR_ARG;
+    else if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if (rc != MPI_SUCCESS)
         return mpi_err(MPI_COMM_WORLD, rc, "MPI_Comm_get_errhandler");
     *eh = comm->errh;

@@ -196,13 +196,51 @@ static int coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
 
 /* ---- all to all: n-1 pairwise exchanges ---- */
 
+/* MPI_IN_PLACE all-to-all: the blocks to send are the ones that will be
+ * received over, so they are copied first, each to the same place (its
+ * count of rt at displs[i] extents) of a temporary returned as *src;
+ * *mem is what to free (the standard ignores the send arguments then:
+ * the receive ones say what goes where, both ways). */
+int coll_inplace_src(const void *rbuf, int n, const int *counts,
+                     const int *displs, MPI_Datatype rt, const void **src,
+                     void **mem)
+{
+    MPI_Aint ext = dt_extent(rt);
+    int lo = 0, hi = 0, rc = MPI_SUCCESS;
+    char *tmp;
+
+    for (int i = 0, first = 1; i < n; i++) {
+        if (counts[i] <= 0)
+            continue;
+        if (first || displs[i] < lo)
+            lo = displs[i];
+        if (first || displs[i] + counts[i] > hi)
+            hi = displs[i] + counts[i];
+        first = 0;
+    }
+    if ((tmp = tmp_typed(hi - lo, rt, mem)) == NULL)
+        return MPI_ERR_NO_MEM;
+    tmp -= (MPI_Aint)lo * ext;          /* so block i is at displs[i] */
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        if (counts[i] > 0)
+            rc = dt_copy((const char *)rbuf + (MPI_Aint)displs[i] * ext,
+                         tmp + (MPI_Aint)displs[i] * ext, counts[i], rt);
+    *src = tmp;
+    return rc;
+}
+
 static int coll_alltoallv(const void *sbuf, const int *scounts,
                           const int *sdispls, MPI_Datatype st, void *rbuf,
                           const int *rcounts, const int *rdispls,
                           MPI_Datatype rt, MPI_Comm c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
+    void *mem = NULL;
 
+    if (sbuf == MPI_IN_PLACE) {
+        rc = coll_inplace_src(rbuf, n, rcounts, rdispls, rt, &sbuf, &mem);
+        scounts = rcounts, sdispls = rdispls, st = rt;
+    }
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
         const char *s = (const char *)sbuf +
@@ -214,6 +252,7 @@ static int coll_alltoallv(const void *sbuf, const int *scounts,
             rc = coll_sendrecv(s, scounts[to], st, to, d, rcounts[from], rt,
                                from, c);
     }
+    free(mem);
     return rc;
 }
 
@@ -331,9 +370,9 @@ int MPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-    int rc = check_buf(comm, scount, stype);
-    if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, rcount, rtype);
+    int rc = check_buf(comm, rcount, rtype);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = check_buf(comm, scount, stype);
     if (rc == MPI_SUCCESS)
         rc = coll_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     return RET(comm, rc, "MPI_Alltoall");
@@ -343,9 +382,9 @@ int MPI_Alltoallv(void *sbuf, int *scounts, int *sdispls, MPI_Datatype stype,
                   void *rbuf, int *rcounts, int *rdispls, MPI_Datatype rtype,
                   MPI_Comm comm)
 {
-    int rc = check_buf(comm, 0, stype);
-    if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, 0, rtype);
+    int rc = check_buf(comm, 0, rtype);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = check_buf(comm, 0, stype);
     if (rc == MPI_SUCCESS)
         rc = coll_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                             rdispls, rtype, comm);

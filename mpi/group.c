@@ -65,6 +65,14 @@ static int gcheck(MPI_Group g)
 
 #define GERR(rc, name) mpi_err(MPI_COMM_WORLD, rc, name)
 
+/* A new group's handle is MPI_GROUP_NULL until the call succeeds. */
+#define GROUP_OUT_NULL(out, name)                                      \
+    do {                                                               \
+        if ((out) == NULL)                                             \
+            return GERR(MPI_ERR_ARG, name);                            \
+        *(out) = MPI_GROUP_NULL;                                       \
+    } while (0)
+
 /* Hand a freshly built list to the caller as a group. */
 static int group_out(int n, const int *w, MPI_Group *out, const char *name)
 {
@@ -135,6 +143,7 @@ static int setop(MPI_Group g1, MPI_Group g2, int op, MPI_Group *out,
 {
     int *w, n = 0, rc;
 
+    GROUP_OUT_NULL(out, name);
     if (gcheck(g1) || gcheck(g2))
         return GERR(MPI_ERR_GROUP, name);
     if ((w = malloc(((size_t)g1->size + (size_t)g2->size + 1) *
@@ -188,6 +197,7 @@ static int inclexcl(MPI_Group g, int n, const int *ranks, bool incl,
     bool *seen;
     int *w, k = 0, rc;
 
+    GROUP_OUT_NULL(out, name);
     if (gcheck(g))
         return GERR(MPI_ERR_GROUP, name);
     seen = calloc((size_t)g->size + 1, sizeof(bool));
@@ -253,6 +263,7 @@ static int range(MPI_Group g, int n, int r[][3], bool incl, MPI_Group *out,
 {
     int *list = NULL, cnt = 0, rc;
 
+    GROUP_OUT_NULL(out, name);
     if (gcheck(g))
         return GERR(MPI_ERR_GROUP, name);
     if ((rc = expand_ranges(g, n, r, &list, &cnt)) != MPI_SUCCESS)

@@ -46,7 +46,7 @@ static struct kv **find(MPI_Info info, const char *key)
     return pp;
 }
 
-#define IERR(rc, name) ((rc) ? mpi_err(MPI_COMM_WORLD, rc, name) : 0)
+#define IERR(rc, name) mpi_err(MPI_COMM_WORLD, rc, name)  /* once */
 
 int MPI_Info_create(MPI_Info *info)
 {
@@ -54,6 +54,7 @@ int MPI_Info_create(MPI_Info *info)
 
     if (info == NULL)
         return IERR(MPI_ERR_ARG, "MPI_Info_create");
+    *info = MPI_INFO_NULL;
     if ((i = calloc(1, sizeof(*i))) == NULL)
         return IERR(MPI_ERR_NO_MEM, "MPI_Info_create");
     i->refs = 1;
@@ -114,7 +115,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
         return IERR(rc, "MPI_Info_get");
     kv = *find(info, key);
     *flag = kv != NULL;
-    if (kv != NULL && valuelen > 0) {  /* truncated to valuelen chars */
+    if (kv != NULL && value != NULL) { /* truncated to valuelen chars */
         strncpy(value, kv->val, (size_t)valuelen);
         value[valuelen] = 0;
     }
@@ -235,6 +236,7 @@ int info_give(MPI_Info kept, MPI_Info *out)
 {
     if (out == NULL)
         return MPI_ERR_ARG;
+    *out = MPI_INFO_NULL;
     if (kept == MPI_INFO_NULL)
         return MPI_Info_create(out);
     return info_copy(kept, out);
@@ -244,8 +246,10 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     int rc = info_check(info);
 
-    if (rc == MPI_SUCCESS && newinfo == NULL)
-        rc = MPI_ERR_ARG;
+    if (newinfo == NULL)
+        rc = rc ? rc : MPI_ERR_ARG;
+    else
+        *newinfo = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_copy(info, newinfo);
     return IERR(rc, "MPI_Info_dup");

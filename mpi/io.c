@@ -81,11 +81,17 @@ static int posix_flags(int amode, bool first)
 }
 
 /* Rank 0 opens first (it alone creates, so MPI_MODE_EXCL means what it
- * says), then the others; every rank learns whether every rank could. */
+ * says), then the others; every rank learns whether every rank could.
+ * Every rank must give the same amode (MPI_ERR_NOT_SAME). */
 static int open_all(MPI_File f, const char *name)
 {
-    int err = MPI_SUCCESS, worst;
+    int err = MPI_SUCCESS, worst, mode[2] = { f->amode, -f->amode }, most[2];
 
+    if (coll_allreduce(mode, most, 2, MPI_INT, MPI_MAX, f->comm) !=
+        MPI_SUCCESS)
+        return MPI_ERR_INTERN;
+    if (most[0] != f->amode || -most[1] != f->amode)
+        return MPI_ERR_NOT_SAME;        /* the same verdict everywhere */
     if (f->comm->rank == 0 &&
         (f->fd = open(name, posix_flags(f->amode, true), 0666)) < 0)
         err = io_errno(errno);
@@ -126,6 +132,8 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
     MPI_File f;
     int rc = comm_check(comm);
 
+    if (fh != NULL)
+        *fh = MPI_FILE_NULL;            /* if the call fails */
     if (rc == MPI_SUCCESS && comm->inter)
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && (name == NULL || fh == NULL))
@@ -274,6 +282,10 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *g)
 {
     int rc = file_check(fh);
 
+    if (rc == MPI_SUCCESS && g == NULL)
+        rc = MPI_ERR_ARG;
+    else if (g != NULL)
+        *g = MPI_GROUP_NULL;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_group(fh->comm, g);
     return file_err(fh, rc, "MPI_File_get_group");
@@ -294,6 +306,8 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     int rc = file_check(fh);
 
+    if (rc == MPI_SUCCESS && flag == NULL)
+        rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS)
         *flag = fh->atomic;
     return file_err(fh, rc, "MPI_File_get_atomicity");
@@ -315,6 +329,8 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info)
 {
     int rc = file_check(fh);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(fh->info, info);
     return file_err(fh, rc, "MPI_File_get_info");
@@ -327,6 +343,8 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *fn,
 {
     MPI_Errhandler e = fn && eh ? errh_new(ERRH_FILE) : NULL;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (e == NULL)
         return mpi_err(MPI_COMM_WORLD, fn && eh ? MPI_ERR_NO_MEM
                                                 : MPI_ERR_ARG,
@@ -353,6 +371,8 @@ int MPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
 
 int MPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
 {
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if ((fh != MPI_FILE_NULL && fh->refs <= 0) || eh == NULL)
         return file_err(MPI_FILE_NULL, MPI_ERR_ARG,
                         "MPI_File_get_errhandler");

@@ -156,6 +156,10 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
 
     if (rc == MPI_SUCCESS && (!disp || !etype || !filetype || !datarep))
         rc = MPI_ERR_ARG;
+    if (etype != NULL)                  /* if the call fails */
+        *etype = MPI_DATATYPE_NULL;
+    if (filetype != NULL)
+        *filetype = MPI_DATATYPE_NULL;
     if (rc != MPI_SUCCESS)
         return file_err(fh, rc, "MPI_File_get_view");
     *disp = fh->disp;
@@ -321,6 +325,8 @@ static int done_request(MPI_File fh, int rc, const MPI_Status *st,
         rc = MPI_ERR_REQUEST;
     if (rc == MPI_SUCCESS && (*req = req_done(fh->comm, st)) == NULL)
         rc = MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS && req != NULL)
+        *req = MPI_REQUEST_NULL;
     return file_err(fh, rc, name);
 }
 
@@ -335,7 +341,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype dt, MPI_Request *req)
 {
     if (offset < 0)
-        return file_err(fh, MPI_ERR_ARG, "MPI_File_iread_at");
+        return done_request(fh, MPI_ERR_ARG, NULL, req, "MPI_File_iread_at");
     NONBLOCKING(fh, false, offset, buf, count, dt, req, "MPI_File_iread_at");
 }
 
@@ -343,7 +349,8 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
                        int count, MPI_Datatype dt, MPI_Request *req)
 {
     if (offset < 0)
-        return file_err(fh, MPI_ERR_ARG, "MPI_File_iwrite_at");
+        return done_request(fh, MPI_ERR_ARG, NULL, req,
+                            "MPI_File_iwrite_at");
     NONBLOCKING(fh, true, offset, (void *)buf, count, dt, req,
                 "MPI_File_iwrite_at");
 }

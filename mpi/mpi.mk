@@ -5,14 +5,15 @@
 MPI_B      := $(BUILD)/mpi
 MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/pack.c mpi/op.c \
-              mpi/group.c mpi/comm.c mpi/attr.c mpi/topo.c mpi/request.c \
+              mpi/group.c mpi/comm.c mpi/context.c mpi/attr.c mpi/topo.c \
+              mpi/request.c \
               mpi/p2p.c mpi/probe.c mpi/bsend.c mpi/proto.c mpi/send.c \
               mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
               mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \
-              mpi/rma_sync.c mpi/nbc.c mpi/nbc_algo.c mpi/nbc_trig.c \
-              mpi/nbc_tcoll.c \
+              mpi/rma_sync.c mpi/rma_state.c mpi/nbc.c mpi/nbc_algo.c \
+              mpi/nbc_trig.c mpi/nbc_tcoll.c \
               mpi/io.c mpi/io_view.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).

@@ -8,6 +8,7 @@
 #ifndef MPI_IMPL_H
 #define MPI_IMPL_H
 
+#include "names.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -168,10 +169,24 @@ struct mpi_comm_s {
 
 int comm_check(MPI_Comm c);
 int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out);
-int comm_alloc_ctx(MPI_Comm parent, uint32_t *ctx);
-unsigned comm_ctx_next(void);
-int comm_ctx_take(unsigned agreed, unsigned n, uint32_t *ctx);
 void comm_init_builtin(int rank, int size);
+
+/* ---- context pairs (context.c): 15 bits of the match bits ---- */
+#define CTX_PAIRS (1 << 14)
+#define CTX_WORDS (CTX_PAIRS / 64)
+struct ctx_mask {
+    uint64_t w[CTX_WORDS];      /* bit p: pair p (ctx 2p) is free */
+};
+void ctx_mine(struct ctx_mask *m);              /* free at this process */
+void ctx_and(struct ctx_mask *into, const struct ctx_mask *m);
+/* The lowest n pairs free in agreed (every process that agreed on it
+ * takes the same), taken here; ERRC_NO_CTX if there are not n. */
+int ctx_take(const struct ctx_mask *agreed, int n, uint32_t *ctx);
+/* n pairs free at every member of an intracommunicator (collective),
+ * or of both groups of an intercommunicator. */
+int ctx_agree(MPI_Comm parent, int n, uint32_t *ctx);
+int ctx_agree_inter(MPI_Comm inter, int n, uint32_t *ctx);
+void ctx_release(uint32_t ctx);                 /* a freed communicator's */
 int attr_copy_all(MPI_Comm from, MPI_Comm to);
 int attr_delete_all(MPI_Comm c);
 void topo_free(struct topo *t);
@@ -194,7 +209,7 @@ struct mpi_errh_s {
 /* The library's own error codes: each names one failure, with a message
  * of its own, and belongs to a class (errh.c). */
 enum { ERRC_BASE = 0x100, ERRC_NO_ENTRIES = ERRC_BASE, ERRC_NO_CTS,
-       ERRC_SIZE4G, ERRC_END };
+       ERRC_SIZE4G, ERRC_NO_CTX, ERRC_RMA_ENTRIES, ERRC_END };
 /* Report code on comm (may not return); returns code for the caller. */
 int mpi_err(MPI_Comm comm, int code, const char *where);
 /* The same through handler eh for the object at objp (window, file). */

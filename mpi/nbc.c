@@ -102,6 +102,17 @@ void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt)
     return NULL;
 }
 
+void nbc_own(struct nbc *s, void *mem)
+{
+    for (int i = 0; i < 8; i++)
+        if (s->tmp[i] == NULL) {
+            s->tmp[i] = mem;
+            return;
+        }
+    free(mem);
+    s->ok = false;
+}
+
 void nbc_free(struct nbc *s)
 {
     for (int i = 0; i < s->nlive; i++)

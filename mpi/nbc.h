@@ -60,6 +60,8 @@ void nbc_copy(struct nbc *s, const void *src, void *dst, int count,
 void nbc_round(struct nbc *s);
 /* A temp for count items of dt (typed, see tmp_typed), freed at the end. */
 void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt);
+/* Memory freed with the schedule. */
+void nbc_own(struct nbc *s, void *mem);
 /* Start s as the request *out (or report MPI_ERR_NO_MEM). */
 int nbc_start(struct nbc *s, MPI_Request *out);
 void nbc_free(struct nbc *s);

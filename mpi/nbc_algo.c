@@ -243,10 +243,14 @@ void nbc_build_allreduce(struct nbc *s, const void *sbuf, void *rbuf,
 
 #define START(s, req, comm, name) RET(comm, nbc_start(s, req), name)
 
-/* The argument checks' verdict, a missing request handle last. */
+/* The argument checks' verdict, a missing request handle last; the
+ * request is MPI_REQUEST_NULL until the call has started. */
 static int checked(int rc, MPI_Request *req)
 {
-    return rc ? rc : req == NULL ? MPI_ERR_REQUEST : MPI_SUCCESS;
+    if (req == NULL)
+        return rc ? rc : MPI_ERR_REQUEST;
+    *req = MPI_REQUEST_NULL;
+    return rc;
 }
 
 static int check_red(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op)
@@ -480,20 +484,51 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st,
     return START(s, req, comm, "MPI_Iallgatherv");
 }
 
+/* An all-to-all whose send side is MPI_IN_PLACE sends from a copy of
+ * the receive buffer's blocks, made now (the blocking one's way); the
+ * other send arguments are ignored. */
+static void alltoall_steps(struct nbc *s, const void *sbuf,
+                           const int *scounts, const int *sdispls,
+                           MPI_Datatype st, void *rbuf, const int *rcounts,
+                           const int *rdispls, MPI_Datatype rt)
+{
+    void *mem = NULL;
+
+    if (sbuf == MPI_IN_PLACE) {
+        if (coll_inplace_src(rbuf, s->comm->size, rcounts, rdispls, rt,
+                             &sbuf, &mem) != MPI_SUCCESS) {
+            free(mem);
+            s->ok = false;
+            return;
+        }
+        nbc_own(s, mem);
+        scounts = rcounts, sdispls = rdispls, st = rt;
+    }
+    exchange_steps(s, sbuf, scounts, sdispls, 0, st, rbuf, rcounts, rdispls,
+                   0, rt, false);
+}
+
 int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                   int rcount, MPI_Datatype rt, MPI_Comm comm,
                   MPI_Request *req)
 {
-    int rc = check_buf(comm, scount, st);
+    int rc = check_buf(comm, rcount, rt), *v;
     struct nbc *s;
 
-    if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, rcount, rt);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = check_buf(comm, scount, st);
     if ((rc = checked(rc, req)) != MPI_SUCCESS)
         return mpi_err(comm, rc, "MPI_Ialltoall");
-    if ((s = nbc_new(comm)) != NULL)
-        exchange_steps(s, sbuf, NULL, NULL, scount, st, rbuf, NULL, NULL,
-                       rcount, rt, false);
+    if ((s = nbc_new(comm)) != NULL &&
+        (v = nbc_tmp(s, 4 * comm->size, MPI_INT)) != NULL) {
+        int n = comm->size;
+        for (int i = 0; i < n; i++) {   /* equal blocks, one after another */
+            v[i] = scount, v[n + i] = i * scount;
+            v[2 * n + i] = rcount, v[3 * n + i] = i * rcount;
+        }
+        alltoall_steps(s, sbuf, v, v + n, st, rbuf, v + 2 * n, v + 3 * n,
+                       rt);
+    }
     return START(s, req, comm, "MPI_Ialltoall");
 }
 
@@ -502,16 +537,16 @@ int MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
                    const int *rdispls, MPI_Datatype rt, MPI_Comm comm,
                    MPI_Request *req)
 {
-    int rc = check_buf(comm, 0, st);
+    int rc = check_buf(comm, 0, rt);
     struct nbc *s;
 
-    if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, 0, rt);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = check_buf(comm, 0, st);
     if ((rc = checked(rc, req)) != MPI_SUCCESS)
         return mpi_err(comm, rc, "MPI_Ialltoallv");
     if ((s = nbc_new(comm)) != NULL)
-        exchange_steps(s, sbuf, scounts, sdispls, 0, st, rbuf, rcounts,
-                       rdispls, 0, rt, false);
+        alltoall_steps(s, sbuf, scounts, sdispls, st, rbuf, rcounts, rdispls,
+                       rt);
     return START(s, req, comm, "MPI_Ialltoallv");
 }
 

@@ -6,7 +6,11 @@
  * (topo_neighbors gives the order), all requests posted at once.  A
  * missing Cartesian neighbour (MPI_PROC_NULL) leaves its block alone.
  * Messages go in the collective context with their own tag, in list
- * order, so two edges between the same ranks pair up in order.  The
+ * order, so two edges between the same ranks pair up in order; on a
+ * Cartesian grid the receives of each dimension go positive side first
+ * (recv_slot), since a periodic dimension of 1 or 2 ranks has one
+ * process on both sides, whose block sent in the negative direction is
+ * the one we get from the positive side.  The
  * nonblocking forms (MPI_Ineighbor_*) are the same exchange as a
  * one-round schedule (nbc.h), under the collective's own tag.
  */
@@ -50,6 +54,18 @@ static char *block(const struct side *s, int i, bool same)
     return same ? (char *)s->buf : coll_at((void *)s->buf, i, s->count, t);
 }
 
+/* The receive block the i-th receive posted goes to: in list order,
+ * except that on a Cartesian grid each dimension's two swap.  A
+ * neighbour sends its negative-direction block first, and when it is
+ * our neighbour on both sides (a periodic dimension of 1 or 2 ranks)
+ * that block comes from our positive side: block 2d+1 (MPI-3.1 7.6
+ * orders blocks by direction; with distinct neighbours the order of
+ * posting does not matter). */
+static int recv_slot(MPI_Comm comm, int i)
+{
+    return comm->topo->kind == MPI_CART ? i ^ 1 : i;
+}
+
 static int side_check(const struct side *s, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -67,10 +83,12 @@ static int schedule(MPI_Comm comm, const struct side *snd, bool same,
 {
     struct nbc *s = nbc_new(comm);
 
-    for (int i = 0; s != NULL && i < nin; i++)
+    for (int k = 0; s != NULL && k < nin; k++) {
+        int i = recv_slot(comm, k);
         if (in[i] != MPI_PROC_NULL)
             nbc_recv(s, block(rcv, i, false), count_of(rcv, i),
                      type_of(rcv, i), in[i]);
+    }
     for (int j = 0; s != NULL && j < nout; j++)
         if (out[j] != MPI_PROC_NULL)
             nbc_send(s, block(snd, j, same), count_of(snd, j),
@@ -104,11 +122,13 @@ static int exchange(MPI_Comm comm, const struct side *snd, bool same,
     if (rc == MPI_SUCCESS &&
         (q = calloc((size_t)(nin + nout) + 1, sizeof(*q))) == NULL)
         rc = MPI_ERR_NO_MEM;
-    for (int i = 0; rc == MPI_SUCCESS && i < nin; i++)
+    for (int k = 0; rc == MPI_SUCCESS && k < nin; k++) {
+        int i = recv_slot(comm, k);
         if (in[i] != MPI_PROC_NULL)
             rc = p2p_irecv(block(rcv, i, false), count_of(rcv, i),
                            type_of(rcv, i), in[i], TAG_NEIGHBOR, comm,
-                           comm->ctx + 1, &q[i]);
+                           comm->ctx + 1, &q[k]);
+    }
     for (int j = 0; rc == MPI_SUCCESS && j < nout; j++)
         if (out[j] != MPI_PROC_NULL)
             rc = p2p_isend(block(snd, j, same), count_of(snd, j),
@@ -185,13 +205,15 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
 
 /* ---- the nonblocking forms ---- */
 
-/* A missing request handle is the caller's error, like the others'. */
+/* A missing request handle is the caller's error, like the others'; the
+ * request is MPI_REQUEST_NULL until the exchange has started. */
 static int iexchange(MPI_Comm comm, const struct side *snd, bool same,
                      const struct side *rcv, MPI_Request *req,
                      const char *name)
 {
     if (req == NULL)
         return mpi_err(comm, MPI_ERR_REQUEST, name);
+    *req = MPI_REQUEST_NULL;
     return exchange(comm, snd, same, rcv, req, name);
 }
 

@@ -220,6 +220,8 @@ int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
     struct mpi_op_s *o;
 
+    if (op != NULL)
+        *op = MPI_OP_NULL;              /* if the call fails */
     if (fn == NULL || op == NULL)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create");
     if ((o = calloc(1, sizeof(*o))) == NULL)

@@ -186,6 +186,8 @@ static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
 
     if (rc == MPI_SUCCESS && req == NULL)
         rc = MPI_ERR_REQUEST;
+    else if (req != NULL)
+        *req = MPI_REQUEST_NULL;        /* if the call fails */
     if (rc == MPI_SUCCESS)
         rc = p2p_isend(buf, count, dt, dest, tag, comm, comm->ctx, mode,
                        req);
@@ -282,6 +284,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
 
     if (rc == MPI_SUCCESS && req == NULL)
         rc = MPI_ERR_REQUEST;
+    else if (req != NULL)
+        *req = MPI_REQUEST_NULL;
     if (rc == MPI_SUCCESS)
         rc = p2p_irecv(buf, count, dt, src, tag, comm, comm->ctx, req);
     return rc ? mpi_err(comm, rc, "MPI_Irecv") : MPI_SUCCESS;
@@ -313,6 +317,8 @@ static int init_api(enum req_kind kind, void *buf, int count,
 
     if (rc == MPI_SUCCESS && req == NULL)
         rc = MPI_ERR_REQUEST;
+    else if (req != NULL)
+        *req = MPI_REQUEST_NULL;
     if (rc != MPI_SUCCESS)
         return mpi_err(comm, rc, name);
     if ((r = p2p_make(kind, buf, count, dt, peer, tag, comm, comm->ctx, mode))

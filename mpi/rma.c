@@ -14,13 +14,76 @@
 #include <string.h>
 #include "rma.h"
 
-/* Operations on the window counter in flight at once: enough to fill
+/* Operations on the shared counter in flight at once: enough to fill
  * the link, few enough to leave the message slots to others. */
 #define INFLIGHT_MAX 64
+
+/* What every window's origin side shares: an MD over all memory whose
+ * counter counts the ACKs and REPLYs of every window's operations, and a
+ * counter of arrivals at any window's state area.  Two counters and an
+ * MD per window allowed 64 windows on a node (128 counters); shared,
+ * windows take only match entries.  A flush of one window waits for all
+ * that was issued on any: more than it must, never less (nothing waits
+ * on a target's CPU).  A refusal is reported by the flush that sees it. */
+static struct {
+    int users;                  /* windows */
+    ptl_handle_ct_t ct, state_ct;
+    ptl_handle_md_t md;
+    uint64_t issued;            /* operations counted on ct */
+    uint64_t failed;            /* ... of which refused, reported */
+} org;
+
+int rma_up(void)
+{
+    ptl_md_t d = { 0 };
+
+    if (org.users++ > 0)
+        return MPI_SUCCESS;
+    org.ct = org.state_ct = PTL_INVALID_HANDLE;
+    org.md = PTL_INVALID_HANDLE;
+    org.issued = org.failed = 0;
+    d.start = PTL_JOB_MD_START;
+    d.length = PTL_JOB_MD_LENGTH;
+    d.options = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_CT_REPLY |
+                PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE;
+    d.eq_handle = PTL_EQ_NONE;
+    if (PtlCTAlloc(job.ni, &org.ct) == PTL_OK &&
+        PtlCTAlloc(job.ni, &org.state_ct) == PTL_OK &&
+        (d.ct_handle = org.ct, PtlMDBind(job.ni, &d, &org.md) == PTL_OK))
+        return MPI_SUCCESS;
+    rma_down();
+    return ERRC_NO_CTS;
+}
+
+void rma_down(void)
+{
+    if (--org.users > 0)
+        return;
+    if (org.md != PTL_INVALID_HANDLE)
+        PtlMDRelease(org.md);
+    if (org.ct != PTL_INVALID_HANDLE)
+        PtlCTFree(org.ct);
+    if (org.state_ct != PTL_INVALID_HANDLE)
+        PtlCTFree(org.state_ct);
+}
+
+ptl_handle_ct_t rma_state_ct(void)
+{
+    return org.state_ct;
+}
 
 int win_check(MPI_Win w)
 {
     return w == MPI_WIN_NULL || w->refs <= 0 ? MPI_ERR_WIN : MPI_SUCCESS;
+}
+
+int win_err(MPI_Win w, int rc, const char *name)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    if (win_check(w) != MPI_SUCCESS)    /* no window: no handler of its own */
+        return mpi_err(MPI_COMM_WORLD, rc, name);
+    return mpi_err_handler(w->errh, &w, rc, name);
 }
 
 static ptl_process_t target_of(MPI_Win w, int t)
@@ -41,23 +104,40 @@ static const struct region *region_of(const struct dyn_table *tb,
 }
 
 
-/* Fetch target t's table of regions (one Get, waited for). */
-static int refresh(MPI_Win w, int t)
+/* Get len bytes of target t's table of regions into tb, waited for. */
+static int fetch_table(MPI_Win w, int t, struct dyn_table *tb, size_t len)
 {
-    ptl_size_t off = 0;
     int rc;
 
-    if (w->known[t] == NULL &&
-        (w->known[t] = calloc(1, sizeof(struct dyn_table))) == NULL)
-        return MPI_ERR_NO_MEM;
-    w->issued++;
+    org.issued++;
     do
-        rc = PtlGet(w->md, ptl_job_md_off(w->known[t], sizeof(*w->table)),
-                    sizeof(*w->table), target_of(w, t), PT_ONE,
-                    RMA_BITS(w->comm->ctx, RMA_TABLE), off, NULL);
+        rc = PtlGet(org.md, ptl_job_md_off(tb, len), len, target_of(w, t),
+                    PT_ONE, RMA_BITS(w->comm->ctx, RMA_TABLE), 0, NULL);
     while (rc == PTL_NO_SPACE && (proto_progress(false), true));
     check(rc, "PtlGet (RMA regions)");
     return rma_complete(w);
+}
+
+/* Fetch target t's table of regions: its length first, then as many
+ * regions (again if it grew meanwhile).  Into the heap: Portals writes
+ * where an integer offset says, which the compiler does not see. */
+static int refresh(MPI_Win w, int t)
+{
+    int64_t room = 0;
+    struct dyn_table *tb;
+    int rc;
+
+    for (;;) {
+        if ((tb = realloc(w->known[t], TABLE_BYTES(room))) == NULL)
+            return MPI_ERR_NO_MEM;
+        w->known[t] = tb;
+        tb->n = 0;
+        if ((rc = fetch_table(w, t, tb, TABLE_BYTES(room))) != 0)
+            return rc;
+        if (tb->n <= room)
+            return MPI_SUCCESS;
+        room = tb->n;                   /* the length, or it grew since */
+    }
 }
 
 int rma_where(MPI_Win w, int t, MPI_Aint disp, size_t len, struct where *at)
@@ -81,17 +161,17 @@ int rma_where(MPI_Win w, int t, MPI_Aint disp, size_t len, struct where *at)
 
 /* ---- counting completions ---- */
 
-static ptl_ct_event_t count_now(MPI_Win w)
+static ptl_ct_event_t count_now(void)
 {
     ptl_ct_event_t c;
 
-    check(PtlCTGet(w->ct, &c), "PtlCTGet (window)");
+    check(PtlCTGet(org.ct, &c), "PtlCTGet (windows)");
     return c;
 }
 
-static uint64_t done_count(MPI_Win w)
+static uint64_t done_count(void)
 {
-    ptl_ct_event_t c = count_now(w);
+    ptl_ct_event_t c = count_now();
 
     return c.success + c.failure;
 }
@@ -100,39 +180,39 @@ static uint64_t done_count(MPI_Win w)
  * MPI answering (flow control, FINs) while we do; *c is the counter as
  * last read (one read when they already had).  False if it did not
  * have to wait. */
-static bool wait_count(MPI_Win w, uint64_t count, ptl_ct_event_t *c)
+static bool wait_count(uint64_t count, ptl_ct_event_t *c)
 {
     ptl_size_t test = count;
     unsigned which;
     bool waited = false;
 
-    for (*c = count_now(w); c->success + c->failure < count;
-         *c = count_now(w)) {
+    for (*c = count_now(); c->success + c->failure < count;
+         *c = count_now()) {
         waited = true;
-        if (PtlCTPoll(&w->ct, &test, 1, 1, c, &which) == PTL_OK)
+        if (PtlCTPoll(&org.ct, &test, 1, 1, c, &which) == PTL_OK)
             break;
         proto_progress(false);
     }
     return waited;
 }
 
-/* Room for one more: at most INFLIGHT_MAX of ours in flight. */
-static void room(MPI_Win w)
+/* Room for one more: at most INFLIGHT_MAX in flight. */
+static void room(void)
 {
     ptl_ct_event_t c;
 
-    if (w->issued >= INFLIGHT_MAX)
-        wait_count(w, w->issued - INFLIGHT_MAX + 1, &c);
+    if (org.issued >= INFLIGHT_MAX)
+        wait_count(org.issued - INFLIGHT_MAX + 1, &c);
 }
 
 /* Portals had no message slot free: let some of ours finish. */
-static bool breathe(MPI_Win w)
+static bool breathe(void)
 {
-    uint64_t done = done_count(w);
+    uint64_t done = done_count();
     ptl_ct_event_t c;
 
-    if (w->issued > done)
-        wait_count(w, done + 1, &c);
+    if (org.issued > done)
+        wait_count(done + 1, &c);
     else
         proto_progress(false);
     return true;
@@ -146,17 +226,17 @@ int rma_complete(MPI_Win w)
 
     /* the counter is read once when all is done already (the common
        flush after one operation): a read costs a Portals call on Linux */
-    if (!wait_count(w, w->issued, &c))
+    if (!wait_count(org.issued, &c))
         proto_poll();   /* nothing out, but others may wait on us */
     if (w->rq_pending > 0) {
         while (w->rq_pending > 0)
             proto_progress(true);
-        c = count_now(w);
+        c = count_now();
     }
-    /* a target refused an access outside its window (a dynamic one's
-     * entry spans everything, so that is the only check there) */
-    if (c.failure > w->failed) {
-        w->failed = c.failure;
+    /* a target refused an access: a region detached (ranges are checked
+     * here before anything goes) */
+    if (c.failure > org.failed) {
+        org.failed = c.failure;
         return MPI_ERR_RMA_RANGE;
     }
     return MPI_SUCCESS;
@@ -199,9 +279,9 @@ void rma_hold(MPI_Win w, void *mem, void *ubuf, int ucount,
 static ptl_handle_md_t md_for(MPI_Win w, MPI_Request rq)
 {
     if (rq == NULL) {
-        room(w);
-        w->issued++;
-        return w->md;
+        room();
+        org.issued++;
+        return org.md;
     }
     rq->wait++;
     w->rq_pending++;
@@ -223,7 +303,7 @@ int rma_put(MPI_Win w, int t, const void *src, size_t len,
         rc = PtlPut(m, ptl_job_md_off(src, len), len,
                     rq ? PTL_ACK_REQ : PTL_CT_ACK_REQ, target_of(w, t),
                     PT_ONE, at->bits, at->off, rq, 0);
-    while (rc == PTL_NO_SPACE && breathe(w));
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlPut (RMA)");
     return MPI_SUCCESS;
 }
@@ -237,7 +317,7 @@ int rma_get(MPI_Win w, int t, void *dst, size_t len, const struct where *at,
     do
         rc = PtlGet(m, ptl_job_md_off(dst, len), len, target_of(w, t),
                     PT_ONE, at->bits, at->off, rq);
-    while (rc == PTL_NO_SPACE && breathe(w));
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlGet (RMA)");
     return MPI_SUCCESS;
 }
@@ -253,7 +333,7 @@ int rma_atomic(MPI_Win w, int t, const void *src, size_t len,
         rc = PtlAtomic(m, ptl_job_md_off(src, len), len,
                        rq ? PTL_ACK_REQ : PTL_CT_ACK_REQ, target_of(w, t),
                        PT_ONE, at->bits, at->off, rq, 0, op, pt);
-    while (rc == PTL_NO_SPACE && breathe(w));
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlAtomic (RMA)");
     return MPI_SUCCESS;
 }
@@ -269,7 +349,7 @@ int rma_fetch(MPI_Win w, int t, void *res, const void *src, size_t len,
         rc = PtlFetchAtomic(m, ptl_job_md_off(res, len), m,
                             ptl_job_md_off(src, len), len, target_of(w, t),
                             PT_ONE, at->bits, at->off, rq, 0, op, pt);
-    while (rc == PTL_NO_SPACE && breathe(w));
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlFetchAtomic (RMA)");
     return MPI_SUCCESS;
 }
@@ -287,7 +367,7 @@ static int swap_on(MPI_Win w, int t, uint64_t bits, void *res,
         rc = PtlSwap(m, ptl_job_md_off(res, len), m,
                      ptl_job_md_off(src, len), len, target_of(w, t), PT_ONE,
                      bits, off, rq, 0, cmp, op, pt);
-    while (rc == PTL_NO_SPACE && breathe(w));
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlSwap (RMA)");
     return MPI_SUCCESS;
 }
@@ -310,15 +390,15 @@ int rma_state_add(MPI_Win w, int t, int word, int64_t v)
     int rc;
 
     w->io.operand = v;          /* read when the frame leaves: flushed */
-    room(w);
-    w->issued++;
+    room();
+    org.issued++;
     do
-        rc = PtlAtomic(w->md, ptl_job_md_off(&w->io.operand, 8), 8,
+        rc = PtlAtomic(org.md, ptl_job_md_off(&w->io.operand, 8), 8,
                        PTL_CT_ACK_REQ,
-                       target_of(w, t), PT_ONE,
-                       RMA_BITS(w->comm->ctx, RMA_STATE),
-                       (uint64_t)word * 8, NULL, 0, PTL_SUM, PTL_INT64_T);
-    while (rc == PTL_NO_SPACE && breathe(w));
+                       target_of(w, t), PT_ONE, w->states[t].bits,
+                       w->states[t].off + (uint64_t)word * 8, NULL, 0,
+                       PTL_SUM, PTL_INT64_T);
+    while (rc == PTL_NO_SPACE && breathe());
     issued(rc, "PtlAtomic (RMA state)");
     return rma_complete(w);
 }
@@ -332,21 +412,20 @@ int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp, int64_t v,
     w->io.operand = v;
     w->io.cmp = cmp;
     if (op == PTL_SUM) {
-        room(w);
-        w->issued++;
+        room();
+        org.issued++;
         int rc;
         do
-            rc = PtlFetchAtomic(w->md, ptl_job_md_off(&w->io.old, 8), w->md,
+            rc = PtlFetchAtomic(org.md, ptl_job_md_off(&w->io.old, 8), org.md,
                                 ptl_job_md_off(&w->io.operand, 8), 8,
-                                target_of(w, t), PT_ONE,
-                                RMA_BITS(w->comm->ctx, RMA_STATE),
-                                (uint64_t)word * 8, NULL, 0, PTL_SUM,
-                                PTL_INT64_T);
-        while (rc == PTL_NO_SPACE && breathe(w));
+                                target_of(w, t), PT_ONE, w->states[t].bits,
+                                w->states[t].off + (uint64_t)word * 8, NULL,
+                                0, PTL_SUM, PTL_INT64_T);
+        while (rc == PTL_NO_SPACE && breathe());
         issued(rc, "PtlFetchAtomic (RMA state)");
     } else {
-        swap_on(w, t, RMA_BITS(w->comm->ctx, RMA_STATE), &w->io.old,
-                &w->io.operand, &w->io.cmp, 8, (uint64_t)word * 8, op,
+        swap_on(w, t, w->states[t].bits, &w->io.old, &w->io.operand,
+                &w->io.cmp, 8, w->states[t].off + (uint64_t)word * 8, op,
                 PTL_INT64_T, NULL);
     }
     rma_complete(w);
@@ -360,9 +439,10 @@ void rma_wait_state(MPI_Win w)
     ptl_size_t test;
     unsigned which;
 
-    check(PtlCTGet(w->state_ct, &c), "PtlCTGet (window state)");
+    (void)w;                    /* (the counter counts every window's) */
+    check(PtlCTGet(org.state_ct, &c), "PtlCTGet (window state)");
     test = c.success + c.failure + 1;
-    if (PtlCTPoll(&w->state_ct, &test, 1, 1, &now, &which) != PTL_OK)
+    if (PtlCTPoll(&org.state_ct, &test, 1, 1, &now, &which) != PTL_OK)
         proto_progress(false);
 }
 

@@ -4,12 +4,15 @@
  * moves to a target; rma_ops.c: MPI_Put, MPI_Get and the accumulates;
  * rma_sync.c: fences, post-start-complete-wait, locks, flushes).
  *
- * A window is two match entries per rank on the ONE portal: its memory
- * and a small state area (lock words and PSCW counters), neither of
- * which posts events, so nothing runs on the target's CPU.  The origin
- * counts its completions on a counter of its own MD (ACKs and REPLYs:
- * Portals says an ACK comes once the data is in the target's memory), and
- * a flush waits for the count to reach what it issued.
+ * A window is, per rank, a match entry on the ONE portal over its memory
+ * and a small state area (lock words and PSCW counters) in a page of
+ * such areas that one entry exposes (rma_state.c); neither posts events,
+ * so nothing runs on the target's CPU.  The origin
+ * counts its completions on the counter of an MD every window shares
+ * (ACKs and REPLYs: Portals says an ACK comes once the data is in the
+ * target's memory), and a flush waits for the count to reach what was
+ * issued.  Arrivals at any state area count on one counter too: windows
+ * take no counters or MDs of their own (a node has 128 and 256).
  */
 #ifndef MPI_RMA_H
 #define MPI_RMA_H
@@ -19,23 +22,25 @@
 
 /* Match bits on PT_ONE: bit 63 clear (set: triggered collectives), the
  * window's id (a context of its own communicator), which entry: its
- * memory, its state area, a dynamic window's table of attached regions,
- * or its region number n (RMA_REGION(n)). */
+ * memory, a dynamic window's table of attached regions, or its region
+ * number n (RMA_REGION(n)).  (Pages of state areas: id 0, rma_state.c.) */
 #define RMA_BITS(id, which) (MB_CTX(id) | (uint64_t)(which))
-enum { RMA_MEM, RMA_STATE, RMA_TABLE };
+enum { RMA_MEM, RMA_TABLE };
 #define RMA_REGION(n) ((uint64_t)(n) << 8)
 
 /* A dynamic window's regions, as every rank publishes them: each is an
  * entry of its own, matched by its number; origins fetch the table when
- * an address is in none of the regions they know of. */
-#define MAX_ATTACH 64
+ * an address is in none of the regions they know of.  The table grows
+ * as regions are attached (win.c). */
 struct region {
     int64_t base, size, id;
 };
 struct dyn_table {
-    int64_t n;
-    struct region r[MAX_ATTACH];
+    int64_t n, cap;             /* regions listed, room for */
+    struct region r[];
 };
+#define TABLE_BYTES(cap) (sizeof(struct dyn_table) + \
+                          (size_t)(cap) * sizeof(struct region))
 
 /* Where an access lands at a target: the entry and the offset in it. */
 struct where {
@@ -80,16 +85,13 @@ struct mpi_win_s {
     bool base_ours;             /* MPI_Win_allocate's: freed with it */
     MPI_Aint *sizes;            /* every rank's size and unit */
     int *units;
-    ptl_handle_me_t mem_me, state_me;
-    ptl_handle_ct_t ct;         /* origin completions */
-    ptl_handle_md_t md;         /* all memory, completions counted on ct */
-    ptl_handle_ct_t state_ct;   /* arrivals at our state area */
-    int64_t *state;             /* ST_WORDS(n) words */
+    ptl_handle_me_t mem_me;
+    bool counted;               /* holds the shared MD and counters */
+    int64_t *state;             /* ST_WORDS(n) words (rma_state.c) */
+    struct where *states;       /* every rank's, as its origins reach it */
     struct {                    /* the state atomics' operands */
         int64_t old, operand, cmp;
     } io;
-    uint64_t issued;            /* operations counted on ct */
-    uint64_t failed;            /* ... of which refused, reported */
     int rq_pending;             /* request-based ones (events) not done */
     struct held *held;
     /* synchronisation */
@@ -100,6 +102,7 @@ struct mpi_win_s {
     int64_t *posts_seen, *completes_seen;
     struct attach *attached;    /* dynamic windows' regions: ours */
     struct dyn_table *table;    /* ... as published */
+    struct retired *retired;    /* ... tables it outgrew */
     struct dyn_table **known;   /* ... others', as last fetched */
     int64_t next_region;
     MPI_Errhandler errh;
@@ -108,7 +111,14 @@ struct mpi_win_s {
 };
 
 /* ---- rma.c: moving bytes to and from a target ---- */
+/* The MD and counters every window shares: made for the first window,
+ * freed with the last (ERRC_NO_CTS if Portals has none). */
+int rma_up(void);
+void rma_down(void);
+ptl_handle_ct_t rma_state_ct(void);     /* arrivals at state areas */
 int win_check(MPI_Win w);
+/* rc through w's error handler (MPI_COMM_WORLD's if w is no window). */
+int win_err(MPI_Win w, int rc, const char *name);
 /* Where len bytes at target t's byte displacement lie (a dynamic
  * window: in which attached region); MPI_ERR_RMA_RANGE if nowhere. */
 int rma_where(MPI_Win w, int t, MPI_Aint byte_disp, size_t len,
@@ -139,6 +149,11 @@ void rma_hold(MPI_Win w, void *mem, void *ubuf, int ucount,
 int rma_state_add(MPI_Win w, int t, int word, int64_t v);
 int64_t rma_state_swap(MPI_Win w, int t, int word, int64_t cmp,
                        int64_t v, ptl_op_t op);
+
+/* ---- rma_state.c ---- */
+/* A zeroed state area of bytes bytes, and where origins reach it. */
+int state_alloc(size_t bytes, int64_t **area, struct where *at);
+void state_free(int64_t *area);
 
 /* ---- rma_sync.c ---- */
 /* May this process access target t now (an epoch covers it)? */

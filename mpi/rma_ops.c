@@ -229,9 +229,6 @@ static int accumulate(struct rop *o)
 
 /* ---- the calls ---- */
 
-#define WERR(w, rc, name) \
-    ((rc) ? mpi_err_handler(w ? w->errh : NULL, &w, rc, name) : 0)
-
 /* The target range must lie in its window (dynamic windows: checked by
  * the target's entry, which spans everything). */
 static int range_check(MPI_Win w, int t, MPI_Aint disp, int count,
@@ -357,6 +354,8 @@ static int put_get(int kind, void *obuf, int ocnt, MPI_Datatype odt, int t,
     MPI_Request r = NULL;
     int rc = rop_make(&o, w, t, disp, ocnt, odt, tcnt, tdt);
 
+    if (req != NULL)
+        *req = MPI_REQUEST_NULL;        /* if the call fails */
     if (rc == MPI_SUCCESS && req != NULL && (r = rq_new(w, req)) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS && t != MPI_PROC_NULL) {
@@ -368,7 +367,7 @@ static int put_get(int kind, void *obuf, int ocnt, MPI_Datatype odt, int t,
     }
     if (rc == MPI_SUCCESS && r != NULL)
         rc = rq_issued(r, req);
-    return WERR(w, rc, name);
+    return win_err(w, rc, name);
 }
 
 int MPI_Put(const void *obuf, int ocnt, MPI_Datatype odt, int t,
@@ -390,7 +389,7 @@ int MPI_Rput(const void *obuf, int ocnt, MPI_Datatype odt, int t,
              MPI_Request *req)
 {
     if (req == NULL)
-        return WERR(w, MPI_ERR_REQUEST, "MPI_Rput");
+        return win_err(w, MPI_ERR_REQUEST, "MPI_Rput");
     return put_get(K_PUT, (void *)obuf, ocnt, odt, t, disp, tcnt, tdt, w,
                    req, "MPI_Rput");
 }
@@ -399,7 +398,7 @@ int MPI_Rget(void *obuf, int ocnt, MPI_Datatype odt, int t, MPI_Aint disp,
              int tcnt, MPI_Datatype tdt, MPI_Win w, MPI_Request *req)
 {
     if (req == NULL)
-        return WERR(w, MPI_ERR_REQUEST, "MPI_Rget");
+        return win_err(w, MPI_ERR_REQUEST, "MPI_Rget");
     return put_get(K_GET, obuf, ocnt, odt, t, disp, tcnt, tdt, w, req,
                    "MPI_Rget");
 }
@@ -421,6 +420,8 @@ static int get_acc(const void *obuf, int ocnt, MPI_Datatype odt, void *rbuf,
         rc = rop_make(&o, w, t, disp, rcnt, rdt, tcnt, tdt);
     if (rc == MPI_SUCCESS)
         rc = op_check_rma(op, tdt);
+    if (req != NULL)
+        *req = MPI_REQUEST_NULL;        /* if the call fails */
     if (rc == MPI_SUCCESS && req != NULL && (r = rq_new(w, req)) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS && t != MPI_PROC_NULL) {
@@ -432,7 +433,7 @@ static int get_acc(const void *obuf, int ocnt, MPI_Datatype odt, void *rbuf,
     }
     if (rc == MPI_SUCCESS && r != NULL)
         rc = rq_issued(r, req);
-    return WERR(w, rc, name);
+    return win_err(w, rc, name);
 }
 
 int MPI_Accumulate(const void *obuf, int ocnt, MPI_Datatype odt, int t,
@@ -457,7 +458,7 @@ int MPI_Raccumulate(const void *obuf, int ocnt, MPI_Datatype odt, int t,
                     MPI_Win w, MPI_Request *req)
 {
     if (req == NULL)
-        return WERR(w, MPI_ERR_REQUEST, "MPI_Raccumulate");
+        return win_err(w, MPI_ERR_REQUEST, "MPI_Raccumulate");
     return get_acc(obuf, ocnt, odt, NULL, 0, odt, t, disp, tcnt, tdt, op, w,
                    req, "MPI_Raccumulate");
 }
@@ -468,7 +469,7 @@ int MPI_Rget_accumulate(const void *obuf, int ocnt, MPI_Datatype odt,
                         MPI_Win w, MPI_Request *req)
 {
     if (req == NULL)
-        return WERR(w, MPI_ERR_REQUEST, "MPI_Rget_accumulate");
+        return win_err(w, MPI_ERR_REQUEST, "MPI_Rget_accumulate");
     return get_acc(obuf, ocnt, odt, rbuf, rcnt, rdt, t, disp, tcnt, tdt, op,
                    w, req, "MPI_Rget_accumulate");
 }
@@ -494,14 +495,14 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
     if (rc == MPI_SUCCESS && (!obuf || !cbuf || !rbuf))
         rc = MPI_ERR_BUFFER;
     if (rc != MPI_SUCCESS || t == MPI_PROC_NULL)
-        return WERR(w, rc, "MPI_Compare_and_swap");
+        return win_err(w, rc, "MPI_Compare_and_swap");
     size_t n = (size_t)dt->size;
     struct where at;
     if ((rc = rma_where(w, t, o.disp, n, &at)) != MPI_SUCCESS)
-        return WERR(w, rc, "MPI_Compare_and_swap");
+        return win_err(w, rc, "MPI_Compare_and_swap");
     rc = rma_swap(w, t, rbuf, obuf, cbuf, n, &at, PTL_CSWAP,
                   (ptl_datatype_t)pt, NULL);
-    return WERR(w, rc, "MPI_Compare_and_swap");
+    return win_err(w, rc, "MPI_Compare_and_swap");
 }
 
 /* profiling names (mpi_impl.h: PMPI) */

@@ -10,9 +10,6 @@
  */
 #include "rma.h"
 
-#define WERR(w, rc, name) \
-    ((rc) ? mpi_err_handler(w ? w->errh : NULL, &w, rc, name) : 0)
-
 static int in_group(MPI_Win w, MPI_Group g, int t)
 {
     return group_rank_of_world(g, w->comm->local->world[t]) !=
@@ -52,7 +49,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
         rc = coll_barrier(win->comm);   /* ... and everybody's in ours */
     if (rc == MPI_SUCCESS)
         win->epoch = (assert & MPI_MODE_NOSUCCEED) ? EP_NONE : EP_FENCE;
-    return WERR(win, rc, "MPI_Win_fence");
+    return win_err(win, rc, "MPI_Win_fence");
 }
 
 /* ---- post, start, complete, wait ---- */
@@ -79,7 +76,7 @@ int MPI_Win_post(MPI_Group g, int assert, MPI_Win win)
         if (rank_in_win(win, g, i) == MPI_UNDEFINED)
             rc = MPI_ERR_GROUP;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_post");
+        return win_err(win, rc, "MPI_Win_post");
     group_retain(g);
     win->post_grp = g;
     for (int i = 0; i < g->size; i++)       /* our window is open to it */
@@ -102,7 +99,7 @@ int MPI_Win_start(MPI_Group g, int assert, MPI_Win win)
         if (rank_in_win(win, g, i) == MPI_UNDEFINED)
             rc = MPI_ERR_GROUP;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_start");
+        return win_err(win, rc, "MPI_Win_start");
     for (int i = 0; i < g->size; i++) {     /* each target has posted */
         int t = rank_in_win(win, g, i);
         while (!notice(win, ST_POSTS + t, &win->posts_seen[t]))
@@ -124,7 +121,7 @@ int MPI_Win_complete(MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = rma_flush(win);
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_complete");
+        return win_err(win, rc, "MPI_Win_complete");
     g = win->start_grp;
     for (int i = 0; i < g->size; i++)       /* ours are in: tell it */
         rma_state_add(win, rank_in_win(win, g, i),
@@ -166,7 +163,7 @@ int MPI_Win_wait(MPI_Win win)
         rc = MPI_ERR_RMA_SYNC;
     if (rc == MPI_SUCCESS)
         all_completed(win, true);
-    return WERR(win, rc, "MPI_Win_wait");
+    return win_err(win, rc, "MPI_Win_wait");
 }
 
 int MPI_Win_test(MPI_Win win, int *flag)
@@ -178,7 +175,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
     if (rc == MPI_SUCCESS && flag == NULL)
         rc = MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_test");
+        return win_err(win, rc, "MPI_Win_test");
     proto_progress(false);
     *flag = all_completed(win, false);
     return MPI_SUCCESS;
@@ -221,6 +218,8 @@ int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
     if (rc == MPI_SUCCESS && type != MPI_LOCK_EXCLUSIVE &&
         type != MPI_LOCK_SHARED)
         rc = MPI_ERR_LOCKTYPE;
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;             /* as MPI_PROC_NULL's operations */
     if (rc == MPI_SUCCESS && (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
     /* a fence's epoch ends where passive target begins */
@@ -229,7 +228,7 @@ int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
                                win->epoch != EP_LOCK) || win->locked[rank]))
         rc = MPI_ERR_RMA_SYNC;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_lock");
+        return win_err(win, rc, "MPI_Win_lock");
     if (!(assert & MPI_MODE_NOCHECK))
         lock_take(win, rank, type);
     win->lock_kind[rank] = (assert & MPI_MODE_NOCHECK) ? 0 : type;
@@ -250,6 +249,8 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS && (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
     if (rc == MPI_SUCCESS && (win->epoch != EP_LOCK || !win->locked[rank]))
@@ -257,7 +258,7 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = rma_flush(win);            /* done at the target first */
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_unlock");
+        return win_err(win, rc, "MPI_Win_unlock");
     lock_give(win, rank);
     if (!any_locked(win))
         win->epoch = EP_NONE;
@@ -272,7 +273,7 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
         win->epoch != EP_FENCE)
         rc = MPI_ERR_RMA_SYNC;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_lock_all");
+        return win_err(win, rc, "MPI_Win_lock_all");
     for (int t = 0; t < win->comm->size; t++) {
         if (!(assert & MPI_MODE_NOCHECK))
             lock_take(win, t, MPI_LOCK_SHARED);
@@ -293,7 +294,7 @@ int MPI_Win_unlock_all(MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = rma_flush(win);
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_unlock_all");
+        return win_err(win, rc, "MPI_Win_unlock_all");
     for (int t = 0; t < win->comm->size; t++)
         lock_give(win, t);
     win->epoch = EP_NONE;
@@ -301,11 +302,14 @@ int MPI_Win_unlock_all(MPI_Win win)
 }
 
 /* One counter for all targets: a flush of one target completes every
- * operation, which the standard allows. */
+ * operation, which the standard allows.  MPI_PROC_NULL's operations
+ * did nothing, so there is nothing to wait for. */
 static int flush(MPI_Win win, int rank, const char *name)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
     if (rc == MPI_SUCCESS && rank != -1 &&
         (rank < 0 || rank >= win->comm->size))
         rc = MPI_ERR_RANK;
@@ -314,7 +318,7 @@ static int flush(MPI_Win win, int rank, const char *name)
         rc = MPI_ERR_RMA_SYNC;
     if (rc == MPI_SUCCESS)
         rc = rma_flush(win);
-    return WERR(win, rc, name);
+    return win_err(win, rc, name);
 }
 
 int MPI_Win_flush(int rank, MPI_Win win)
@@ -344,7 +348,7 @@ int MPI_Win_sync(MPI_Win win)
     int rc = win_check(win);
 
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return WERR(win, rc, "MPI_Win_sync");
+    return win_err(win, rc, "MPI_Win_sync");
 }
 
 /* profiling names (mpi_impl.h: PMPI) */

@@ -32,129 +32,216 @@ int *copy_ints(const int *a, int n)
     return b;
 }
 
-/* The first n ranks of comm form the new communicator (others get NULL). */
-static int first_n(MPI_Comm comm, int n, MPI_Comm *newc)
+/* The first n ranks of comm form the new communicator (others get NULL)
+ * with topology t, which it owns from now on (freed if no rank got it). */
+static int first_n(MPI_Comm comm, int n, struct topo *t, MPI_Comm *newc)
 {
     int rc = MPI_Comm_split(comm, comm->rank < n ? 0 : MPI_UNDEFINED,
                             comm->rank, newc);
+
+    if (rc == MPI_SUCCESS && *newc != MPI_COMM_NULL)
+        (*newc)->topo = t;
+    else
+        topo_free(t);
     return rc;
+}
+
+/* A new communicator is MPI_COMM_NULL until the call succeeds. */
+static int out_null(MPI_Comm *newc)
+{
+    if (newc == NULL)
+        return MPI_ERR_ARG;
+    *newc = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+/* A topology holding what t holds (its arrays copies already), or NULL
+ * if memory ran out (t's arrays freed). */
+static struct topo *topo_keep(struct topo t)
+{
+    struct topo *n = calloc(1, sizeof(*n));
+    bool ok = t.kind == MPI_CART ? t.dims && t.periods : t.index && t.edges;
+
+    if (n != NULL)
+        *n = t;
+    if (n == NULL || !ok) {
+        free(n);
+        free(t.dims), free(t.periods), free(t.index), free(t.edges);
+        return NULL;
+    }
+    return n;
+}
+
+/* A copy of periods as 0 and 1 (any nonzero is true). */
+static int *copy_periods(const int *periods, int ndims)
+{
+    int *p = copy_ints(periods, ndims);
+
+    for (int i = 0; p != NULL && i < ndims; i++)
+        p[i] = periods[i] != 0;
+    return p;
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
                     int reorder, MPI_Comm *newc)
 {
-    struct topo *t;
-    int n = 1, rc = comm_check(comm);
+    struct topo *t = NULL;
+    long n = 1;
+    int rc = comm_check(comm);
 
     (void)reorder;
+    if (rc == MPI_SUCCESS)
+        rc = out_null(newc);
     if (rc == MPI_SUCCESS && (comm->inter || ndims < 0))
         rc = comm->inter ? MPI_ERR_COMM : MPI_ERR_DIMS;
+    if (rc == MPI_SUCCESS && ndims > 0 && (dims == NULL || periods == NULL))
+        rc = MPI_ERR_ARG;
     for (int i = 0; rc == MPI_SUCCESS && i < ndims; i++) {
         if (dims[i] <= 0)
             rc = MPI_ERR_DIMS;
-        n *= dims[i];
+        else if ((n *= dims[i]) > comm->size)
+            rc = MPI_ERR_DIMS;          /* more grid points than ranks */
     }
-    if (rc == MPI_SUCCESS && n > comm->size)
-        rc = MPI_ERR_DIMS;
-    if (rc != MPI_SUCCESS)
-        return mpi_err(comm, rc, "MPI_Cart_create");
-    if ((rc = first_n(comm, n, newc)) != MPI_SUCCESS ||
-        *newc == MPI_COMM_NULL)
-        return rc;
-    if ((t = calloc(1, sizeof(*t))) == NULL)
-        return mpi_err(comm, MPI_ERR_INTERN, "MPI_Cart_create");
-    t->kind = MPI_CART;
-    t->ndims = ndims;
-    t->dims = copy_ints(dims, ndims);
-    t->periods = copy_ints(periods, ndims);
-    (*newc)->topo = t;
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS &&
+        (t = topo_keep((struct topo){
+             .kind = MPI_CART, .ndims = ndims, .dims = copy_ints(dims, ndims),
+             .periods = copy_periods(periods, ndims) })) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = first_n(comm, (int)n, t, newc);
+    return rc ? mpi_err(comm, rc, "MPI_Cart_create") : MPI_SUCCESS;
 }
 
-/* Split n into ndims factors as even as possible, respecting fixed
- * (nonzero) entries; largest first. */
+/* The best split of n into k factors f[0] >= ... >= f[k-1]: the one
+ * whose largest and smallest factors are closest (then the smallest
+ * largest one).  A search over n's divisors (divs, largest first;
+ * fewer than 1600 below 2^31), the largest factor chosen first. */
+struct split {
+    int k, ndivs, best_gap, best_max;
+    bool found;
+    int cur[32], best[32];
+    int divs[1600];
+};
+
+static void split_search(struct split *sp, int n, int i, int top)
+{
+    if (i == sp->k - 1) {               /* the last factor is what is left */
+        int gap = (i ? sp->cur[0] : n) - n;
+        if (n > top)
+            return;
+        sp->cur[i] = n;
+        if (!sp->found || gap < sp->best_gap ||
+            (gap == sp->best_gap && sp->cur[0] < sp->best_max)) {
+            sp->found = true;
+            sp->best_gap = gap;
+            sp->best_max = sp->cur[0];
+            memcpy(sp->best, sp->cur, (size_t)sp->k * sizeof(int));
+        }
+        return;
+    }
+    for (int d = 0; d < sp->ndivs; d++) {
+        int f = sp->divs[d];
+        long pow = 1;                   /* f^(factors left) must reach n */
+        if (f > top || f > n || n % f)
+            continue;
+        for (int j = i; j < sp->k && pow < n; j++)
+            pow *= f;
+        if (pow < n)
+            return;                     /* a smaller f cannot either */
+        if (i > 0 && sp->found && sp->cur[0] - f > sp->best_gap)
+            return;                     /* ... and is further off */
+        sp->cur[i] = f;
+        split_search(sp, n / f, i + 1, f);
+    }
+}
+
+/* n's divisors, largest first. */
+static void divisors(struct split *sp, int n)
+{
+    int lo = 0, hi = 0, small[800], large[800];
+
+    for (int q = 1; (long)q * q <= n; q++)
+        if (n % q == 0) {
+            small[lo++] = q;
+            if (q != n / q)
+                large[hi++] = n / q;
+        }
+    sp->ndivs = 0;
+    for (int i = 0; i < hi; i++)
+        sp->divs[sp->ndivs++] = large[i];
+    for (int i = lo - 1; i >= 0; i--)
+        sp->divs[sp->ndivs++] = small[i];
+}
+
+/* Split nnodes into ndims factors as close to each other as possible
+ * (MPI-3.1 7.5.2), keeping the nonzero entries; the ones chosen go in
+ * non-increasing order. */
 int MPI_Dims_create(int nnodes, int ndims, int *dims)
 {
     int rest = nnodes, free_dims = 0;
+    struct split *sp;
 
-    if (nnodes <= 0 || ndims < 0)
-        return mpi_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "MPI_Dims_create");
+    if (nnodes <= 0 || ndims < 0 || (ndims > 0 && dims == NULL))
+        return mpi_err(MPI_COMM_WORLD, nnodes <= 0 || ndims < 0
+                       ? MPI_ERR_DIMS : MPI_ERR_ARG, "MPI_Dims_create");
     for (int i = 0; i < ndims; i++) {
-        if (dims[i] < 0)
+        if (dims[i] < 0 || (dims[i] > 0 && rest % dims[i]))
             return mpi_err(MPI_COMM_WORLD, MPI_ERR_DIMS, "MPI_Dims_create");
-        if (dims[i] > 0) {
-            if (rest % dims[i])
-                return mpi_err(MPI_COMM_WORLD, MPI_ERR_DIMS,
-                               "MPI_Dims_create");
+        if (dims[i] > 0)
             rest /= dims[i];
-        } else {
+        else
             free_dims++;
-        }
     }
     if (free_dims == 0)
         return rest == 1 ? MPI_SUCCESS
                          : mpi_err(MPI_COMM_WORLD, MPI_ERR_DIMS,
                                    "MPI_Dims_create");
-    int f[free_dims];
-    for (int i = 0; i < free_dims; i++)
-        f[i] = 1;
-    /* prime factors, largest first, each to the smallest dimension */
-    int pf[32], np = 0;
-    for (int q = 2, p = rest; p > 1;) {
-        if (p % q) {
-            q++;
-            continue;
-        }
-        pf[np++] = q;
-        p /= q;
-    }
-    for (int k = np - 1; k >= 0; k--) {
-        int m = 0;
-        for (int i = 1; i < free_dims; i++)
-            if (f[i] < f[m])
-                m = i;
-        f[m] *= pf[k];
-    }
-    for (int i = 0; i < free_dims; i++)       /* descending */
-        for (int j = i + 1; j < free_dims; j++)
-            if (f[j] > f[i]) {
-                int t = f[i];
-                f[i] = f[j];
-                f[j] = t;
-            }
+    if ((sp = calloc(1, sizeof(*sp))) == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Dims_create");
+    /* n has at most 30 prime factors: past 31 free dimensions the rest
+     * are 1 whatever the split */
+    sp->k = free_dims < 31 ? free_dims : 31;
+    divisors(sp, rest);
+    split_search(sp, rest, 0, rest);
     for (int i = 0, k = 0; i < ndims; i++)
-        if (dims[i] == 0)
-            dims[i] = f[k++];
+        if (dims[i] == 0) {
+            dims[i] = k < sp->k ? sp->best[k] : 1;
+            k++;
+        }
+    free(sp);
     return MPI_SUCCESS;
 }
 
 int MPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
                      int reorder, MPI_Comm *newc)
 {
-    struct topo *t;
-    int rc = comm_check(comm);
+    struct topo *t = NULL;
+    int rc = comm_check(comm), nedges;
 
     (void)reorder;
+    if (rc == MPI_SUCCESS)
+        rc = out_null(newc);
     if (rc == MPI_SUCCESS && (comm->inter || nnodes < 0 ||
                               nnodes > comm->size))
         rc = comm->inter ? MPI_ERR_COMM : MPI_ERR_ARG;
-    for (int i = 0; rc == MPI_SUCCESS && nnodes > 0 &&
-                    i < index[nnodes - 1]; i++)
+    if (rc == MPI_SUCCESS && nnodes > 0 && (index == NULL || edges == NULL))
+        rc = MPI_ERR_ARG;
+    for (int i = 0; rc == MPI_SUCCESS && i < nnodes; i++)
+        if (index[i] < (i ? index[i - 1] : 0))
+            rc = MPI_ERR_ARG;           /* index counts up */
+    nedges = rc == MPI_SUCCESS && nnodes > 0 ? index[nnodes - 1] : 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < nedges; i++)
         if (edges[i] < 0 || edges[i] >= nnodes)
             rc = MPI_ERR_ARG;
-    if (rc != MPI_SUCCESS)
-        return mpi_err(comm, rc, "MPI_Graph_create");
-    if ((rc = first_n(comm, nnodes, newc)) != MPI_SUCCESS ||
-        *newc == MPI_COMM_NULL)
-        return rc;
-    if ((t = calloc(1, sizeof(*t))) == NULL)
-        return mpi_err(comm, MPI_ERR_INTERN, "MPI_Graph_create");
-    t->kind = MPI_GRAPH;
-    t->nnodes = nnodes;
-    t->index = copy_ints(index, nnodes);
-    t->edges = copy_ints(edges, nnodes ? index[nnodes - 1] : 0);
-    (*newc)->topo = t;
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS &&
+        (t = topo_keep((struct topo){
+             .kind = MPI_GRAPH, .nnodes = nnodes,
+             .index = copy_ints(index, nnodes),
+             .edges = copy_ints(edges, nedges) })) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = first_n(comm, nnodes, t, newc);
+    return rc ? mpi_err(comm, rc, "MPI_Graph_create") : MPI_SUCCESS;
 }
 
 static int need(MPI_Comm comm, int kind, const char *name)
@@ -327,12 +414,17 @@ int MPI_Cart_shift(MPI_Comm comm, int dir, int disp, int *src, int *dst)
  * ordered by their coordinates in the kept ones. */
 int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
 {
-    int rc = need(comm, MPI_CART, "MPI_Cart_sub");
-    struct topo *t = comm->topo, *nt;
+    int rc = out_null(newc);
+    struct topo *t, *nt;
     int color = 0, key = 0, nd = 0;
 
     if (rc != MPI_SUCCESS)
+        return mpi_err(comm, rc, "MPI_Cart_sub");
+    if ((rc = need(comm, MPI_CART, "MPI_Cart_sub")) != MPI_SUCCESS)
         return rc;
+    t = comm->topo;
+    if (t->ndims > 0 && remain == NULL)
+        return mpi_err(comm, MPI_ERR_ARG, "MPI_Cart_sub");
     int c[t->ndims + 1];
     coords_of(t, comm->rank, c);
     for (int i = 0; i < t->ndims; i++) {
@@ -343,19 +435,21 @@ int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
             color = color * t->dims[i] + c[i];
         }
     }
-    if ((rc = MPI_Comm_split(comm, color, key, newc)) != MPI_SUCCESS)
-        return rc;
-    if ((nt = calloc(1, sizeof(*nt))) == NULL)
-        return mpi_err(comm, MPI_ERR_INTERN, "MPI_Cart_sub");
-    nt->kind = MPI_CART;
-    nt->ndims = nd;
-    nt->dims = malloc((size_t)(nd ? nd : 1) * sizeof(int));
-    nt->periods = malloc((size_t)(nd ? nd : 1) * sizeof(int));
-    for (int i = 0, k = 0; i < t->ndims; i++)
+    int *d = malloc((size_t)(nd + 1) * sizeof(int));
+    int *p = malloc((size_t)(nd + 1) * sizeof(int));
+    for (int i = 0, k = 0; d && p && i < t->ndims; i++)
         if (remain[i]) {
-            nt->dims[k] = t->dims[i];
-            nt->periods[k++] = t->periods[i];
+            d[k] = t->dims[i];
+            p[k++] = t->periods[i];
         }
+    nt = topo_keep((struct topo){ .kind = MPI_CART, .ndims = nd, .dims = d,
+                                  .periods = p });
+    if (nt == NULL)
+        return mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Cart_sub");
+    if ((rc = MPI_Comm_split(comm, color, key, newc)) != MPI_SUCCESS) {
+        topo_free(nt);
+        return rc;
+    }
     (*newc)->topo = nt;
     return MPI_SUCCESS;
 }
@@ -363,13 +457,13 @@ int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
 int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
                  int *newrank)
 {
-    int n = 1;
+    long n = 1;
 
     (void)periods;
     if (comm_check(comm))
         return mpi_err(comm, MPI_ERR_COMM, "MPI_Cart_map");
-    for (int i = 0; i < ndims; i++)
-        n *= dims[i];
+    for (int i = 0; i < ndims && n <= comm->size; i++)
+        n = dims[i] > 0 ? n * dims[i] : comm->size + 1;
     if (n > comm->size || ndims < 0)
         return mpi_err(comm, MPI_ERR_DIMS, "MPI_Cart_map");
     *newrank = comm->rank < n ? comm->rank : MPI_UNDEFINED;

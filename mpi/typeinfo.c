@@ -92,10 +92,13 @@ int rec_keep(int rc, MPI_Datatype *t, struct rec *r)
     free(r->ints);
     free(r->aints);
     free(r->types);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    dt_release(*t);
-    return MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        dt_release(*t);
+        rc = MPI_ERR_NO_MEM;
+    }
+    if (t != NULL)
+        *t = MPI_DATATYPE_NULL; /* a failed constructor's new type */
+    return rc;
 }
 
 /* dt_release's part: the record and the name. */
@@ -105,7 +108,7 @@ void dt_forget(MPI_Datatype dt)
     free(dt->name);
 }
 
-#define TERR(rc, name) ((rc) ? mpi_err(MPI_COMM_WORLD, rc, name) : 0)
+#define TERR(rc, name) mpi_err(MPI_COMM_WORLD, rc, name)  /* once */
 
 
 int MPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt,

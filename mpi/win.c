@@ -5,11 +5,13 @@
  * window's attributes, group, name, info and error handler.
  *
  * A window gets a duplicate of its communicator, whose context names it
- * in match bits, and per rank: a counter and an MD for its origin
- * completions, a counter for arrivals at its state area, and the two
- * match entries.  A dynamic window has no memory entry: each attached
+ * in match bits, and per rank a match entry over its memory and a state
+ * area in a page of them (rma_state.c); the MD and counters are every
+ * window's (rma.c).  A dynamic window has no memory entry: each attached
  * region is an entry of its own, listed in a table its rank publishes
- * (rma.c finds an address's region there).
+ * (rma.c finds an address's region there), which doubles when it is
+ * full.  So windows and regions are limited by Portals match entries
+ * (README.md, Limits).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,13 @@ struct attach {
     MPI_Aint size;
     int64_t id;
     ptl_handle_me_t me;
+};
+
+/* A table a dynamic window outgrew, kept until the window goes (an
+ * origin's Get may have matched it just before it was unlinked). */
+struct retired {
+    struct retired *next;
+    struct dyn_table *table;
 };
 
 /* An entry on PT_ONE that posts no events; arrivals counted on ct. */
@@ -37,37 +46,28 @@ static int append(MPI_Win w, void *start, size_t len, uint64_t which,
         me.ct_handle = ct;
         me.options |= PTL_ME_EVENT_CT_COMM;
     }
-    return entry_rc(PtlMEAppend(job.ni, PT_ONE, &me, PTL_PRIORITY_LIST, NULL,
-                                h), "PtlMEAppend (window)");
+    if (entry_rc(PtlMEAppend(job.ni, PT_ONE, &me, PTL_PRIORITY_LIST, NULL, h),
+                 "PtlMEAppend (window)") != MPI_SUCCESS)
+        return ERRC_RMA_ENTRIES;        /* a message that names windows */
+    return MPI_SUCCESS;
 }
 
-/* The counters, the MD and the entries of a window (what was made
- * before a failure is undone by portals_down). */
-static int portals_up(MPI_Win w)
+/* The entry and state area of a window, and its share of the MD and
+ * counters (what was made before a failure is undone by portals_down);
+ * *st: where its origins reach the state area. */
+static int portals_up(MPI_Win w, struct where *st)
 {
-    ptl_md_t d = { 0 };
-    int rc;
+    int rc = rma_up();
 
-    if (PtlCTAlloc(job.ni, &w->ct) != PTL_OK)
-        return ERRC_NO_CTS;
-    if (PtlCTAlloc(job.ni, &w->state_ct) != PTL_OK)
-        return ERRC_NO_CTS;
-    d.start = PTL_JOB_MD_START;
-    d.length = PTL_JOB_MD_LENGTH;
-    d.options = PTL_MD_EVENT_CT_ACK | PTL_MD_EVENT_CT_REPLY |
-                PTL_MD_EVENT_SUCCESS_DISABLE | PTL_MD_EVENT_SEND_DISABLE;
-    d.eq_handle = PTL_EQ_NONE;
-    d.ct_handle = w->ct;
-    rc = PtlMDBind(job.ni, &d, &w->md) == PTL_OK ? MPI_SUCCESS : ERRC_NO_CTS;
+    w->counted = rc == MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = state_alloc(ST_WORDS(w->comm->size) * 8, &w->state, st);
     if (rc == MPI_SUCCESS && w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        rc = append(w, w->table, sizeof(*w->table), RMA_TABLE, PTL_CT_NONE,
-                    &w->mem_me);
+        rc = append(w, w->table, TABLE_BYTES(w->table->cap), RMA_TABLE,
+                    PTL_CT_NONE, &w->mem_me);
     else if (rc == MPI_SUCCESS)
         rc = append(w, w->base, (size_t)w->size, RMA_MEM, PTL_CT_NONE,
                     &w->mem_me);
-    if (rc == MPI_SUCCESS)
-        rc = append(w, w->state, ST_WORDS(w->comm->size) * 8, RMA_STATE,
-                    w->state_ct, &w->state_me);
     return rc;
 }
 
@@ -75,20 +75,16 @@ static void portals_down(MPI_Win w)
 {
     if (w->mem_me != PTL_INVALID_HANDLE)
         PtlMEUnlink(w->mem_me);
-    if (w->state_me != PTL_INVALID_HANDLE)
-        PtlMEUnlink(w->state_me);
-    if (w->md != PTL_INVALID_HANDLE)
-        PtlMDRelease(w->md);
-    if (w->ct != PTL_INVALID_HANDLE)
-        PtlCTFree(w->ct);
-    if (w->state_ct != PTL_INVALID_HANDLE)
-        PtlCTFree(w->state_ct);
+    if (w->state != NULL)
+        state_free(w->state);
+    if (w->counted)
+        rma_down();
 }
 
 static void win_destroy(MPI_Win w)
 {
     portals_down(w);
-    free(w->state);
+    free(w->states);
     free(w->sizes);
     free(w->units);
     free(w->locked);
@@ -105,6 +101,12 @@ static void win_destroy(MPI_Win w)
         free(w->known[i]);
     free(w->known);
     free(w->table);
+    while (w->retired != NULL) {
+        struct retired *r = w->retired;
+        w->retired = r->next;
+        free(r->table);
+        free(r);
+    }
     if (w->base_ours)
         free(w->base);
     errh_release(w->errh);
@@ -117,38 +119,47 @@ static void win_destroy(MPI_Win w)
 }
 
 /* Per-rank arrays, and every rank's size and unit (for range checks and
- * to scale displacements by the target's unit). */
+ * to scale displacements by the target's unit) and state area. */
+#define SHARED 5        /* size, unit, error, state area's bits and offset */
 static int win_tables(MPI_Win w)
 {
     int n = w->comm->size, rc;
-    MPI_Aint mine[3] = { w->size, w->disp_unit, 0 }, *all;
+    MPI_Aint mine[SHARED] = { w->size, w->disp_unit, 0, 0, 0 }, *all;
+    struct where st = { 0, 0 };
 
-    w->state = calloc(ST_WORDS(n), sizeof(int64_t));
+    w->states = calloc((size_t)n, sizeof(struct where));
     w->sizes = calloc((size_t)n, sizeof(MPI_Aint));
     w->units = calloc((size_t)n, sizeof(int));
     w->locked = calloc((size_t)n, sizeof(bool));
     w->lock_kind = calloc((size_t)n, sizeof(int));
     w->posts_seen = calloc((size_t)n, sizeof(int64_t));
     w->completes_seen = calloc((size_t)n, sizeof(int64_t));
-    all = calloc(3 * (size_t)n, sizeof(MPI_Aint));
-    if (!w->state || !w->sizes || !w->units || !w->locked || !w->lock_kind ||
-        !w->posts_seen || !w->completes_seen || !all)
+    all = calloc(SHARED * (size_t)n, sizeof(MPI_Aint));
+    if (!w->states || !w->sizes || !w->units || !w->locked ||
+        !w->lock_kind || !w->posts_seen || !w->completes_seen || !all)
         mine[2] = MPI_ERR_NO_MEM;
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC &&
-        (!(w->table = calloc(1, sizeof(*w->table))) ||
+        (!(w->table = calloc(1, TABLE_BYTES(16))) ||
          !(w->known = calloc((size_t)n, sizeof(*w->known)))))
         mine[2] = MPI_ERR_NO_MEM;
+    else if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        w->table->cap = 16;
     /* the entries exist before anyone learns the window is there; every
      * rank learns whether every other could make its own */
     if (mine[2] == MPI_SUCCESS)
-        mine[2] = portals_up(w);
-    rc = all ? coll_allgather(mine, 3 * (int)sizeof(MPI_Aint), MPI_BYTE, all,
-                              3 * (int)sizeof(MPI_Aint), MPI_BYTE, w->comm)
+        mine[2] = portals_up(w, &st);
+    mine[3] = (MPI_Aint)st.bits;
+    mine[4] = (MPI_Aint)st.off;
+    rc = all ? coll_allgather(mine, SHARED * (int)sizeof(MPI_Aint), MPI_BYTE,
+                              all, SHARED * (int)sizeof(MPI_Aint), MPI_BYTE,
+                              w->comm)
              : MPI_ERR_NO_MEM;
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        w->sizes[i] = all[3 * i];
-        w->units[i] = (int)all[3 * i + 1];
-        rc = (int)all[3 * i + 2];
+        const MPI_Aint *a = all + SHARED * i;
+        w->sizes[i] = a[0];
+        w->units[i] = (int)a[1];
+        rc = (int)a[2];
+        w->states[i] = (struct where){ (uint64_t)a[3], (uint64_t)a[4] };
     }
     free(all);
     return rc;
@@ -160,6 +171,8 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     MPI_Win w;
     int rc = comm_check(comm);
 
+    if (out != NULL)
+        *out = MPI_WIN_NULL;            /* if the call fails */
     if (rc == MPI_SUCCESS && comm->inter)
         rc = MPI_ERR_COMM;
     if (rc == MPI_SUCCESS && size < 0)
@@ -177,11 +190,7 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     *w = (struct mpi_win_s){ .refs = 1, .flavor = flavor, .base = base,
                              .size = size, .disp_unit = unit,
                              .errh = MPI_ERRORS_ARE_FATAL,
-                             .mem_me = PTL_INVALID_HANDLE,
-                             .state_me = PTL_INVALID_HANDLE,
-                             .ct = PTL_INVALID_HANDLE,
-                             .md = PTL_INVALID_HANDLE,
-                             .state_ct = PTL_INVALID_HANDLE };
+                             .mem_me = PTL_INVALID_HANDLE };
     rc = MPI_Comm_dup(comm, &w->comm);
     if (rc == MPI_SUCCESS)
         rc = info_copy(info, &w->info);
@@ -196,8 +205,7 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
     return MPI_SUCCESS;
 }
 
-#define WIN_MAKE(rc, comm, name) \
-    ((rc) ? mpi_err(comm, rc, name) : MPI_SUCCESS)
+#define WIN_MAKE(rc, comm, name) mpi_err(comm, rc, name)
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win)
@@ -231,9 +239,6 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return WIN_MAKE(rc, comm, "MPI_Win_create_dynamic");
 }
 
-#define WERR(w, rc, name) \
-    ((rc) ? mpi_err_handler(w ? w->errh : NULL, &w, rc, name) : 0)
-
 static int dynamic_check(MPI_Win w)
 {
     int rc = win_check(w);
@@ -243,16 +248,48 @@ static int dynamic_check(MPI_Win w)
     return rc;
 }
 
+/* A full table doubles: the bigger one is published under the same
+ * match bits before the old one is unlinked, so an origin's Get always
+ * finds one of them. */
+static int table_grow(MPI_Win w)
+{
+    struct dyn_table *old = w->table, *tb;
+    struct retired *r = malloc(sizeof(*r));
+    ptl_handle_me_t me;
+    int rc;
+
+    tb = r ? malloc(TABLE_BYTES(2 * old->cap)) : NULL;
+    if (tb == NULL) {
+        free(r);
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(tb, old, TABLE_BYTES(old->n));
+    tb->cap = 2 * old->cap;
+    if ((rc = append(w, tb, TABLE_BYTES(tb->cap), RMA_TABLE, PTL_CT_NONE,
+                     &me)) != MPI_SUCCESS) {
+        free(tb);
+        free(r);
+        return rc;
+    }
+    PtlMEUnlink(w->mem_me);
+    w->mem_me = me;
+    w->table = tb;
+    *r = (struct retired){ w->retired, old };
+    w->retired = r;
+    return MPI_SUCCESS;
+}
+
 /* The region becomes an entry of its own and a line of the table. */
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     int rc = dynamic_check(win);
     struct attach *a = NULL;
-    struct dyn_table *tb = rc ? NULL : win->table;
+    struct dyn_table *tb;
 
-    if (rc == MPI_SUCCESS && (size < 0 || (size > 0 && base == NULL) ||
-                              tb->n == MAX_ATTACH))
+    if (rc == MPI_SUCCESS && (size < 0 || (size > 0 && base == NULL)))
         rc = MPI_ERR_RMA_ATTACH;
+    if (rc == MPI_SUCCESS && win->table->n == win->table->cap)
+        rc = table_grow(win);
     if (rc == MPI_SUCCESS && (a = malloc(sizeof(*a))) == NULL)
         rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) {
@@ -263,9 +300,10 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     }
     if (rc != MPI_SUCCESS) {
         free(a);
-        return WERR(win, rc, "MPI_Win_attach");
+        return win_err(win, rc, "MPI_Win_attach");
     }
     win->attached = a;
+    tb = win->table;
     tb->r[tb->n] = (struct region){ (int64_t)(intptr_t)base, size, a->id };
     tb->n++;
     return MPI_SUCCESS;
@@ -281,7 +319,7 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     if (rc == MPI_SUCCESS && *pp == NULL)
         rc = MPI_ERR_RMA_ATTACH;        /* never attached */
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_detach");
+        return win_err(win, rc, "MPI_Win_detach");
     struct attach *a = *pp;
     struct dyn_table *tb = win->table;
     *pp = a->next;
@@ -311,7 +349,7 @@ int MPI_Win_free(MPI_Win *win)
     if (rc == MPI_SUCCESS)
         rc = coll_barrier(w->comm);
     if (rc != MPI_SUCCESS)
-        return WERR(w, rc, "MPI_Win_free");
+        return win_err(w, rc, "MPI_Win_free");
     win_destroy(w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;
@@ -327,7 +365,7 @@ int MPI_Win_get_attr(MPI_Win win, int key, void *value, int *flag)
     if (rc == MPI_SUCCESS && (value == NULL || flag == NULL))
         rc = MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_get_attr");
+        return win_err(win, rc, "MPI_Win_get_attr");
     *flag = 1;
     switch (key) {
     case MPI_WIN_BASE: *(void **)value = win->base; break;
@@ -347,9 +385,13 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     int rc = win_check(win);
 
+    if (rc == MPI_SUCCESS && group == NULL)
+        rc = MPI_ERR_ARG;
+    else if (group != NULL)
+        *group = MPI_GROUP_NULL;
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_group(win->comm, group);
-    return WERR(win, rc, "MPI_Win_get_group");
+    return win_err(win, rc, "MPI_Win_get_group");
 }
 
 int MPI_Win_set_name(MPI_Win win, const char *name)
@@ -358,7 +400,7 @@ int MPI_Win_set_name(MPI_Win win, const char *name)
 
     if (rc == MPI_SUCCESS)
         rc = name_set(&win->name, name);
-    return WERR(win, rc, "MPI_Win_set_name");
+    return win_err(win, rc, "MPI_Win_set_name");
 }
 
 int MPI_Win_get_name(MPI_Win win, char *name, int *len)
@@ -367,7 +409,7 @@ int MPI_Win_get_name(MPI_Win win, char *name, int *len)
 
     if (rc == MPI_SUCCESS)
         rc = name_get(win->name, name, len);
-    return WERR(win, rc, "MPI_Win_get_name");
+    return win_err(win, rc, "MPI_Win_get_name");
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -379,16 +421,18 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
         info_free(win->info);
         win->info = copy;
     }
-    return WERR(win, rc, "MPI_Win_set_info");
+    return win_err(win, rc, "MPI_Win_set_info");
 }
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info)
 {
     int rc = win_check(win);
 
+    if (rc != MPI_SUCCESS && info != NULL)
+        *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
         rc = info_give(win->info, info);
-    return WERR(win, rc, "MPI_Win_get_info");
+    return win_err(win, rc, "MPI_Win_get_info");
 }
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
@@ -396,6 +440,8 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
 {
     MPI_Errhandler e = fn && eh ? errh_new(ERRH_WIN) : NULL;
 
+    if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;      /* if the call fails */
     if (e == NULL)
         return mpi_err(MPI_COMM_WORLD, fn && eh ? MPI_ERR_NO_MEM
                                                 : MPI_ERR_ARG,
@@ -412,7 +458,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
     if (rc == MPI_SUCCESS && !errh_fits(eh, ERRH_WIN))
         rc = MPI_ERR_ARG;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_set_errhandler");
+        return win_err(win, rc, "MPI_Win_set_errhandler");
     errh_retain(eh);
     errh_release(win->errh);
     win->errh = eh;
@@ -425,8 +471,10 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
 
     if (rc == MPI_SUCCESS && eh == NULL)
         rc = MPI_ERR_ARG;
+    else if (eh != NULL)
+        *eh = MPI_ERRHANDLER_NULL;
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_get_errhandler");
+        return win_err(win, rc, "MPI_Win_get_errhandler");
     *eh = win->errh;
     errh_retain(*eh);
     return MPI_SUCCESS;
@@ -437,7 +485,7 @@ int MPI_Win_call_errhandler(MPI_Win win, int code)
     int rc = win_check(win);
 
     if (rc != MPI_SUCCESS)
-        return WERR(win, rc, "MPI_Win_call_errhandler");
+        return win_err(win, rc, "MPI_Win_call_errhandler");
     mpi_err_handler(win->errh, &win, code, "MPI_Win_call_errhandler");
     return MPI_SUCCESS;
 }

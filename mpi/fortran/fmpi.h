@@ -10,6 +10,7 @@
 #ifndef FMPI_H
 #define FMPI_H
 
+#include "../names.h"
 #include <stddef.h>
 #include "mpi.h"
 

@@ -82,7 +82,7 @@ all: mpi-fortran
 # ---- tests (tests/mpif/run under ptlrun) ----
 MPIF_T := $(MPIF_B)/tests
 MPIF_TESTS := $(MPIF_T)/fmpi-h $(MPIF_T)/fmpi-mod $(MPIF_T)/f77hello \
-              $(MPIF_T)/cxxmpi
+              $(MPIF_T)/f77legacy $(MPIF_T)/cxxmpi
 
 # fmpi.F90 (its harness module first) and fmpi2.F90, twice: through
 # mpif.h and through use mpi; each build its own module directory.
@@ -98,7 +98,8 @@ $(MPIF_T)/fmpi-mod: $(MPIF_SRC) tests/mpif/fmpi.h $(MPIF_ALL) tools/mpicc
 	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 -Wall -Wno-unused-dummy-argument \
 	    -DUSE_MPI_MODULE -J$(@D)/mod-mod $(MPIF_SRC) -o $@
 
-$(MPIF_T)/f77hello: tests/mpif/f77hello.f $(MPIF_ALL) tools/mpicc
+$(MPIF_T)/f77hello $(MPIF_T)/f77legacy: $(MPIF_T)/%: tests/mpif/%.f \
+                                        $(MPIF_ALL) tools/mpicc
 	@mkdir -p $(@D)
 	$(call say,MPIFORT,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpifort -O1 $< -o $@

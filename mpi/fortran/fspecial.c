@@ -112,7 +112,9 @@ void pmpi_keyval_create_(fcopy_fn *copy, fdel_fn *del, MPI_Fint *keyval,
 {
     struct fkey *k = malloc(sizeof *k);
     if (k == NULL) {
-        *ierror = MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        *keyval = MPI_KEYVAL_INVALID;
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        *ierror = MPI_ERR_NO_MEM;
         return;
     }
     *k = (struct fkey){ copy, del, *extra };
@@ -177,25 +179,22 @@ static int no_slot(const char *what)
     fprintf(stderr, "MPI (Fortran): more than %d %s at once; free one "
             "first (the Fortran bindings call them through %d fixed "
             "trampolines)\n", NSLOTS, what, NSLOTS);
-    return MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_INTERN);
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_INTERN);
+    return MPI_ERR_INTERN;      /* (the call above returns success) */
 }
 
 void pmpi_op_create_(fop_fn *fn, MPI_Fint *commute, MPI_Fint *op,
                      MPI_Fint *ierror)
 {
     int i = 0;
+    MPI_Op c = MPI_OP_NULL;
     while (i < NSLOTS && fops[i].fn != NULL)
         i++;
-    if (i == NSLOTS) {
-        *ierror = no_slot("user operations (MPI_OP_CREATE)");
-        return;
-    }
-    MPI_Op c = MPI_OP_NULL;
-    *ierror = MPI_Op_create(op_tramps[i], *commute != 0, &c);
-    if (*ierror == MPI_SUCCESS) {
+    *ierror = i == NSLOTS ? no_slot("user operations (MPI_OP_CREATE)")
+                          : MPI_Op_create(op_tramps[i], *commute != 0, &c);
+    if (*ierror == MPI_SUCCESS)
         fops[i].fn = fn, fops[i].op = c;
-        *op = MPI_Op_c2f(c);
-    }
+    *op = MPI_Op_c2f(c);        /* MPI_OP_NULL if the call failed */
 }
 WEAK(op_create, (fop_fn *fn, MPI_Fint *commute, MPI_Fint *op,
                  MPI_Fint *ierror))
@@ -229,18 +228,14 @@ static MPI_Handler_function *const eh_tramps[NSLOTS] = { SLOTS(EH_NAME) };
 void pmpi_errhandler_create_(feh_fn *fn, MPI_Fint *eh, MPI_Fint *ierror)
 {
     int i = 0;
+    MPI_Errhandler c = MPI_ERRHANDLER_NULL;
     while (i < NSLOTS && fehs[i] != NULL && fehs[i] != fn)
         i++;                    /* the same procedure shares its slot */
-    if (i == NSLOTS) {
-        *ierror = no_slot("error handler procedures");
-        return;
-    }
-    MPI_Errhandler c = MPI_ERRHANDLER_NULL;
-    *ierror = MPI_Comm_create_errhandler(eh_tramps[i], &c);
-    if (*ierror == MPI_SUCCESS) {
+    *ierror = i == NSLOTS ? no_slot("error handler procedures")
+                          : MPI_Comm_create_errhandler(eh_tramps[i], &c);
+    if (*ierror == MPI_SUCCESS)
         fehs[i] = fn;
-        *eh = MPI_Errhandler_c2f(c);
-    }
+    *eh = MPI_Errhandler_c2f(c); /* MPI_ERRHANDLER_NULL if it failed */
 }
 WEAK(errhandler_create, (feh_fn *fn, MPI_Fint *eh, MPI_Fint *ierror))
 void pmpi_comm_create_errhandler_(feh_fn *fn, MPI_Fint *eh, MPI_Fint *ierror)

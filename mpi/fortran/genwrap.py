@@ -152,7 +152,7 @@ def c_wrapper(name, args):
             elif kind.endswith('>'):
                 pre.append('%s c_%s = (%s)0;' % (ctype, a, ctype))
                 cargs.append('&c_%s' % a)
-                post.append('if (rc == MPI_SUCCESS) *%s = MPI_%s_c2f(c_%s);'
+                post.append('*%s = MPI_%s_c2f(c_%s);    /* null if it failed */'
                             % (a, conv, a))
             else:
                 pre.append('%s c_%s = MPI_%s_f2c(*%s);' % (ctype, a, conv, a))

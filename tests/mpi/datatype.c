@@ -3,6 +3,7 @@
  * struct (with MPI_LB/MPI_UB), sizes/extents/bounds, pack/unpack, sending
  * non-contiguous data (eager and long) and receiving it as another type,
  * Get_elements, reductions on derived types. */
+#include <stdbool.h>
 #include <stddef.h>
 #include "mpitest.h"
 
@@ -211,9 +212,214 @@ static void reduce_derived(void)
     MPI_Type_free(&pair);
 }
 
+/* ---- bounds against typemaps (MPI-3.1 4.1.6, 4.1.7) ----
+ * A model of a typemap: its data entries (displacement, size) and its
+ * lb and ub markers.  lb is the least lb marker if there is one, else
+ * the least displacement; ub the greatest ub marker, else the greatest
+ * end of an entry (struct: rounded up to the widest entry's size); the
+ * true bounds look at the data only.  Each case builds a type with the
+ * library and the same typemap here, and the two must agree. */
+#define MAXE 64
+struct tmap {
+    int n, nl, nu;
+    long d[MAXE], s[MAXE], l[MAXE], u[MAXE];
+};
+
+static long tm_lb(const struct tmap *t)
+{
+    long v = 0;
+
+    for (int i = 0; i < (t->nl ? t->nl : t->n); i++) {
+        long x = t->nl ? t->l[i] : t->d[i];
+        v = i == 0 || x < v ? x : v;
+    }
+    return v;
+}
+
+static long tm_ub(const struct tmap *t, bool pad)
+{
+    long v = 0, a = 1;
+
+    if (t->nu) {
+        for (int i = 0; i < t->nu; i++)
+            v = i == 0 || t->u[i] > v ? t->u[i] : v;
+        return v;
+    }
+    for (int i = 0; i < t->n; i++) {
+        v = i == 0 || t->d[i] + t->s[i] > v ? t->d[i] + t->s[i] : v;
+        a = t->s[i] > a ? t->s[i] : a;
+    }
+    long ext = v - tm_lb(t);
+    return pad && ext % a ? v + a - ext % a : v;
+}
+
+static void tm_true(const struct tmap *t, long *lo, long *hi)
+{
+    *lo = *hi = 0;
+    for (int i = 0; i < t->n; i++) {
+        *lo = i == 0 || t->d[i] < *lo ? t->d[i] : *lo;
+        *hi = i == 0 || t->d[i] + t->s[i] > *hi ? t->d[i] + t->s[i] : *hi;
+    }
+}
+
+/* count copies of src, the k-th at disp + k * stride, into dst. */
+static void tm_add(struct tmap *dst, const struct tmap *src, long disp,
+                   int count, long stride)
+{
+    for (int k = 0; k < count; k++) {
+        long at = disp + k * stride;
+        for (int i = 0; i < src->n; i++) {
+            dst->d[dst->n] = src->d[i] + at;
+            dst->s[dst->n++] = src->s[i];
+        }
+        for (int i = 0; i < src->nl; i++)
+            dst->l[dst->nl++] = src->l[i] + at;
+        for (int i = 0; i < src->nu; i++)
+            dst->u[dst->nu++] = src->u[i] + at;
+    }
+}
+
+static long tm_extent(const struct tmap *t, bool pad)
+{
+    return tm_ub(t, pad) - tm_lb(t);
+}
+
+static struct tmap tm_basic(long size)
+{
+    struct tmap t = { .n = 1, .d = { 0 }, .s = { size } };
+    return t;
+}
+
+/* MPI_Type_create_resized: old markers go, these two come. */
+static struct tmap tm_resized(struct tmap t, long lb, long ext)
+{
+    t.nl = t.nu = 1;
+    t.l[0] = lb;
+    t.u[0] = lb + ext;
+    return t;
+}
+
+static void agree(MPI_Datatype dt, const struct tmap *t, bool pad)
+{
+    MPI_Aint lb, ext, tlb, text, lb1, ub1;
+    long lo, hi, size = 0;
+    int sz;
+
+    MPI_Type_get_extent(dt, &lb, &ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_lb(dt, &lb1);
+    MPI_Type_ub(dt, &ub1);
+    MPI_Type_size(dt, &sz);
+    tm_true(t, &lo, &hi);
+    for (int i = 0; i < t->n; i++)
+        size += t->s[i];
+    CHECK(lb == tm_lb(t) && ext == tm_extent(t, pad));
+    CHECK(lb1 == lb && ub1 == lb + ext);
+    CHECK(tlb == lo && text == hi - lo);
+    CHECK(sz == size);
+}
+
+static void bounds_typemaps(void)
+{
+    struct tmap i4 = tm_basic(4), d8 = tm_basic(8), c1 = tm_basic(1), t, u;
+    MPI_Datatype r, nr, dt, dt2;
+    int one[3] = { 1, 1, 1 }, two[2] = { 2, 3 }, id[2] = { -2, 3 };
+    MPI_Aint ad[3];
+
+    /* resized with a negative lower bound, and contiguous of it */
+    MPI_Type_create_resized(MPI_INT, -4, 12, &r);
+    struct tmap rm = tm_resized(i4, -4, 12);
+    agree(r, &rm, false);
+    MPI_Type_contiguous(3, r, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &rm, 0, 3, 12);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    /* vectors with negative strides, of int and of the resized type */
+    MPI_Type_vector(3, 1, -2, MPI_INT, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &i4, 0, 3, -8);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_vector(2, 2, -3, r, &dt);
+    t = (struct tmap){ 0 };
+    for (int b = 0; b < 2; b++)
+        tm_add(&t, &rm, b * -36, 2, 12);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_create_hvector(2, 1, -16, MPI_DOUBLE, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &d8, 0, 2, -16);
+    agree(dt, &t, false);
+    /* resized around it, and two of those */
+    MPI_Type_create_resized(dt, -16, 40, &dt2);
+    u = tm_resized(t, -16, 40);
+    agree(dt2, &u, false);
+    MPI_Type_free(&dt);
+    MPI_Type_contiguous(2, dt2, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &u, 0, 2, 40);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_free(&dt2);
+    /* a negative extent */
+    MPI_Type_create_resized(MPI_INT, 0, -4, &nr);
+    struct tmap nm = tm_resized(i4, 0, -4);
+    agree(nr, &nm, false);
+    MPI_Type_contiguous(3, nr, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &nm, 0, 3, -4);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    /* indexed at negative displacements */
+    MPI_Type_indexed(2, one, id, MPI_DOUBLE, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &d8, -16, 1, 0);
+    tm_add(&t, &d8, 24, 1, 0);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_indexed(2, two, id, r, &dt);       /* blocks of 2 and 3 */
+    t = (struct tmap){ 0 };
+    tm_add(&t, &rm, -24, 2, 12);
+    tm_add(&t, &rm, 36, 3, 12);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    /* structs: MPI-1 markers, a resized member, padding */
+    MPI_Datatype ty[3] = { MPI_LB, MPI_INT, MPI_UB };
+    ad[0] = -8, ad[1] = 0, ad[2] = 16;
+    MPI_Type_struct(3, one, ad, ty, &dt);
+    t = (struct tmap){ .nl = 1, .nu = 1, .l = { -8 }, .u = { 16 } };
+    tm_add(&t, &i4, 0, 1, 0);
+    agree(dt, &t, true);
+    MPI_Type_free(&dt);
+    ad[0] = 100;
+    MPI_Type_create_struct(1, one, ad, &r, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &rm, 100, 1, 0);
+    agree(dt, &t, true);
+    MPI_Type_free(&dt);
+    MPI_Datatype cic[3] = { MPI_CHAR, MPI_INT, MPI_CHAR };
+    ad[0] = 0, ad[1] = 4, ad[2] = 8;
+    MPI_Type_create_struct(3, one, ad, cic, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &c1, 0, 1, 0);
+    tm_add(&t, &i4, 4, 1, 0);
+    tm_add(&t, &c1, 8, 1, 0);
+    agree(dt, &t, true);                /* 9 bytes, extent 12 */
+    MPI_Type_free(&dt);
+    /* dup keeps the bounds */
+    MPI_Type_dup(r, &dt);
+    agree(dt, &rm, false);
+    MPI_Type_free(&dt);
+    MPI_Type_free(&r);
+    MPI_Type_free(&nr);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "datatype");
+    bounds_typemaps();
+    t_report("bounds-against-typemaps");
     bounds();
     t_report("size-extent-bounds-lb-ub");
     send_structs();

@@ -36,6 +36,26 @@ static void info(void)
     CHECK(flag && len == 7);
     MPI_Info_get(i, "absent", MPI_MAX_INFO_VAL, v, &flag);
     CHECK(!flag);
+    /* MPI-3.1 9: valuelen is the room for characters, the terminator
+     * after it; an absent key leaves value and valuelen as they were */
+    strcpy(v, "zz");
+    MPI_Info_get(i, "striping_unit", 0, v, &flag);
+    CHECK(flag && v[0] == 0);
+    strcpy(v, "zz");
+    len = -5;
+    MPI_Info_get(i, "absent", 1, v, &flag);
+    MPI_Info_get_valuelen(i, "absent", &len, &flag);
+    CHECK(!flag && len == -5 && strcmp(v, "zz") == 0);
+    CHECK(MPI_Info_get_nthkey(i, 2, k) == MPI_ERR_ARG);    /* 0..N-1 */
+    CHECK(MPI_Info_get_nthkey(i, -1, k) == MPI_ERR_ARG);
+    memset(v, 'v', sizeof(v) - 1);
+    v[sizeof(v) - 1] = 0;
+    CHECK(MPI_Info_set(i, "big", v) == MPI_SUCCESS);       /* MAX fits */
+    char bigger[MPI_MAX_INFO_VAL + 2];
+    memset(bigger, 'v', sizeof(bigger) - 1);
+    bigger[sizeof(bigger) - 1] = 0;
+    CHECK(MPI_Info_set(i, "big", bigger) == MPI_ERR_INFO_VALUE);
+    MPI_Info_delete(i, "big");
     MPI_Info_dup(i, &d);
     MPI_Info_delete(i, "cb_nodes");
     MPI_Info_get_nkeys(i, &n);

@@ -177,6 +177,66 @@ static void on_file_error(MPI_File *f, int *code, ...)
     handled = *code;
 }
 
+/* The classes MPI-3.1 13.7 names, each from the case it describes. */
+static void more_errors(const char *none)
+{
+    static const int bad_modes[] = {
+        0,                                              /* no access mode */
+        MPI_MODE_RDONLY | MPI_MODE_RDWR,                /* two of them */
+        MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL,
+        MPI_MODE_RDONLY | MPI_MODE_EXCL,
+    };
+    char longname[5000], missing_dir[320];
+    MPI_File fh = MPI_FILE_NULL;
+    MPI_Offset size;
+    int cls, v = 1;
+
+    for (size_t i = 0; i < sizeof(bad_modes) / sizeof(bad_modes[0]); i++) {
+        MPI_Error_class(MPI_File_open(MPI_COMM_WORLD, path, bad_modes[i],
+                                      MPI_INFO_NULL, &fh), &cls);
+        CHECK(cls == MPI_ERR_AMODE && fh == MPI_FILE_NULL);
+    }
+    /* the processes of a collective open must give the same amode */
+    if (t_size > 1) {
+        MPI_Error_class(MPI_File_open(MPI_COMM_WORLD, path,
+                                      t_rank ? MPI_MODE_RDWR
+                                             : MPI_MODE_RDONLY,
+                                      MPI_INFO_NULL, &fh), &cls);
+        CHECK(cls == MPI_ERR_NOT_SAME && fh == MPI_FILE_NULL);
+    }
+    /* no such directory, a name too long, a directory */
+    snprintf(missing_dir, sizeof(missing_dir), "%s.d/f", none);
+    MPI_Error_class(MPI_File_open(MPI_COMM_WORLD, missing_dir,
+                                  MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                                  MPI_INFO_NULL, &fh), &cls);
+    CHECK(cls == MPI_ERR_NO_SUCH_FILE);
+    memset(longname, 'n', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = 0;
+    MPI_Error_class(MPI_File_open(MPI_COMM_WORLD, longname, MPI_MODE_RDONLY,
+                                  MPI_INFO_NULL, &fh), &cls);
+    CHECK(cls == MPI_ERR_BAD_FILE);
+    MPI_Error_class(MPI_File_open(MPI_COMM_WORLD, ".", MPI_MODE_RDWR,
+                                  MPI_INFO_NULL, &fh), &cls);
+    CHECK(cls == MPI_ERR_BAD_FILE);
+    /* reading a file opened write-only; seeking one opened sequential */
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    MPI_Error_class(MPI_File_read_at(fh, 0, &v, 1, MPI_INT,
+                                     MPI_STATUS_IGNORE), &cls);
+    CHECK(cls == MPI_ERR_ACCESS);
+    MPI_File_close(&fh);
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL,
+                  MPI_INFO_NULL, &fh);
+    MPI_Error_class(MPI_File_seek(fh, 0, MPI_SEEK_SET), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
+    MPI_Error_class(MPI_File_read_at(fh, 0, &v, 1, MPI_INT,
+                                     MPI_STATUS_IGNORE), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
+    MPI_File_close(&fh);
+    /* no file at all */
+    MPI_Error_class(MPI_File_get_size(MPI_FILE_NULL, &size), &cls);
+    CHECK(cls == MPI_ERR_FILE);
+}
+
 static void errors(void)
 {
     MPI_File fh = MPI_FILE_NULL;
@@ -210,6 +270,7 @@ static void errors(void)
                                   MPI_MODE_EXCL | MPI_MODE_WRONLY,
                                   MPI_INFO_NULL, &fh), &cls);
     CHECK(cls == MPI_ERR_FILE_EXISTS);
+    more_errors(none);
 }
 
 int main(int argc, char **argv)

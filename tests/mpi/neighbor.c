@@ -106,6 +106,22 @@ static void cart(void)
     CHECK(got[1] == (t_rank < t_size - 1 ? val(t_rank + 1, 0, 0) : -7));
     CHECK(got[2] == -7 && got[3] == -7);
     MPI_Comm_free(&grid);
+    /* periodic both ways: dimension 1 (size 1) has this rank on both
+     * sides, and on 1 or 2 ranks so has dimension 0.  From each side
+     * comes the block the neighbour sent the other way: from the left
+     * (-1) its block sent right (+1), MPI-3.1 7.6 */
+    per[0] = per[1] = 1;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &grid);
+    n_alltoall(s, 1, MPI_INT, got, 1, MPI_INT, grid);
+    CHECK(got[0] == val(left, 0, 1) && got[1] == val(right, 0, 0));
+    CHECK(got[2] == val(t_rank, 0, 3) && got[3] == val(t_rank, 0, 2));
+    int c1[4] = { 1, 1, 1, 1 }, d1[4] = { 3, 2, 1, 0 }, w[4] = { -7, -7,
+                                                                  -7, -7 };
+    n_alltoallv(s, c1, d1, MPI_INT, w, c1, d1, MPI_INT, grid);
+    /* sent block j from s[3-j], received block i into w[3-i] */
+    CHECK(w[3] == val(left, 0, 2) && w[2] == val(right, 0, 3));
+    CHECK(w[1] == val(t_rank, 0, 0) && w[0] == val(t_rank, 0, 1));
+    MPI_Comm_free(&grid);
 }
 
 /* A graph: rank r is joined to r+1 and r+2 (mod n) both ways. */
@@ -249,12 +265,9 @@ static void ring_in_flight(void)
         for (int i = 0; i < 3; i++)
             CHECK(gv[rd[k] + i] == (i < rc[k] ? val(k ? right : left, 1, i)
                                               : -1));
-    /* from the left its "+1" block (index 1), from the right its "-1";
-       on 1 or 2 ranks left is right, and its two blocks pair in order */
-    if (left != right)
-        CHECK(a2[0] == val(left, 0, 1) && a2[1] == val(right, 0, 0));
-    else
-        CHECK(a2[0] == val(left, 0, 0) && a2[1] == val(right, 0, 1));
+    /* from the left its "+1" block (index 1), from the right its "-1",
+       on 1 or 2 ranks too, where left and right are one process */
+    CHECK(a2[0] == val(left, 0, 1) && a2[1] == val(right, 0, 0));
     MPI_Comm_free(&ring);
 }
 

@@ -6,7 +6,8 @@
  * different; a compare-and-swap spin lock guarding a plain counter; an
  * exclusive lock guarding a read-modify-write; post-start-complete-wait
  * on a ring; request-based operations; dynamic and allocated windows;
- * range and synchronisation errors. */
+ * range and synchronisation errors; every call that takes a target rank
+ * given MPI_PROC_NULL, which succeeds and does nothing. */
 #include "mpitest.h"
 
 #define N 16
@@ -447,6 +448,76 @@ static void errors(void)
     MPI_Win_free(&w);
 }
 
+/* MPI_PROC_NULL is a valid target of every RMA call (MPI-3.1 11.3):
+ * nothing moves, nothing is locked, and every call succeeds, inside
+ * each kind of epoch and, for the passive target calls, outside one. */
+static void proc_null(void)
+{
+    int mem[4] = { 5, 6, 7, 8 }, v = 1, r = -3, c = 0, n = MPI_PROC_NULL;
+    MPI_Request q;
+    MPI_Group g;
+    MPI_Win w;
+
+    MPI_Win_create(mem, sizeof(mem), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+    /* passive target on MPI_PROC_NULL alone */
+    CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, n, 0, w) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, n, 0, 1, MPI_INT, w) == MPI_SUCCESS);
+    CHECK(MPI_Get(&r, 1, MPI_INT, n, 0, 1, MPI_INT, w) == MPI_SUCCESS);
+    CHECK(MPI_Accumulate(&v, 1, MPI_INT, n, 0, 1, MPI_INT, MPI_SUM, w) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Get_accumulate(&v, 1, MPI_INT, &r, 1, MPI_INT, n, 0, 1,
+                             MPI_INT, MPI_SUM, w) == MPI_SUCCESS);
+    CHECK(MPI_Fetch_and_op(&v, &r, MPI_INT, n, 0, MPI_SUM, w) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Compare_and_swap(&v, &c, &r, MPI_INT, n, 0, w) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Rput(&v, 1, MPI_INT, n, 0, 1, MPI_INT, w, &q) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(MPI_Rget(&r, 1, MPI_INT, n, 0, 1, MPI_INT, w, &q) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(MPI_Raccumulate(&v, 1, MPI_INT, n, 0, 1, MPI_INT, MPI_SUM, w,
+                          &q) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(MPI_Rget_accumulate(&v, 1, MPI_INT, &r, 1, MPI_INT, n, 0, 1,
+                              MPI_INT, MPI_SUM, w, &q) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(MPI_Win_flush(n, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_flush_local(n, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(n, w) == MPI_SUCCESS);
+    CHECK(r == -3);                     /* nothing came back */
+    /* ... while a real target is locked, and under lock_all */
+    CHECK(MPI_Win_lock(MPI_LOCK_SHARED, to_rank(1), 0, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_lock(MPI_LOCK_SHARED, n, 0, w) == MPI_SUCCESS);
+    CHECK(MPI_Put(&v, 1, MPI_INT, n, 0, 1, MPI_INT, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(n, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock(to_rank(1), w) == MPI_SUCCESS);
+    CHECK(MPI_Win_lock_all(0, w) == MPI_SUCCESS);
+    CHECK(MPI_Fetch_and_op(&v, &r, MPI_INT, n, 0, MPI_SUM, w) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Win_flush(n, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_flush_local(n, w) == MPI_SUCCESS);
+    CHECK(MPI_Win_unlock_all(w) == MPI_SUCCESS);
+    /* fence and post-start-complete-wait epochs */
+    MPI_Win_fence(0, w);
+    CHECK(MPI_Put(&v, 1, MPI_INT, n, 0, 1, MPI_INT, w) == MPI_SUCCESS);
+    CHECK(MPI_Accumulate(&v, 1, MPI_INT, n, 0, 1, MPI_INT, MPI_MAX, w) ==
+          MPI_SUCCESS);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+    MPI_Comm_group(MPI_COMM_SELF, &g);
+    MPI_Win_post(g, 0, w);
+    MPI_Win_start(g, 0, w);
+    CHECK(MPI_Get(&r, 1, MPI_INT, n, 0, 1, MPI_INT, w) == MPI_SUCCESS);
+    MPI_Win_complete(w);
+    MPI_Win_wait(w);
+    MPI_Group_free(&g);
+    CHECK(r == -3);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(mem[0] == 5 && mem[1] == 6 && mem[2] == 7 && mem[3] == 8);
+    MPI_Win_free(&w);
+}
+
 static void accumulates(void)
 {
     acc_int();
@@ -470,6 +541,7 @@ static const struct {
     { "request-based-allocated", requests },
     { "dynamic-window", dynamic },
     { "errors", errors },
+    { "proc-null", proc_null },
 };
 
 /* rma [NAME...]: the parts named, or all. */

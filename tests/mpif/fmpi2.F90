@@ -236,6 +236,11 @@ subroutine errs_attrs()
   call check(len_trim(msg) == rlen, 'error string blank-padded')
   call MPI_SEND(val, 1, 0, 0, 0, MPI_COMM_WORLD, ierr)
   call check(ierr /= MPI_SUCCESS, 'null datatype gives an error code')
+  ! a failed call's new handle is the null one
+  dup = MPI_COMM_WORLD
+  call MPI_COMM_SPLIT(MPI_COMM_WORLD, -5, 0, dup, ierr)
+  call check(ierr /= MPI_SUCCESS .and. dup == MPI_COMM_NULL, &
+             'failed split gives MPI_COMM_NULL')
   ! a Fortran error handler is called with the comm and the code
   call MPI_ERRHANDLER_CREATE(myhandler, eh, ierr)
   call MPI_ERRHANDLER_SET(MPI_COMM_WORLD, eh, ierr)
