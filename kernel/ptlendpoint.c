@@ -218,6 +218,15 @@ static void release_here(void *arg)
     kptl_release(arg);
 }
 
+/* Read from any CPU once p's threads are stopped: nothing changes its
+   NIs then. */
+bool kptl_in_job(struct proc *p)
+{
+    struct kptl *kp = kptl_of(p);
+
+    return kp && kp->lib && ptl_lib_in_job(kp->lib);
+}
+
 void kptl_release(struct proc *p)
 {
     struct kptl *kp = kptl_of(p);

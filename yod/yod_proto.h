@@ -36,7 +36,9 @@
  * in peer the rank whose end made it give up (-1: it gave up by itself);
  * LWK_STOP_FAULT with status 128 + the signal Linux would send (a page
  * fault 139), addr, rip, text "killed: what <symbol+off>"; 0 killed by a
- * KILL or FREE.
+ * KILL or FREE.  After an exit or a fault, `left_job` is 1 if the rank
+ * was still in a parallel job (it had not finalized its job NI: MPI_Finalize,
+ * NX's exit, ptl_job_fini), so its peers may wait for it.
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
@@ -250,6 +252,9 @@ struct yod_msg {
     uint32_t local;             /* LOAD (vn), STATE: ranks on the node */
     uint32_t cpus;              /* OK to ALLOC, STATE: the node's CPUs */
     uint32_t refused;           /* STATE: requests refused or dropped */
+    uint32_t left_job;          /* EXIT: 1 if the rank ended in its parallel
+                                   job, not finalized (lwk_run_result) */
+    uint32_t spare;             /* 0: keeps the 64-bit fields unpadded */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

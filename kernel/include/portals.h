@@ -78,6 +78,8 @@ bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out);
 void kptl_release(struct proc *p);
+/* p has a logical NI it never finalized (ptl_lib_in_job). */
+bool kptl_in_job(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,
    re-arm the network timer. */
 void kptl_after_call(void);

@@ -140,6 +140,22 @@ static void send_round(int to, unsigned par, unsigned round)
         ptl_job_abort(1, "ptl_job_barrier: PtlPut failed");
 }
 
+/* Our message to `to` could not be delivered.  In the start-up barrier
+ * that is a peer not there yet (it is sent again); once every rank has
+ * passed one barrier it is a peer that is gone (its node answered for the
+ * incarnation that left, or it stopped answering): waiting for it would
+ * be for ever. */
+static void check_gone(int to)
+{
+    char why[96];
+
+    if (J.ack != PTL_NI_UNDELIVERABLE || J.seq == 0)
+        return;
+    snprintf(why, sizeof(why), "ptl_job_barrier: rank %d is gone (a "
+             "message to it was undeliverable)", to);
+    ptl_job_abort_peer(1, to, why);
+}
+
 /* One round: our message delivered (resent until an ACK says so) and the
  * message from our partner of this round arrived. */
 static void barrier_round(unsigned par, unsigned round, int to)
@@ -151,6 +167,7 @@ static void barrier_round(unsigned par, unsigned round, int to)
     send_round(to, par, round);
     while (J.ack != PTL_NI_OK || !J.seen[par][round]) {
         int retry = J.ack > 0;      /* refused, or not sent: again later */
+        check_gone(to);
         rc = PtlEQPoll(&J.eq, 1, retry ? RETRY_MS : PTL_TIME_FOREVER, &ev,
                        &which);
         if (rc == PTL_OK || rc == PTL_EQ_DROPPED)
