@@ -51,6 +51,14 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    yod/siphash.c -lportals
 
+# Output and files when yod cannot write them, and from threads
+# (tests/qemu/suite-yodio).
+YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
+$(YOD_OUT_ELF): tests/yod/outtest.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
 # The ways a rank ends its job (tests/qemu/suite-jobs): MPI_Abort, an NX
 # fatal error, abort(), assert(), ptl_job_abort, exits.
 YOD_ABORTS_ELF := $(BUILD)/tests/yod/aborts.elf

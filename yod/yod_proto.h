@@ -116,11 +116,16 @@
  *
  * Output.  When LWK_YOD=NID:PID is in a program's environment, libc sends
  * what it writes to fds 1 and 2 as Puts (at most YOD_IO_CHUNK bytes each,
- * acknowledged before write returns, so nothing is lost at exit) to that
- * station's portal YOD_PT_IO, hdr_data = seq << 32 | rank << 8 | fd (seq
- * counts the rank's output Puts from 1), match bits = yod_output_mac,
- * from a physical NI of its own pid (PTL_PID in its environment), so a
- * job's logical NI (ptl_job.h) is untouched.
+ * ACK requested) to that station's portal YOD_PT_IO, hdr_data = seq << 32
+ * | rank << 8 | fd (seq counts the rank's output Puts from 1), match bits
+ * = yod_output_mac, from a physical NI of its own pid (PTL_PID in its
+ * environment), so a job's logical NI (ptl_job.h) is untouched.  yod
+ * answers each Put it takes once it has written the lines the Put's bytes
+ * ended: a Put of no bytes to the rank's portal YOD_PT_FILE, match bits
+ * YOD_MB_OUT | seq, hdr_data the errno of the write that failed (the
+ * protocol's number, below; 0: written).  write returns only after the
+ * ACK and the answer, so nothing is lost at exit and a full disk or a
+ * closed pipe on yod's side is the rank's error (ENOSPC, EPIPE, EFBIG).
  *
  * Fan-out loading (the default; yod with YOD_FANOUT=0 uses ALLOC + LOAD
  * to every node instead).  Nodes form a binomial tree over the ranks
@@ -199,6 +204,7 @@
 #define YOD_MB_ARGS     2ull
 #define YOD_MB_ANS      0ull            /* | seq: a file answer */
 #define YOD_MB_BUF      (1ull << 32)    /* | seq: the rank's data buffer */
+#define YOD_MB_OUT      (2ull << 32)    /* | output seq: an output answer */
 
 #define YOD_IO_CHUNK    4096
 #define YOD_ARGS_MAX    8192    /* argv/env block */
