@@ -138,7 +138,7 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
     }
     *kp = (struct kptl){ .p = p, .mem_pa = pa, .mem_len = len, .shm = shm,
                          .shm_uva = shm_uva, .shm_len = shm_len,
-                         .waiter_cpu = -1 };
+                         .waiters = 0 };
     /* The loopback queue sits after the core's tables, in the same region. */
     kp->loop = (uint8_t *)phys_to_virt(pa) + len - LOOP_BYTES;
     kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* struct lwk_ptl_head */

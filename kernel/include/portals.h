@@ -40,7 +40,8 @@ struct kptl {
     /* Frames it sent: to endpoints of this node (the loop queues, never
        the NIC), and to the NIC (other nodes); the node log shows both. */
     uint64_t tx_loop, tx_nic;
-    int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
+    uint64_t waiters;                   /* CPUs halted in its ptl_wait: the
+                                           main thread's, its threads' */
     bool rx_news;                       /* frames from the NIC in this batch */
     bool idle_here;                     /* its process sleeps in kptl_idle */
 };
