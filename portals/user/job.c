@@ -196,6 +196,23 @@ void ptl_job_barrier(void)
 
 /* ---- setup and teardown ---- */
 
+/* Under tools/ptlrun, PTL_JOB_STATE names a file that exists while this
+ * process is in the job: when it ends, ptlrun knows whether it left
+ * without finalizing, and then ends the job (its peers would wait for
+ * it).  On the nodes the kernel knows it without help (docs/yod.md). */
+static void mark_in_job(int in)
+{
+    const char *path = getenv("PTL_JOB_STATE");
+    FILE *f;
+
+    if (path == NULL)
+        return;
+    if (!in)
+        remove(path);
+    else if ((f = fopen(path, "w")) != NULL)
+        fclose(f);
+}
+
 static int read_env(long *rank, long *size, ptl_process_t **map)
 {
     long jid = 0;
@@ -301,6 +318,7 @@ int ptl_job_init(struct ptl_job *job)
     J.job.size = (int)size;
     J.refs = 1;
     J.seq = 0;
+    mark_in_job(1);
     ptl_job_barrier();
     *job = J.job;
     return PTL_OK;
@@ -316,6 +334,7 @@ void ptl_job_fini(void)
     PtlEQFree(J.eq);
     PtlNIFini(J.job.ni);
     PtlFini();
+    mark_in_job(0);
 }
 
 /* On a node the kernel's abort ends the job: yod kills every rank and
