@@ -12,6 +12,9 @@
  *                 each "nid:pid" or "a-b:pid" (nids a..b, one rank each),
  *                 e.g. "0-7:17" or "4:17,9:17"
  *   PTL_JOB_ID    job id (optional, default 0)
+ *   PTL_JOB_STATE a file that exists while this process is in the job
+ *                 (optional; tools/ptlrun: a rank that exits while it is
+ *                 there left without finalizing)
  *
  * Uses only portals4.h and libc, so it builds for Linux and with lwkcc.
  */
