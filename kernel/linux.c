@@ -149,6 +149,7 @@ static long lx_exit(struct trapframe *tf)
         proc_exit(tf, (int)tf->rdi);
         return 0;
     }
+    thread_leaving();
     if (this_cpu()->thread.arg)
         copy_to_user(p, this_cpu()->thread.arg, &zero, sizeof(zero));
     thread_exit(0);

@@ -156,17 +156,18 @@ void kptl_rx_resume(void)
    published at the start of its shared area (kptl_setup reserved it). */
 void kptl_wake(struct kptl *kp)
 {
-    int w;
+    uint64_t w;
 
     kp->wake_seq++;
     __atomic_store_n((uint64_t *)kp->shm, kp->wake_seq, __ATOMIC_RELEASE);
-    /* A process halted in ptl_wait on another CPU than the engine's: the
-       fence pairs with the waiter's between publishing itself and its
-       last look at the counter (kptl_wait_elsewhere). */
+    /* Threads of the process halted in ptl_wait on other CPUs than the
+       engine's: the fence pairs with each waiter's between publishing
+       itself and its last look at the counter (kptl_wait_elsewhere). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    w = __atomic_load_n(&kp->waiter_cpu, __ATOMIC_RELAXED);
-    if (w >= 0 && w != this_cpu()->id)
-        apic_send_ipi(cpus[w].apic_id, ICR_FIXED | VEC_KICK);
+    w = __atomic_load_n(&kp->waiters, __ATOMIC_RELAXED) &
+        ~(1ULL << this_cpu()->id);
+    for (; w; w &= w - 1)
+        apic_send_ipi(cpus[__builtin_ctzll(w)].apic_id, ICR_FIXED | VEC_KICK);
 }
 
 static void net_timer(void);

@@ -314,10 +314,13 @@ static bool ended(uint32_t reason)
            reason == LWK_STOP_ABORT;
 }
 
-/* p is over: its threads stop, its traffic ends, the PCT gets `res`. */
+/* p is over: its threads stop, its traffic ends, the PCT gets `res`,
+   which says whether p left a parallel job without finalizing (its peers
+   would wait for it: yod ends the job). */
 static void finish(struct proc *p, struct lwk_run_result *res)
 {
     threads_stop(p);
+    res->left_job = kptl_in_job(p);
     kptl_release(p);
     p->state = P_DEAD;
     p->result = *res;

@@ -138,7 +138,7 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
     }
     *kp = (struct kptl){ .p = p, .mem_pa = pa, .mem_len = len, .shm = shm,
                          .shm_uva = shm_uva, .shm_len = shm_len,
-                         .waiter_cpu = -1 };
+                         .waiters = 0 };
     /* The loopback queue sits after the core's tables, in the same region. */
     kp->loop = (uint8_t *)phys_to_virt(pa) + len - LOOP_BYTES;
     kp->ext[0] = (struct kptl_ext){ 0, 64 };   /* struct lwk_ptl_head */
@@ -216,6 +216,15 @@ static void log_stats(struct kptl *kp)
 static void release_here(void *arg)
 {
     kptl_release(arg);
+}
+
+/* Read from any CPU once p's threads are stopped: nothing changes its
+   NIs then. */
+bool kptl_in_job(struct proc *p)
+{
+    struct kptl *kp = kptl_of(p);
+
+    return kp && kp->lib && ptl_lib_in_job(kp->lib);
 }
 
 void kptl_release(struct proc *p)

@@ -60,19 +60,21 @@ long kptl_forward_call(struct proc *p, uint64_t op, uint64_t uargs)
    (a kick), the deadline passes, or another interrupt comes. */
 void kptl_wait_elsewhere(struct kptl *kp, uint64_t seen, uint64_t deadline)
 {
+    uint64_t me = 1ULL << this_cpu()->id;
+
     kptl_flush();               /* held ACKs go before we wait */
-    kp->nwaits++;
-    __atomic_store_n(&kp->waiter_cpu, this_cpu()->id, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&kp->nwaits, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&kp->waiters, me, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&kp->wake_seq, __ATOMIC_RELAXED) == seen &&
         clock_ns() < deadline) {
-        kp->nhalts++;
+        __atomic_fetch_add(&kp->nhalts, 1, __ATOMIC_RELAXED);
         timer_set(TIMER_WAKE, deadline, NULL);
         irq_enable_and_halt();
         irq_disable();
         timer_set(TIMER_WAKE, 0, NULL);
     }
-    __atomic_store_n(&kp->waiter_cpu, -1, __ATOMIC_RELAXED);
+    __atomic_fetch_and(&kp->waiters, ~me, __ATOMIC_RELAXED);
 }
 
 /* The PCT has nothing to do: it sleeps until an interrupt, and when the

@@ -93,12 +93,23 @@ long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls)
 {
     struct thread_start r = { p, entry, stack, arg, tls, false };
-    uint64_t free = p->cpus & ~__atomic_load_n(&p->thread_cpus,
-                                                __ATOMIC_ACQUIRE);
+    uint64_t free;
     int cpu;
 
     if (!user_ptr(p, entry, 1, false) || !user_ptr(p, stack - 8, 8, true))
         return -EFAULT;
+    /* A thread that told its joiner it is done (thread_exit) may not have
+       left its CPU yet: a create right after the join waits the few
+       instructions that takes instead of failing.  `leaving` is read
+       first: leave() clears it after the CPU's bit. */
+    for (;;) {
+        uint64_t leaving = __atomic_load_n(&p->thread_leaving,
+                                           __ATOMIC_ACQUIRE);
+        free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
+        if (free || !(leaving & p->cpus))
+            break;
+        cpu_relax();
+    }
     if (!free)
         return -EAGAIN;         /* one thread per CPU, no time-slicing */
     cpu = __builtin_ctzll(free);
@@ -171,6 +182,18 @@ static void leave(struct cpu *c)
     c->main = false;
     c->proc = NULL;
     __atomic_and_fetch(&p->thread_cpus, ~(1ULL << c->id), __ATOMIC_RELEASE);
+    __atomic_and_fetch(&p->thread_leaving, ~(1ULL << c->id),
+                       __ATOMIC_RELEASE);
+}
+
+/* This CPU's thread is about to tell its joiner it is done: from then on
+   its CPU counts as free soon (thread_start waits for it). */
+void thread_leaving(void)
+{
+    struct cpu *c = this_cpu();
+
+    __atomic_or_fetch(&c->proc->thread_leaving, 1ULL << c->id,
+                      __ATOMIC_RELEASE);
 }
 
 __noreturn void thread_exit(uint64_t done_uva)
@@ -179,6 +202,7 @@ __noreturn void thread_exit(uint64_t done_uva)
     uint32_t one = 1;
 
     /* Its user stack is no longer in use: the joiner may free it now. */
+    thread_leaving();
     copy_to_user(c->proc, done_uva, &one, sizeof(one));
     leave(c);
     smp_idle_here();

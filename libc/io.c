@@ -225,7 +225,19 @@ __attribute__((constructor)) static void io_pick_table(void)
 /*
  * ---- what newlib calls ----------------------------------------------
  * read/write return _READ_WRITE_RETURN_TYPE: int in newlib for this target.
+ * One call at a time per process, whichever thread makes it: under yod
+ * every call is a request on the process's one channel (one request at a
+ * time, in buffers of the process: yodio.c), and a thread's output must
+ * reach yod whole and in its order.
  */
+static struct __lock io_lock;
+#define IO(call) ({                 \
+    long r_;                        \
+    lwk_lock(&io_lock);             \
+    r_ = lwk_io->call;              \
+    lwk_unlock(&io_lock);           \
+    r_;                             \
+})
 
 int open(const char *path, int flags, ...)
 {
@@ -237,43 +249,43 @@ int open(const char *path, int flags, ...)
         mode = va_arg(ap, int);
         va_end(ap);
     }
-    return (int)lwk_ret(lwk_io->open(path, flags, mode));
+    return (int)lwk_ret(IO(open(path, flags, mode)));
 }
 
 int close(int fd)
 {
-    return (int)lwk_ret(lwk_io->close(fd));
+    return (int)lwk_ret(IO(close(fd)));
 }
 
 _READ_WRITE_RETURN_TYPE read(int fd, void *buf, size_t len)
 {
-    return lwk_ret(lwk_io->read(fd, buf, len));
+    return lwk_ret(IO(read(fd, buf, len)));
 }
 
 _READ_WRITE_RETURN_TYPE write(int fd, const void *buf, size_t len)
 {
-    return lwk_ret(lwk_io->write(fd, buf, len));
+    return lwk_ret(IO(write(fd, buf, len)));
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
-    return lwk_ret(lwk_io->lseek(fd, off, whence));
+    return lwk_ret(IO(lseek(fd, off, whence)));
 }
 
 int fstat(int fd, struct stat *st)
 {
-    return (int)lwk_ret(lwk_io->fstat(fd, st));
+    return (int)lwk_ret(IO(fstat(fd, st)));
 }
 
 int stat(const char *path, struct stat *st)
 {
-    return (int)lwk_ret(lwk_io->stat(path, st));
+    return (int)lwk_ret(IO(stat(path, st)));
 }
 
 /* isatty answers 1 or 0; a failure is 0 with errno set. */
 int isatty(int fd)
 {
-    long r = lwk_io->isatty(fd);
+    long r = IO(isatty(fd));
 
     if (r < 0) {
         lwk_ret(r);
@@ -284,39 +296,39 @@ int isatty(int fd)
 
 int unlink(const char *path)
 {
-    return (int)lwk_ret(lwk_io->unlink(path));
+    return (int)lwk_ret(IO(unlink(path)));
 }
 
 int link(const char *oldpath, const char *newpath)
 {
-    return (int)lwk_ret(lwk_io->link(oldpath, newpath));
+    return (int)lwk_ret(IO(link(oldpath, newpath)));
 }
 
 int mkdir(const char *path, mode_t mode)
 {
-    return (int)lwk_ret(lwk_io->mkdir(path, (int)mode));
+    return (int)lwk_ret(IO(mkdir(path, (int)mode)));
 }
 
 int lstat(const char *path, struct stat *st)
 {
-    return (int)lwk_ret(lwk_io->lstat(path, st));
+    return (int)lwk_ret(IO(lstat(path, st)));
 }
 
 /* Replaces newlib's rename, which is link + unlink (fails if newpath
    exists); this one replaces newpath atomically, as POSIX says. */
 int rename(const char *oldpath, const char *newpath)
 {
-    return (int)lwk_ret(lwk_io->rename(oldpath, newpath));
+    return (int)lwk_ret(IO(rename(oldpath, newpath)));
 }
 
 int rmdir(const char *path)
 {
-    return (int)lwk_ret(lwk_io->rmdir(path));
+    return (int)lwk_ret(IO(rmdir(path)));
 }
 
 int chdir(const char *path)
 {
-    return (int)lwk_ret(lwk_io->chdir(path));
+    return (int)lwk_ret(IO(chdir(path)));
 }
 
 /* getcwd(NULL, size) allocates (size 0: as much as a path can need). */
@@ -330,7 +342,7 @@ char *getcwd(char *buf, size_t size)
         if (!(buf = mine = malloc(size)))
             return NULL;
     }
-    r = lwk_ret(lwk_io->getcwd(buf, size));
+    r = lwk_ret(IO(getcwd(buf, size)));
     if (r < 0) {
         free(mine);
         return NULL;
@@ -340,17 +352,17 @@ char *getcwd(char *buf, size_t size)
 
 int access(const char *path, int mode)
 {
-    return (int)lwk_ret(lwk_io->access(path, mode));
+    return (int)lwk_ret(IO(access(path, mode)));
 }
 
 int ftruncate(int fd, off_t len)
 {
-    return (int)lwk_ret(lwk_io->ftruncate(fd, len));
+    return (int)lwk_ret(IO(ftruncate(fd, len)));
 }
 
 int fsync(int fd)
 {
-    return (int)lwk_ret(lwk_io->fsync(fd));
+    return (int)lwk_ret(IO(fsync(fd)));
 }
 
 int fcntl(int fd, int cmd, ...)
@@ -361,5 +373,5 @@ int fcntl(int fd, int cmd, ...)
     va_start(ap, cmd);
     arg = va_arg(ap, long);
     va_end(ap);
-    return (int)lwk_ret(lwk_io->fcntl(fd, cmd, arg));
+    return (int)lwk_ret(IO(fcntl(fd, cmd, arg)));
 }

@@ -52,7 +52,8 @@ $(LIBC_LIB)/app.ld: libc/app.ld
 LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c libc/abort.c \
                   libc/signal.c libc/uname.c libc/io.c libc/yodio.c \
                   libc/yodfile.c libc/misc.c libc/setjmp.S \
-                  libc/tls.c libc/pthread.c libc/pthread_sync.c libc/cop.c
+                  libc/tls.c libc/lock.c libc/pthread.c libc/pthread_sync.c \
+                  libc/cop.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS))) $(LIBC_OUT)/obj/siphash.o
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \

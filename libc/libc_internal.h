@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct stat;
 
@@ -109,6 +110,17 @@ struct yod_file_req;
 struct yod_file_ans;
 void lwk_yod_io_setup(const char *where);
 long lwk_yod_output(int fd, const void *buf, size_t len);
+int lwk_yod_errno(uint32_t code);       /* yodfile.c: the protocol's errno */
+
+/* lock.c: a recursive lock a thread spins for (zeroed: free); newlib's
+   locks are these too. */
+struct __lock {
+    int owner;                  /* pthread_self() + 1; 0: free */
+    int depth;
+};
+void lwk_lock(struct __lock *l);
+int lwk_lock_try(struct __lock *l);
+void lwk_unlock(struct __lock *l);
 struct yod_file_req *lwk_yod_req(void);
 long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
                   struct yod_file_ans **ans);

@@ -34,12 +34,14 @@ NEWLIB_TOOLS := CC_FOR_TARGET="$(KCC)" AR_FOR_TARGET=$(CROSS)ar \
                 READELF_FOR_TARGET=$(CROSS)readelf \
                 STRIP_FOR_TARGET=$(CROSS)strip
 
-# Single-threaded processes (no locks); system calls come from libc/, not
-# from newlib or libgloss; C99 and long long formats; float printf/scanf.
+# Threads (yod -threads) share stdio's streams, malloc, atexit: newlib
+# takes locks around them, and libc/lock.c provides the locks (retargetable
+# locking); system calls come from libc/, not from newlib or libgloss; C99
+# and long long formats; float printf/scanf.
 NEWLIB_OPTS := --target=x86_64-elf --prefix=$(abspath $(NEWLIB_PREFIX)) \
                --disable-multilib --disable-nls \
                --disable-newlib-supplied-syscalls \
-               --disable-newlib-multithread \
+               --enable-newlib-retargetable-locking \
                --enable-newlib-io-long-long --enable-newlib-io-c99-formats \
                --enable-newlib-io-float
 
@@ -64,9 +66,10 @@ $(NEWLIB_DIR)/.configured: $(NEWLIB_DIR)/.unpacked libc/newlib.mk
 	@touch $@
 
 # What libc/ defines in newlib's place (abort() and assert() end the
-# whole job through the kernel's abort call: libc/proc.c).  Newlib's copies
-# leave its libc.a, so no link can pick them up before ours.
-NEWLIB_REPLACED := lib_a-abort.o lib_a-assert.o
+# whole job through the kernel's abort call: libc/proc.c; the locks:
+# libc/lock.c).  Newlib's copies leave its libc.a, so no link can pick
+# them up before ours.
+NEWLIB_REPLACED := lib_a-abort.o lib_a-assert.o lib_a-lock.o
 
 # libc.a and libm.a only: the all-target-newlib target skips libgloss and
 # every host tool.

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tls.c: thread-local storage, the thread table and newlib's malloc lock:
- * what every program links (crt0 calls __lwk_threads_init), threads or
- * not; the threads themselves are in pthread.c.
+ * tls.c: thread-local storage and the thread table: what every program
+ * links (crt0 calls __lwk_threads_init), threads or not; the threads
+ * themselves are in pthread.c, the locks in lock.c.
  *
  * A thread's static TLS block and thread control block follow the x86-64
  * "variant II" layout: the TLS block ends where the TCB starts, %fs
@@ -13,7 +13,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <pthread.h>
-#include <reent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,35 +97,4 @@ pthread_t pthread_self(void)
 int pthread_equal(pthread_t a, pthread_t b)
 {
     return a == b;
-}
-
-/* ---- newlib's malloc lock ------------------------------------------------
-   Recursive (newlib's malloc may re-enter it); held by one thread, whose
-   index + 1 is the owner word.  Here, in the file every program links
-   first, so libc.a's no-op version is never pulled in. */
-
-static int mlock_owner, mlock_depth;
-
-void __malloc_lock(struct _reent *r)
-{
-    int me = (int)pthread_self() + 1, free_ = 0;
-
-    (void)r;
-    if (__atomic_load_n(&mlock_owner, __ATOMIC_RELAXED) == me) {
-        mlock_depth++;
-        return;
-    }
-    while (!__atomic_compare_exchange_n(&mlock_owner, &free_, me, 0,
-                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-        free_ = 0;
-        __builtin_ia32_pause();
-    }
-    mlock_depth = 1;
-}
-
-void __malloc_unlock(struct _reent *r)
-{
-    (void)r;
-    if (--mlock_depth == 0)
-        __atomic_store_n(&mlock_owner, 0, __ATOMIC_RELEASE);
 }

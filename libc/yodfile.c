@@ -25,6 +25,13 @@
 #define ERRNO_ENTRY(e) e,
 static const int errnos[] = { YOD_ERRNO_LIST(ERRNO_ENTRY) };
 
+/* The protocol's errno number (1-based in YOD_ERRNO_LIST) as ours. */
+int lwk_yod_errno(uint32_t code)
+{
+    return code && code <= sizeof(errnos) / sizeof(errnos[0])
+           ? errnos[code - 1] : EIO;
+}
+
 static int is_std(int fd)
 {
     return fd >= 0 && fd <= 2;
@@ -73,8 +80,7 @@ static long call_buf(void *buf, size_t len, unsigned buf_op,
         *out = a;
     if (a->err == 0)
         return (long)a->ret;
-    return a->err <= sizeof(errnos) / sizeof(errnos[0]) ? -errnos[a->err - 1]
-                                                        : -EIO;
+    return -lwk_yod_errno(a->err);
 }
 
 static long call(void)

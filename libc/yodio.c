@@ -39,6 +39,20 @@ static struct {
     char out[YOD_IO_CHUNK];     /* output: a copy of the caller's bytes */
 } ch;
 
+/* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
+   it (a zero uid would admit root's yod only); `ignore`: bits that may
+   be anything. */
+static int append(void *start, size_t len, unsigned opts, uint64_t bits,
+                  uint64_t ignore, ptl_handle_me_t *h)
+{
+    ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
+                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
+                    .ignore_bits = ignore,
+                    .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
+
+    return PtlMEAppend(ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, start, h);
+}
+
 static int open_portals(void)
 {
     const char *p = getenv("PTL_PID");
@@ -46,6 +60,7 @@ static int open_portals(void)
     ptl_md_t d = { .start = &ch, .length = sizeof(ch),
                    .options = PTL_MD_EVENT_SEND_DISABLE,
                    .ct_handle = PTL_CT_NONE };
+    ptl_handle_me_t answers;
     ptl_pt_index_t pt;
     int rc;
 
@@ -64,6 +79,10 @@ static int open_portals(void)
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     d.eq_handle = eq;
+    /* Every output Put's answer lands here, its number in the bits. */
+    if (append(NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
+               YOD_MB_OUT, 0xffffffffull, &answers) != PTL_OK)
+        return -1;
     return PtlMDBind(ni, &d, &md) == PTL_OK ? 0 : -1;
 }
 
@@ -77,82 +96,71 @@ static int channel(void)
     return state == OPEN ? 0 : -1;
 }
 
-/* Wait for the ACK of the Put just made; 0 if it was delivered. */
-static int acked(void)
+/* Wait for the ACK of the Put just made and for yod's answer to it, a
+   Put with match bits `bits` (in either order).  0 with the answer's
+   hdr_data in *hdr, or -1 if the Put never reached yod. */
+static int await_answer(uint64_t bits, uint64_t *hdr)
 {
+    int acked = 0, answered = 0;
     ptl_event_t ev;
 
-    do {
+    while (!acked || !answered) {
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -1;
-    } while (ev.type != PTL_EVENT_ACK);
-    return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
+        if (ev.type == PTL_EVENT_ACK) {
+            if (ev.ni_fail_type != PTL_NI_OK)
+                return -1;      /* yod did not take it */
+            acked = 1;
+        } else if (ev.type == PTL_EVENT_PUT && ev.match_bits == bits) {
+            *hdr = ev.hdr_data;
+            answered = 1;
+        }
+    }
+    return 0;
 }
 
-/* One chunk of output to yod, numbered and signed. */
-static int put_chunk(int fd, const char *buf, size_t len)
+#define YOD_GONE 1      /* put_chunk: the Put never reached yod */
+
+/* One chunk of output to yod, numbered and signed: 0 once yod wrote it,
+   -errno if it could not, or YOD_GONE. */
+static long put_chunk(int fd, const char *buf, size_t len)
 {
     ptl_hdr_data_t hdr = (ptl_hdr_data_t)++out_seq << 32 |
                          ((uint64_t)lwk_rank() & 0xffffff) << 8 |
                          (unsigned)fd;
+    uint64_t err;
 
     memcpy(ch.out, buf, len);
     if (PtlPut(md, offsetof(typeof(ch), out), len, PTL_ACK_REQ, yod,
                YOD_PT_IO, yod_output_mac(&key, hdr, ch.out, len), 0, NULL,
-               hdr) != PTL_OK)
-        return -1;
-    return acked();
+               hdr) != PTL_OK ||
+        await_answer(YOD_MB_OUT | out_seq, &err) < 0)
+        return YOD_GONE;
+    return err ? -lwk_yod_errno((uint32_t)err) : 0;
 }
 
+/* What the program writes to fds 1 and 2.  An error yod met writing it
+   (a full disk, a closed pipe) is this write's: the chunks before the one
+   it met were written, and a write that wrote some says how many. */
 long lwk_yod_output(int fd, const void *buf, size_t len)
 {
     const char *p = buf;
     size_t done = 0;
+    long rc;
 
     if (channel() < 0)
         return lwk_io_console.write(fd, buf, len);
     while (done < len) {
         size_t n = len - done < YOD_IO_CHUNK ? len - done : YOD_IO_CHUNK;
-        if (put_chunk(fd, p + done, n) < 0) {
+        if ((rc = put_chunk(fd, p + done, n)) == YOD_GONE) {
             state = BROKEN;     /* yod is gone: the console has the rest */
             return lwk_io_console.write(fd, p + done, len - done) + done;
         }
+        if (rc < 0)
+            return done ? (long)done : rc;
         done += n;
     }
     return (long)done;
-}
-
-/* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
-   it (a zero uid would admit root's yod only). */
-static int append(void *start, size_t len, unsigned opts, uint64_t bits,
-                  ptl_handle_me_t *h)
-{
-    ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
-                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
-                    .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
-
-    return PtlMEAppend(ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, start, h);
-}
-
-/* Wait for both the request's ACK and yod's answer (in either order). */
-static long await_answer(void)
-{
-    int acked_ok = 0, answered = 0;
-    ptl_event_t ev;
-
-    while (!acked_ok || !answered) {
-        if (PtlEQWait(eq, &ev) != PTL_OK)
-            return -EIO;
-        if (ev.type == PTL_EVENT_ACK) {
-            if (ev.ni_fail_type != PTL_NI_OK)
-                return -EIO;    /* yod did not take the request */
-            acked_ok = 1;
-        } else if (ev.type == PTL_EVENT_PUT && ev.user_ptr == &ch.ans &&
-                   ev.match_bits == (YOD_MB_ANS | seq)) {
-            answered = 1;
-        }
-    }
-    return 0;
 }
 
 /*
@@ -166,6 +174,7 @@ long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
                   struct yod_file_ans **ans)
 {
     ptl_handle_me_t ans_me, buf_me;
+    uint64_t hdr;
     long rc;
     int r;
 
@@ -176,15 +185,16 @@ long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
     if (req_len >= YOD_FILE_REQ_HDR)
         ch.req.mac = yod_file_mac(&key, &ch.req, req_len);
     if (append(&ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
-               YOD_MB_ANS | seq, &ans_me) != PTL_OK)
+               YOD_MB_ANS | seq, 0, &ans_me) != PTL_OK)
         return -EIO;
     if (len && (r = append(buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
-                           YOD_MB_BUF | seq, &buf_me)) != PTL_OK) {
+                           YOD_MB_BUF | seq, 0, &buf_me)) != PTL_OK) {
         PtlMEUnlink(ans_me);
         return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
     }
     rc = PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, yod,
-                YOD_PT_FILE, 0, 0, NULL, 0) == PTL_OK ? await_answer() : -EIO;
+                YOD_PT_FILE, 0, 0, NULL, 0) == PTL_OK &&
+         await_answer(YOD_MB_ANS | seq, &hdr) == 0 ? 0 : -EIO;
     if (rc < 0)
         PtlMEUnlink(ans_me);    /* no answer is coming */
     if (len)

@@ -114,3 +114,10 @@ $(LXN_T)/lxmpiabort: tests/linux/lxmpiabort.c $(LXN_DEPS)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Werror $< -o $@
 test-build: $(LXN_T)/lxmpiabort
+# suite-jobs' leave.c (a rank leaves its MPI and NX job) as a Linux program
+$(LXN_T)/leave: tests/yod/leave.c $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
+	    -Werror -Inx/include $< -o $@ -lnx
+test-build: $(LXN_T)/leave

@@ -55,7 +55,8 @@ LX_TEST_OUT  := $(BUILD)/tests/linux
 LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
-                $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc
+                $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
+                $(LX_TEST_OUT)/lxouttest
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -89,6 +90,11 @@ $(LX_TEST_OUT)/lxproc: tests/linux/lxproc.c
 	@mkdir -p $(@D)
 	$(call say,CC-OMP,$@)
 	$(Q)gcc -static -fopenmp $(LX_FLAGS) -o $@ $< 2>$@.log || { cat $@.log; false; }
+# suite-yodio's output test (threads, a full disk) as a glibc program.
+$(LX_TEST_OUT)/lxouttest: tests/yod/outtest.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static -pthread $(LX_FLAGS) -o $@ $<
 $(LX_TEST_OUT)/lxcxx: tests/linux/lxcxx.cc $(BUILD)/bin/lwkc++
 	@mkdir -p $(@D)
 	$(call say,LWKC++,$@)

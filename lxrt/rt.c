@@ -18,7 +18,6 @@
 _Static_assert(LWK_SYS_linux_return == 0x1021, "rt_entry.S's number");
 
 struct lxrt lxrt;
-int lx_thread;
 
 typedef long (*lx_fn)(LX_ARGS);
 #define LX_KERNEL(nr, name)
@@ -30,24 +29,6 @@ static const lx_fn table[] = {
 #undef LINUX
 };
 
-/* What a thread (not the main one) may ask: only the main thread talks
-   to yod (Portals), so files are not among it but the node's own
-   (lx_node_call: /proc, /sys); a thread's writes to stdout and stderr go
-   to the node's console instead (docs/LINUX.md). */
-static int thread_may(uint64_t nr)
-{
-    switch (nr) {
-    case 9: case 10: case 11: case 12: case 25: case 28:    /* memory */
-    case 13: case 14: case 131:                             /* signals */
-    case 35: case 96: case 201: case 228: case 229: case 230: /* time */
-    case 63: case 97: case 98: case 99: case 100: case 102: case 104:
-    case 107: case 108: case 110: case 302: case 318:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 long lxrt_dispatch(const uint64_t *call);
 long lxrt_dispatch(const uint64_t *call)
 {
@@ -58,16 +39,13 @@ long lxrt_dispatch(const uint64_t *call)
 
     if (nr >= sizeof(table) / sizeof(table[0]) || !table[nr])
         return -LX_ENOSYS;      /* the kernel reflects only RUNTIME calls */
-    if (call[7] && nr == 1 && (a[0] == 1 || a[0] == 2) &&
-        lx_ok((uint64_t)a[1], (uint64_t)a[2]))
-        return lwk_sys_console_write(a[1], a[2]);
+    /* Any thread's call (call[7] says a thread made it) is served here:
+       files and output through yod too, since any thread may use the
+       process's Portals endpoint; the lock keeps the channel to yod to
+       one request at a time. */
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
         __builtin_ia32_pause();
-    lx_thread = call[7] != 0;
-    if (lx_thread && !thread_may(nr) && !lx_node_call(nr, a))
-        r = -LX_ENOSYS;
-    else
-        r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
     __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
     return r;
 }

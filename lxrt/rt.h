@@ -31,9 +31,6 @@ struct lxrt {
     const uint64_t *auxv;       /* its auxiliary vector, AT_NULL ended */
 };
 extern struct lxrt lxrt;
-/* The call being answered is a thread's, not the main one's: it may not
-   reach yod (only the main thread uses Portals). */
-extern int lx_thread;
 
 /* [p, p + len) lies in the Linux program's memory (its region or the
    stack): the runtime never lets a call touch anything else (EFAULT). */
@@ -60,8 +57,6 @@ long lx_fd_fcntl(long fd, int cmd, long arg);
 void lx_node_setup(void);
 int lx_node_path(const char *path);
 long lx_node_readlink(const char *path, char *buf, size_t len);
-/* The call (a thread's: rt.c) touches only the node's files. */
-int lx_node_call(uint64_t nr, const long *a);
 
 /* rt_mem.c */
 void lx_mem_init(void);

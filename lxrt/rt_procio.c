@@ -46,7 +46,7 @@ static void absolute(long h)
     char joined[LX_PATH], *p;
     int dir;
 
-    if (!opened[h] || !relative[h] || (!cwd_known && lx_thread))
+    if (!opened[h] || !relative[h])
         return;
     if (!cwd_known && next->getcwd(cwd, sizeof(cwd)) >= 0)
         cwd_known = 1;
@@ -121,8 +121,6 @@ static long reopen(int h, int flags, int mode)
     absolute(h);
     if (!opened[h])
         return h;
-    if (lx_thread)
-        return -ENOSYS;                 /* a thread's: yod is not for it */
     if ((rc = next->open(opened[h], flags, mode)) >= 0)
         remember(rc, opened[h]);
     return rc;
@@ -137,8 +135,6 @@ static long node_open(const char *path, int flags, int mode)
     if (rc < 0)
         return rc;
     if (f.fwd[0]) {                     /* /proc/self/exe: the file */
-        if (lx_thread)
-            return -ENOSYS;
         rc = next->open(f.fwd, flags, mode);
         if (rc >= 0)
             remember(rc, f.fwd);
@@ -260,8 +256,6 @@ static long stat_path(const char *path, struct stat *st, int follow)
 
     if (rc < 0)
         return rc;
-    if (lx_thread && (f.fwd[0] || (f.fd >= 0 && lx_fd(f.fd) < LX_NODE_H)))
-        return -ENOSYS;                 /* yod's: not a thread's */
     if (f.fwd[0])
         return next->stat(f.fwd, st);
     if (f.fd >= 0)
@@ -356,7 +350,7 @@ static long n_access(const char *path, int mode)
     if ((rc = lx_find(path, 1, &f)) < 0)
         return rc;
     if (f.fwd[0])
-        return lx_thread ? -ENOSYS : next->access(f.fwd, mode);
+        return next->access(f.fwd, mode);
     if (f.fd >= 0)
         return 0;
     if ((mode & W_OK) || ((mode & X_OK) && lx_kind(f.e) != LX_DIR))
@@ -427,27 +421,4 @@ void lx_node_setup(void)
 {
     next = lwk_io;
     lwk_io = &node_io;
-}
-
-/* A call of a thread other than the main one that touches the node's
-   own files (a node path, or an fd of a node file) may be answered: the
-   few ways from there to yod's files say ENOSYS to it (lx_thread), as
-   any file call of a thread does.  Called with the runtime's lock held. */
-int lx_node_call(uint64_t nr, const long *a)
-{
-    const char *path;
-
-    switch (nr) {
-    case 0: case 3: case 5: case 8: case 17: case 19: case 217:
-        return lx_fd(a[0]) >= LX_NODE_H;    /* read close fstat lseek */
-    case 2: case 4: case 6: case 21: case 89:   /* open stat lstat */
-        path = lx_path(a[0]);               /* access readlink */
-        break;
-    case 257: case 262: case 267: case 269: case 332: case 439:
-        path = lx_path(a[1]);               /* the *at calls, statx */
-        break;
-    default:
-        return 0;
-    }
-    return path && lx_node_path(path);
 }

@@ -5,11 +5,10 @@
  * processor name, versions and threading level, memory for RMA
  * (MPI_Alloc_mem), address arithmetic.
  *
- * Threads: MPI_THREAD_FUNNELED at most.  The library keeps no locks, and
- * on the compute nodes only a process's main thread may use Portals
- * (libc/README.md: threads run on the node's other CPUs in yod's threads
- * mode), which is FUNNELED's rule: other threads compute, the main one
- * calls MPI.  Asking for SERIALIZED or MULTIPLE gets FUNNELED, as the
+ * Threads: MPI_THREAD_FUNNELED at most.  The library keeps no locks (any
+ * thread may use Portals, libc/README.md, but MPI's state is one
+ * thread's), which is FUNNELED's rule: other threads compute, the main
+ * one calls MPI.  Asking for SERIALIZED or MULTIPLE gets FUNNELED, as the
  * standard allows, so a program can see it.
  */
 #include <pthread.h>

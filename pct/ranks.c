@@ -126,7 +126,8 @@ static void rank_ended(struct job *j, int killed)
 {
     struct yod_msg m = { .type = YOD_EXIT, .rank = j->rank,
                          .reason = killed ? 0 : j->last.reason,
-                         .status = pct_status(&j->last), .peer = -1 };
+                         .status = pct_status(&j->last), .peer = -1,
+                         .left_job = !killed && j->last.left_job };
 
     if (!killed && j->last.reason == LWK_STOP_FAULT) {
         pct_describe(j, m.text, sizeof(m.text));

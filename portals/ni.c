@@ -217,6 +217,14 @@ int PtlNIFini(ptl_handle_ni_t h)
     return rc;
 }
 
+bool ptl_lib_in_job(struct ptl_lib *lib)
+{
+    for (unsigned i = 0; i < PTL_NNI; i++)
+        if (lib->ni[i].used && (lib->ni[i].options & PTL_NI_LOGICAL))
+            return true;
+    return false;
+}
+
 int PtlNIStatus(ptl_handle_ni_t h, ptl_sr_index_t reg, ptl_sr_value_t *v)
 {
     struct ptl_lib *lib;

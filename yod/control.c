@@ -24,6 +24,7 @@ ptl_handle_eq_t yod_eq;
 static struct {
     ptl_handle_eq_t ini_eq;
     ptl_handle_md_t md, ping_md;
+    ptl_handle_md_t ans_md;     /* no bytes: output answers (hdr_data) */
     struct yod_msg out;
     struct yod_msg ping[MAX_RANKS];     /* by rank: each signed for its node */
     double pinged;              /* ms: the last round of pings */
@@ -80,6 +81,20 @@ void open_portals(unsigned nid)
     md.eq_handle = PTL_EQ_NONE;
     if (PtlMDBind(yod_ni, &md, &P.ping_md) != PTL_OK)
         die("PtlMDBind failed");
+    md.start = NULL;
+    md.length = 0;
+    if (PtlMDBind(yod_ni, &md, &P.ans_md) != PTL_OK)
+        die("PtlMDBind failed");
+}
+
+/* What became of an output Put (ev): a Put of no bytes back to its
+   sender, the protocol's errno in hdr_data, 0 if it was written
+   (yod_proto.h, Output).  Fire and forget: the rank waits for it, and a
+   rank that is gone needs no answer. */
+void answer_output(const ptl_event_t *ev, uint32_t err)
+{
+    PtlPut(P.ans_md, 0, 0, PTL_NO_ACK_REQ, ev->initiator, YOD_PT_FILE,
+           YOD_MB_OUT | (ev->hdr_data >> 32), 0, NULL, err);
 }
 
 static struct node *node_of(unsigned nid)

@@ -5,12 +5,15 @@
  *
  * Some ends of a rank end the whole job: an abort (MPI_Abort, abort(),
  * assert, an NX fatal error, ptl_job_abort), a fault (unless -keep), a
- * nonzero exit with -kill-on-error.  When one rank aborts, others often
- * fail next because it is gone (their messages to it now fail at once),
- * and the nodes' reports reach yod in any order: so yod decides which end
- * caused the job's end only when the job is over.  A rank that gave up
- * because of a peer says so (the `peer` of its EXIT: lwk_abort_peer); the
- * cause is the first end heard that is not such a consequence.
+ * nonzero exit with -kill-on-error, and any exit of a rank that leaves its
+ * parallel job without finalizing (its peers would wait for it: the
+ * kernel says so, EXIT's left_job).  When one rank ends abnormally,
+ * others often fail next because it is gone (their messages to it now
+ * fail at once), and the nodes' reports reach yod in any order: so yod
+ * decides which end caused the job's end only when the job is over.  A
+ * rank that gave up because of a peer says so (the `peer` of its EXIT:
+ * lwk_abort_peer); the cause is the earliest end such consequences lead
+ * back to, and its status, not theirs, is the job's.
  */
 #include <stdio.h>
 
@@ -19,16 +22,32 @@
 
 struct job_end end;
 
+static int ended(const struct node *n)
+{
+    return n->ended_at && !n->down;
+}
+
 /* Does n's end, as it ended, end the job? */
 static int ends_job(const struct node *n)
 {
     const struct yod_msg *m = &n->exit;
 
-    if (!n->ended_at || n->down)
+    if (!ended(n))
         return 0;
     return m->reason == LWK_STOP_ABORT ||
            (m->reason == LWK_STOP_FAULT && !o.keep) ||
-           (m->reason == LWK_STOP_EXIT && m->status && o.kill_on_error);
+           (m->reason == LWK_STOP_EXIT &&
+            ((m->status && o.kill_on_error) || m->left_job));
+}
+
+/* Could n's end be why a peer gave up: anything but a clean exit 0 after
+   finalizing? */
+static int abnormal(const struct node *n)
+{
+    const struct yod_msg *m = &n->exit;
+
+    return ended(n) && (m->reason != LWK_STOP_EXIT || m->status ||
+                        m->left_job);
 }
 
 int end_of_rank(struct node *n)
@@ -38,12 +57,12 @@ int end_of_rank(struct node *n)
 }
 
 /* The end n's end is a consequence of: follow "gave up because rank P is
-   gone" while P's own end ended the job. */
+   gone" while P ended abnormally. */
 static const struct node *root_of(const struct node *n)
 {
     for (int hops = 0; hops < o.size; hops++) {
         int p = n->exit.reason == LWK_STOP_ABORT ? n->exit.peer : -1;
-        if (p < 0 || p >= o.size || p == n->rank || !ends_job(job[p]))
+        if (p < 0 || p >= o.size || p == n->rank || !abnormal(job[p]))
             return n;
         n = job[p];
     }
@@ -51,21 +70,34 @@ static const struct node *root_of(const struct node *n)
 }
 
 /* The rank whose end ended the job, or NULL (it ended well, or a signal,
-   the time limit or a lost node ended it). */
+   the time limit or a lost node ended it): of the ends that ended it, the
+   one heard first once each is followed back to what it was a consequence
+   of. */
 static const struct node *cause(void)
 {
-    const struct node *first = NULL, *root = NULL;
+    const struct node *c = NULL;
 
     for (int r = 0; r < o.size; r++) {
-        const struct node *n = job[r];
-        if (!ends_job(n))
+        const struct node *root;
+        if (!ends_job(job[r]))
             continue;
-        if (!first || n->ended_at < first->ended_at)
-            first = n;
-        if (root_of(n) == n && (!root || n->ended_at < root->ended_at))
-            root = n;
+        root = root_of(job[r]);
+        if (!c || root->ended_at < c->ended_at)
+            c = root;
     }
-    return root ? root : first;
+    return c;
+}
+
+/* The line of an exit that was not a clean one, `why` and `tail` after. */
+static void say_exit(const struct node *n, const char *why, const char *tail)
+{
+    if (n->exit.left_job)
+        fprintf(stderr, "yod: rank %d (nid %u) left the parallel job without "
+                "finalizing (exit status %d)%s\n", n->rank, n->nid,
+                n->exit.status, tail);
+    else
+        fprintf(stderr, "yod: rank %d (nid %u) exited with status %d%s%s\n",
+                n->rank, n->nid, n->exit.status, why, tail);
 }
 
 /* One line for the cause; `killed`: other ranks were killed for it. */
@@ -77,12 +109,11 @@ static void say_cause(const struct node *n, int killed)
     if (m->reason == LWK_STOP_ABORT)
         fprintf(stderr, "yod: rank %d (nid %u) aborted: %.*s%s\n", n->rank,
                 n->nid, (int)sizeof(m->text), m->text, tail);
-    else if (m->reason == LWK_STOP_FAULT && killed)
+    else if (m->reason == LWK_STOP_FAULT && killed && !o.keep)
         fprintf(stderr, "yod: rank %d (nid %u) faulted (yod -keep lets the "
                 "others run on)%s\n", n->rank, n->nid, tail);
     else if (m->reason == LWK_STOP_EXIT)
-        fprintf(stderr, "yod: rank %d (nid %u) exited with status %d "
-                "(-kill-on-error)%s\n", n->rank, n->nid, m->status, tail);
+        say_exit(n, o.kill_on_error ? " (-kill-on-error)" : "", tail);
 }
 
 static int status_of(const struct yod_msg *m)
@@ -107,10 +138,9 @@ int report(void)
             lost = 1;           /* lost() said why */
             continue;
         }
-        if (m->reason == LWK_STOP_EXIT && m->status) {
+        if (m->reason == LWK_STOP_EXIT && (m->status || m->left_job)) {
             if (n != c)
-                fprintf(stderr, "yod: rank %d (nid %u) exited with status "
-                        "%d\n", r, n->nid, m->status);
+                say_exit(n, "", "");
         } else if (m->reason == LWK_STOP_FAULT) {
             fprintf(stderr, "yod: rank %d (nid %u) %s\n", r, n->nid,
                     m->text[0] ? m->text : "ended without a status");

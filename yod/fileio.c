@@ -65,7 +65,7 @@ static struct {
 static const int errnos[] = { YOD_ERRNO_LIST(ERRNO_ENTRY) };
 
 /* A Linux errno as the protocol's number (EIO if it has none). */
-static uint32_t errno_code(int e)
+uint32_t fileio_errno_code(int e)
 {
     uint32_t eio = 0;
 
@@ -99,7 +99,7 @@ static struct rank *rank_of_ptr(const void *p)
 static void reply(struct rank *r, long ret)
 {
     r->ans.seq = r->q.seq;
-    r->ans.err = ret < 0 ? errno_code((int)-ret) : 0;
+    r->ans.err = ret < 0 ? fileio_errno_code((int)-ret) : 0;
     r->ans.ret = ret < 0 ? 0 : ret;
     r->busy = r->parked = 0;
     if (PtlPut(r->ans_md, 0, sizeof(r->ans), PTL_ACK_REQ, app(r),

@@ -20,6 +20,10 @@ int fileio_event(const ptl_event_t *ev);
 /* Retry reads parked until their fd (stdin, a pipe) has input. */
 void fileio_poll(void);
 
+/* A Linux errno as the protocol's number (yod_proto.h, Files; EIO if the
+   protocol has none). */
+uint32_t fileio_errno_code(int e);
+
 /* The rank ended: close its files and its working directory. */
 void fileio_rank_ended(int rank);
 

@@ -197,10 +197,11 @@ int ranks_left(void)
     return left;
 }
 
-/* Writing the job's output failed.  A closed pipe (yod | head) means no
-   one reads it: end the job quietly, with SIGPIPE's status as a shell
-   shows it.  Anything else (a full disk) is said once, and the status
-   will say output was lost. */
+/* Writing the job's output failed (errno says why).  A closed pipe (yod |
+   head) means no one reads it: end the job quietly, with SIGPIPE's status
+   as a shell shows it.  Anything else (a full disk) is said once, and the
+   status will say output was lost.  Either way the rank whose output it
+   was hears of it (output). */
 static void output_failed(FILE *f)
 {
     if (end.out_status)
@@ -217,27 +218,37 @@ static void output_failed(FILE *f)
 }
 
 /* A rank's output goes out in whole lines ("[rank] " first with -label),
-   so ranks' lines never mix, however the program split its writes. */
-static void flush_line(struct node *n, int i)
+   so ranks' lines never mix, however the program split its writes.
+   0, or the errno of the write that failed. */
+static int flush_line(struct node *n, int i)
 {
     FILE *f = i ? stderr : stdout;
+    int err = 0;
 
     if (!n->len[i])
-        return;
+        return 0;
     if ((o.label && fprintf(f, "[%d] ", n->rank) < 0) ||
-        fwrite(n->line[i], 1, n->len[i], f) != n->len[i] || fflush(f) != 0)
+        fwrite(n->line[i], 1, n->len[i], f) != n->len[i] || fflush(f) != 0) {
+        err = errno ? errno : EIO;
         output_failed(f);
+    }
     n->len[i] = 0;
+    return err;
 }
 
 /* Output from rank (hdr_data >> 8) & 0xffffff, fd hdr_data & 0xff, only
-   if that rank sent it (auth.c). */
+   if that rank sent it (auth.c).  The rank waits for our answer: whether
+   the lines its bytes ended were written (the bytes of a line not yet
+   ended wait here for it, as in a pipe's buffer).  When no one reads our
+   output any more the job is being killed, as SIGPIPE would end a Linux
+   writer: its write does not return. */
 void output(const ptl_event_t *ev)
 {
     int rank = (int)(ev->hdr_data >> 8 & 0xffffff);
     int i = (ev->hdr_data & 0xff) == 2;
     struct node *n = rank < o.size ? job[rank] : NULL;
     const char *p = ev->start;
+    int err = 0, e;
 
     if (!n) {
         auth_drop(AUTH_OUTPUT);
@@ -247,9 +258,12 @@ void output(const ptl_event_t *ev)
         return;
     for (ptl_size_t k = 0; k < ev->mlength; k++) {
         n->line[i][n->len[i]++] = p[k];
-        if (p[k] == '\n' || n->len[i] == sizeof(n->line[i]))
-            flush_line(n, i);
+        if ((p[k] == '\n' || n->len[i] == sizeof(n->line[i])) &&
+            (e = flush_line(n, i)) && !err)
+            err = e;
     }
+    if (end.out_status != 128 + SIGPIPE)
+        answer_output(ev, err ? fileio_errno_code(err) : 0);
 }
 
 /* A node of the job is gone (n speaks for its ranks): say so at once,
@@ -385,6 +399,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);   /* a closed pipe is output_failed's */
+    signal(SIGXFSZ, SIG_IGN);   /* past ulimit -f: EFBIG, not our end */
     open_portals(self_nid);
     launch();
     start_fileio();

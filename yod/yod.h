@@ -115,6 +115,7 @@ void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
 void pump(int ms);
 int request(struct node *n, uint32_t type, int rank);
 uint32_t answer(struct node *n);
+void answer_output(const ptl_event_t *ev, uint32_t err);
 void watch_nodes(int on);       /* the job runs: a silent node is down */
 extern ptl_handle_ni_t yod_ni;
 extern ptl_handle_eq_t yod_eq;  /* every event but our requests' ACKs */

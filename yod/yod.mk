@@ -51,11 +51,29 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    yod/siphash.c -lportals
 
+# Output and files when yod cannot write them, and from threads
+# (tests/qemu/suite-yodio).
+YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
+$(YOD_OUT_ELF): tests/yod/outtest.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
 # The ways a rank ends its job (tests/qemu/suite-jobs): MPI_Abort, an NX
 # fatal error, abort(), assert(), ptl_job_abort, exits.
 YOD_ABORTS_ELF := $(BUILD)/tests/yod/aborts.elf
 $(YOD_ABORTS_ELF): tests/yod/aborts.c $(LIBC_ALL) $$(MPI_LWK) $$(NX_LWK) \
                    tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $< -lnx
+
+# A rank that leaves its MPI and NX job without finalizing, each way a
+# program leaves, while the others wait for it (tests/qemu/suite-jobs).
+YOD_LEAVE_ELF := $(BUILD)/tests/yod/leave.elf
+$(YOD_LEAVE_ELF): tests/yod/leave.c $(LIBC_ALL) $$(MPI_LWK) $$(NX_LWK) \
+                  tools/mpicc
 	$(call say,MPICC,$@)
 	@mkdir -p $(@D)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
@@ -86,7 +104,8 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
 test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
-    $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(FORGE_ELF) $(FORGE_BIN)
+    $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
+    $(FORGE_ELF) $(FORGE_BIN)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs
 
 # Fan-out loading: 8 MiB of initialised data checked on every rank

@@ -36,7 +36,9 @@
  * in peer the rank whose end made it give up (-1: it gave up by itself);
  * LWK_STOP_FAULT with status 128 + the signal Linux would send (a page
  * fault 139), addr, rip, text "killed: what <symbol+off>"; 0 killed by a
- * KILL or FREE.
+ * KILL or FREE.  After an exit or a fault, `left_job` is 1 if the rank
+ * was still in a parallel job (it had not finalized its job NI: MPI_Finalize,
+ * NX's exit, ptl_job_fini), so its peers may wait for it.
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
@@ -114,11 +116,16 @@
  *
  * Output.  When LWK_YOD=NID:PID is in a program's environment, libc sends
  * what it writes to fds 1 and 2 as Puts (at most YOD_IO_CHUNK bytes each,
- * acknowledged before write returns, so nothing is lost at exit) to that
- * station's portal YOD_PT_IO, hdr_data = seq << 32 | rank << 8 | fd (seq
- * counts the rank's output Puts from 1), match bits = yod_output_mac,
- * from a physical NI of its own pid (PTL_PID in its environment), so a
- * job's logical NI (ptl_job.h) is untouched.
+ * ACK requested) to that station's portal YOD_PT_IO, hdr_data = seq << 32
+ * | rank << 8 | fd (seq counts the rank's output Puts from 1), match bits
+ * = yod_output_mac, from a physical NI of its own pid (PTL_PID in its
+ * environment), so a job's logical NI (ptl_job.h) is untouched.  yod
+ * answers each Put it takes once it has written the lines the Put's bytes
+ * ended: a Put of no bytes to the rank's portal YOD_PT_FILE, match bits
+ * YOD_MB_OUT | seq, hdr_data the errno of the write that failed (the
+ * protocol's number, below; 0: written).  write returns only after the
+ * ACK and the answer, so nothing is lost at exit and a full disk or a
+ * closed pipe on yod's side is the rank's error (ENOSPC, EPIPE, EFBIG).
  *
  * Fan-out loading (the default; yod with YOD_FANOUT=0 uses ALLOC + LOAD
  * to every node instead).  Nodes form a binomial tree over the ranks
@@ -197,6 +204,7 @@
 #define YOD_MB_ARGS     2ull
 #define YOD_MB_ANS      0ull            /* | seq: a file answer */
 #define YOD_MB_BUF      (1ull << 32)    /* | seq: the rank's data buffer */
+#define YOD_MB_OUT      (2ull << 32)    /* | output seq: an output answer */
 
 #define YOD_IO_CHUNK    4096
 #define YOD_ARGS_MAX    8192    /* argv/env block */
@@ -250,6 +258,9 @@ struct yod_msg {
     uint32_t local;             /* LOAD (vn), STATE: ranks on the node */
     uint32_t cpus;              /* OK to ALLOC, STATE: the node's CPUs */
     uint32_t refused;           /* STATE: requests refused or dropped */
+    uint32_t left_job;          /* EXIT: 1 if the rank ended in its parallel
+                                   job, not finalized (lwk_run_result) */
+    uint32_t spare;             /* 0: keeps the 64-bit fields unpadded */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

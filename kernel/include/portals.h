@@ -40,7 +40,8 @@ struct kptl {
     /* Frames it sent: to endpoints of this node (the loop queues, never
        the NIC), and to the NIC (other nodes); the node log shows both. */
     uint64_t tx_loop, tx_nic;
-    int waiter_cpu;                     /* a CPU halted in its ptl_wait, -1 */
+    uint64_t waiters;                   /* CPUs halted in its ptl_wait: the
+                                           main thread's, its threads' */
     bool rx_news;                       /* frames from the NIC in this batch */
     bool idle_here;                     /* its process sleeps in kptl_idle */
 };
@@ -78,6 +79,8 @@ bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out);
 void kptl_release(struct proc *p);
+/* p has a logical NI it never finalized (ptl_lib_in_job). */
+bool kptl_in_job(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,
    re-arm the network timer. */
 void kptl_after_call(void);

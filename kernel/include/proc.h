@@ -45,6 +45,8 @@ struct proc {
                                    thread owns (proc_place); 0: CPU 0,
                                    where proc_run runs it in quanta */
     uint64_t thread_cpus;       /* CPUs running one of its threads now */
+    uint64_t thread_leaving;    /* of those, CPUs whose thread told its
+                                   joiner it is done and is leaving */
     uint32_t end_claimed;       /* someone is ending it (proc_claim_end) */
     uint32_t end_reason;        /* then: LWK_STOP_EXIT, _FAULT or _ABORT */
     struct lwk_run_result end;  /* and how: status, the fault and CPU, why */
@@ -102,6 +104,7 @@ long thread_cpus_grant(struct proc *p, uint64_t mask);
 bool thread_cpu_given(int cpu);     /* a process has it for threads */
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls);
+void thread_leaving(void);
 __noreturn void thread_exit(uint64_t done_uva);
 __noreturn void thread_enter(struct cpu *c);
 void thread_check_stopped(void);

@@ -149,6 +149,10 @@ bool ptl_lib_flush(struct ptl_lib *lib);
 bool ptl_lib_flush_all(struct ptl_lib *lib);
 /* True while frames are unacknowledged or queued. */
 bool ptl_lib_busy(struct ptl_lib *lib);
+/* True while a logical NI is initialized (a PtlNIInit without its
+ * PtlNIFini): a process that ends so leaves a parallel job (ptl_job.h)
+ * without finalizing, and its peers may wait for it (ni.c). */
+bool ptl_lib_in_job(struct ptl_lib *lib);
 /* PtlNIFini without waiting inside (ni.c): PTL_OK with *until 0 when the
  * NI is gone; with *until set, wait until then (or news) and call again. */
 int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until);

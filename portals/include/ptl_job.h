@@ -12,6 +12,9 @@
  *                 each "nid:pid" or "a-b:pid" (nids a..b, one rank each),
  *                 e.g. "0-7:17" or "4:17,9:17"
  *   PTL_JOB_ID    job id (optional, default 0)
+ *   PTL_JOB_STATE a file that exists while this process is in the job
+ *                 (optional; tools/ptlrun: a rank that exits while it is
+ *                 there left without finalizing)
  *
  * Uses only portals4.h and libc, so it builds for Linux and with lwkcc.
  */
@@ -66,10 +69,15 @@ static inline ptl_size_t ptl_job_md_off(const void *p, ptl_size_t len)
 int ptl_job_init(struct ptl_job *job);
 
 /* Job-wide barrier (dissemination, on PTL_JOB_PT_BOOT).  Every rank must
- * call it the same number of times. */
+ * call it the same number of times.  A message refused in the start-up
+ * barrier (a peer not there yet) is sent again; after it, one that cannot
+ * be delivered (PTL_NI_UNDELIVERABLE: the peer is gone) ends the job
+ * through ptl_job_abort_peer, naming that rank. */
 void ptl_job_barrier(void);
 
-/* Drop a reference; the last one finalizes the NI and Portals. */
+/* Drop a reference; the last one finalizes the NI and Portals.  A process
+ * that ends without it (its job NI still open) leaves its peers waiting:
+ * on the nodes yod ends the job with that process's status (docs/yod.md). */
 void ptl_job_fini(void);
 
 /* End the whole job with status `code` (1 if its low byte is 0): on the

@@ -140,6 +140,22 @@ static void send_round(int to, unsigned par, unsigned round)
         ptl_job_abort(1, "ptl_job_barrier: PtlPut failed");
 }
 
+/* Our message to `to` could not be delivered.  In the start-up barrier
+ * that is a peer not there yet (it is sent again); once every rank has
+ * passed one barrier it is a peer that is gone (its node answered for the
+ * incarnation that left, or it stopped answering): waiting for it would
+ * be for ever. */
+static void check_gone(int to)
+{
+    char why[96];
+
+    if (J.ack != PTL_NI_UNDELIVERABLE || J.seq == 0)
+        return;
+    snprintf(why, sizeof(why), "ptl_job_barrier: rank %d is gone (a "
+             "message to it was undeliverable)", to);
+    ptl_job_abort_peer(1, to, why);
+}
+
 /* One round: our message delivered (resent until an ACK says so) and the
  * message from our partner of this round arrived. */
 static void barrier_round(unsigned par, unsigned round, int to)
@@ -151,6 +167,7 @@ static void barrier_round(unsigned par, unsigned round, int to)
     send_round(to, par, round);
     while (J.ack != PTL_NI_OK || !J.seen[par][round]) {
         int retry = J.ack > 0;      /* refused, or not sent: again later */
+        check_gone(to);
         rc = PtlEQPoll(&J.eq, 1, retry ? RETRY_MS : PTL_TIME_FOREVER, &ev,
                        &which);
         if (rc == PTL_OK || rc == PTL_EQ_DROPPED)
@@ -178,6 +195,23 @@ void ptl_job_barrier(void)
 }
 
 /* ---- setup and teardown ---- */
+
+/* Under tools/ptlrun, PTL_JOB_STATE names a file that exists while this
+ * process is in the job: when it ends, ptlrun knows whether it left
+ * without finalizing, and then ends the job (its peers would wait for
+ * it).  On the nodes the kernel knows it without help (docs/yod.md). */
+static void mark_in_job(int in)
+{
+    const char *path = getenv("PTL_JOB_STATE");
+    FILE *f;
+
+    if (path == NULL)
+        return;
+    if (!in)
+        remove(path);
+    else if ((f = fopen(path, "w")) != NULL)
+        fclose(f);
+}
 
 static int read_env(long *rank, long *size, ptl_process_t **map)
 {
@@ -284,6 +318,7 @@ int ptl_job_init(struct ptl_job *job)
     J.job.size = (int)size;
     J.refs = 1;
     J.seq = 0;
+    mark_in_job(1);
     ptl_job_barrier();
     *job = J.job;
     return PTL_OK;
@@ -299,6 +334,7 @@ void ptl_job_fini(void)
     PtlEQFree(J.eq);
     PtlNIFini(J.job.ni);
     PtlFini();
+    mark_in_job(0);
 }
 
 /* On a node the kernel's abort ends the job: yod kills every rank and

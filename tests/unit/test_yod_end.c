@@ -3,7 +3,9 @@
  * test_yod_end: yod/end.c, which rank's end ended the job, what yod says
  * and its status, whatever order the nodes' reports arrived in.  A rank
  * that gave up because its peer was gone (EXIT peer >= 0) must not be
- * named when that peer's own end ended the job.
+ * named, nor its status be the job's, when that peer ended abnormally: an
+ * abort, a fault, a nonzero exit, or any exit while still in the parallel
+ * job (no MPI_Finalize).  Such an exit ends the job in every mode.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +52,17 @@ static void heard(int r, uint32_t reason, int status, int peer,
 static void killed(int r)
 {
     heard(r, 0, 0, -1, "killed by yod");
+}
+
+/* Rank r exits with `status` while still in its parallel job (no
+   MPI_Finalize): the kernel's left_job.  1 if yod must end the job. */
+static int left(int r, int status)
+{
+    n[r].exit = (struct yod_msg){ .type = YOD_EXIT, .reason = LWK_STOP_EXIT,
+                                  .status = status, .peer = -1,
+                                  .left_job = 1 };
+    n[r].exited = 1;
+    return end_of_rank(&n[r]);
 }
 
 /* report(), with what it printed in `said`. */
@@ -180,6 +193,97 @@ static void abort_with_nothing_left(void **state)
                         "called\n");
 }
 
+/* Rank 1 _exit(3)s after MPI_Init; rank 0's message to it in
+   MPI_Finalize failed, and that abort is heard first: rank 1 is the cause,
+   3 the status, whatever the order. */
+static void left_job_is_the_cause(void **state)
+{
+    (void)state;
+    setup_job(2);
+    heard(0, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    assert_int_equal(left(1, 3), 1);
+    assert_int_equal(run_report(), 3);
+    assert_string_equal(said, "yod: rank 1 (nid 11) left the parallel job "
+                        "without finalizing (exit status 3)\n");
+    setup_job(2);
+    assert_int_equal(left(1, 3), 1);
+    heard(0, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    assert_int_equal(run_report(), 3);
+}
+
+/* The same end with the others still running: they are killed for it,
+   in every mode (-kill-on-error, -keep: a clean exit is no fault). */
+static void left_job_ends_it_in_every_mode(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        setup_job(3);
+        o.kill_on_error = mode == 1;
+        o.keep = mode == 2;
+        assert_int_equal(left(2, 3), 1);
+        killed(0);
+        killed(1);
+        assert_int_equal(run_report(), 3);
+        assert_string_equal(said, "yod: rank 2 (nid 12) left the parallel "
+                            "job without finalizing (exit status 3); job "
+                            "killed\n");
+    }
+}
+
+/* Leaving with 0 is no success: the others could not finish. */
+static void left_job_with_zero_fails(void **state)
+{
+    (void)state;
+    setup_job(2);
+    assert_int_equal(left(1, 0), 1);
+    killed(0);
+    assert_int_equal(run_report(), 1);
+    assert_string_equal(said, "yod: rank 1 (nid 11) left the parallel job "
+                        "without finalizing (exit status 0); job killed\n");
+}
+
+/* A rank that finalized and then exited 3 is its own business: the
+   others run on, and the status is the highest. */
+static void finalized_exit_ends_only_itself(void **state)
+{
+    (void)state;
+    setup_job(2);
+    heard(1, LWK_STOP_EXIT, 3, -1, "");
+    assert_int_equal(n[1].ended_at, 1);
+    heard(0, LWK_STOP_EXIT, 0, -1, "");
+    assert_int_equal(run_report(), 3);
+    assert_string_equal(said, "yod: rank 1 (nid 11) exited with status 3\n");
+}
+
+/* -keep: the fault does not end the job, but a rank that gave up on the
+   faulted one is its consequence: the status is the fault's. */
+static void keep_fault_then_consequence(void **state)
+{
+    (void)state;
+    setup_job(3);
+    o.keep = 1;
+    heard(1, LWK_STOP_FAULT, 139, -1, "killed: page fault at 0x10");
+    heard(0, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    killed(2);
+    assert_int_equal(run_report(), 139);
+    assert_string_equal(said, "yod: rank 1 (nid 11) killed: page fault at "
+                        "0x10\n");
+}
+
+/* A nonzero exit (finalized, default mode) that another rank gave up on:
+   its status, not the consequence's 1. */
+static void exit_then_consequence(void **state)
+{
+    (void)state;
+    setup_job(3);
+    heard(1, LWK_STOP_EXIT, 5, -1, "");
+    heard(2, LWK_STOP_ABORT, 1, 1, "message to rank 1 failed");
+    killed(0);
+    assert_int_equal(run_report(), 5);
+    assert_string_equal(said, "yod: rank 1 (nid 11) exited with status 5; "
+                        "job killed\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +295,12 @@ int main(void)
         cmocka_unit_test(kill_on_error_exit),
         cmocka_unit_test(mixed_exits_highest),
         cmocka_unit_test(abort_with_nothing_left),
+        cmocka_unit_test(left_job_is_the_cause),
+        cmocka_unit_test(left_job_ends_it_in_every_mode),
+        cmocka_unit_test(left_job_with_zero_fails),
+        cmocka_unit_test(finalized_exit_ends_only_itself),
+        cmocka_unit_test(keep_fault_then_consequence),
+        cmocka_unit_test(exit_then_consequence),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,8 @@
  *              barrier, count themselves done under a condition variable
  *              the main thread waits on; the total must be exact
  *   eagain K   threads until pthread_create fails: EAGAIN after exactly K
+ *   churn N    N times a thread created and joined at once: every create
+ *              finds the CPU the last join gave back (none may fail)
  *   tls        __thread values (initialised and zeroed) and pthread keys
  *              are each thread's own; pthread_once runs once
  *   cop        Cougar's COP call runs a routine on another CPU
@@ -15,8 +17,9 @@
  *              process exits with 3
  *   leave      the main thread exits while a thread spins: the process
  *              ends with status 0 and the thread's CPU is free again
- *   refused    a thread's Portals call and thread creation are refused
- *              (EPERM): only the main thread uses the network
+ *   refused    a thread's thread creation is refused (EPERM): only the
+ *              main thread makes threads; its Portals call is not (any
+ *              thread may use the process's endpoint)
  *   cpus N K   sysconf says N CPUs online (the ones the process runs on:
  *              its mode's) and K configured (the node's)
  */
@@ -127,6 +130,26 @@ static int check_eagain(int want)
         pthread_join(t[0], NULL);
     }
     return n != want || rc != EAGAIN || again != 0;
+}
+
+static int check_churn(int n)
+{
+    pthread_t t;
+    int failed = 0, rc, err = 0;
+
+    go = 1;
+    for (int i = 0; i < n; i++) {
+        if ((rc = pthread_create(&t, NULL, waiter, NULL)) != 0) {
+            failed++;
+            err = rc;
+            continue;
+        }
+        pthread_join(t, NULL);
+    }
+    go = 0;
+    printf("pthreads: churn: %d of %d creates failed%s%s\n", failed, n,
+           failed ? ", the last with " : "", failed ? strerror(err) : "");
+    return failed != 0;
 }
 
 static __thread int tv = 7;             /* .tdata */
@@ -257,7 +280,7 @@ static int check_refused(void)
         return 1;
     pthread_join(t, NULL);
     printf("pthreads: from a thread: ptl %ld, thread_start %ld\n", r[0], r[1]);
-    return r[0] != -EPERM || r[1] != -EPERM;
+    return r[0] == -EPERM || r[1] != -EPERM;
 }
 
 static void *spinner(void *arg)
@@ -306,6 +329,8 @@ int main(int argc, char **argv)
             fails += check_sum(n), i++;
         else if (!strcmp(w, "eagain"))
             fails += check_eagain(n), i++;
+        else if (!strcmp(w, "churn"))
+            fails += check_churn(n), i++;
         else if (!strcmp(w, "tls"))
             fails += check_tls(n), i++;
         else if (!strcmp(w, "cop"))

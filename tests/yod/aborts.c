@@ -14,8 +14,10 @@
  *                         prints "SIGABRT handler ran"); the others spin
  *   aborts assert R       rank R fails an assert(); the others spin
  *   aborts job R CODE     rank R calls ptl_job_abort(CODE, ...)
- *   aborts exit R CODE    rank R exits CODE after printing a line; the
- *                         others spin (only -kill-on-error ends them)
+ *   aborts exit R CODE    rank R leaves the job (ptl_job_fini) and exits
+ *                         CODE after printing a line; the others spin
+ *                         (only -kill-on-error ends them: a rank that
+ *                         left properly is independent)
  *   aborts mixed          rank r exits with status r * 10 (after rank 0
  *                         printed): yod's status is the highest, 30 of 4
  * Every rank prints "rank R waiting" and then passes a barrier, so when
@@ -118,6 +120,8 @@ int main(int argc, char **argv)
     if (!strcmp(how, "job") && argc == 4)
         ptl_job_abort(code, "aborts: ptl_job_abort on purpose");
     if (!strcmp(how, "exit") && argc == 4) {
+        if (lwk_size() > 1)
+            ptl_job_fini();
         printf("rank %ld exits %d\n", rank, code);
         return code;
     }

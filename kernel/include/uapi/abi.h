@@ -132,6 +132,10 @@ struct lwk_run_result {
     int32_t peer;                   /* LWK_STOP_ABORT: the rank whose end
                                        made this one give up; -1 none */
     uint32_t fault_cpu;             /* the CPU the exception happened on */
+    uint32_t left_job;              /* EXIT, FAULT: 1 if it ended while in
+                                       a parallel job (a logical Portals
+                                       NI not finalized: ptl_lib_in_job) */
+    uint32_t reserved;              /* 0: no padding leaves the kernel */
 };
 
 /* What clock_ns computes, for a process to do it itself from rdtsc:

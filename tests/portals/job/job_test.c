@@ -14,6 +14,9 @@
  *                barrier forever (the launcher must kill them)
  *   hang FILE    write our pid to FILE.rank, then sleep forever
  *   exit R C     rank R exits with status C at once, others sleep
+ *   leave R      rank R exits 0 without ptl_job_fini (still in the job),
+ *                the others wait for it in a barrier (the launcher must
+ *                end the job)
  * Prints "rank R ok" on success; any failed check exits 1 with a reason.
  */
 #include <stdio.h>
@@ -170,6 +173,12 @@ int main(int argc, char **argv)
         fflush(stdout);
         for (;;)
             pause();
+    } else if (strcmp(mode, "leave") == 0 && argc > 2) {
+        if (job.rank == atoi(argv[2]))
+            exit(0);
+        ptl_job_barrier();
+        printf("rank %d passed a barrier it should never pass\n", job.rank);
+        return 0;
     } else if (strcmp(mode, "exit") == 0 && argc > 3) {
         if (job.rank == atoi(argv[2]))
             exit(atoi(argv[3]));
