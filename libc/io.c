@@ -48,7 +48,8 @@ static long con_write(int fd, const void *buf, size_t len)
     if (fd != 1 && fd != 2)
         return -EBADF;
     while (done < len) {
-        long r = lwk_sys_console_write((long)(p + done), (long)(len - done));
+        long r = lwk_sys_console_write((long)(p + done), (long)(len - done),
+                                       fd);
         if (r < 0)
             return done ? (long)done : r;
         if (r == 0)

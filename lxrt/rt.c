@@ -59,7 +59,7 @@ long lxrt_dispatch(const uint64_t *call)
     if (call[7] && !thread_may(nr)) {
         if (nr == 1 && (a[0] == 1 || a[0] == 2) && lx_ok((uint64_t)a[1],
                                                          (uint64_t)a[2]))
-            return lwk_sys_console_write(a[1], a[2]);
+            return lwk_sys_console_write(a[1], a[2], a[0]);
         return -LX_ENOSYS;
     }
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
     if (rc < 0 || !entry || lxrt.hi <= lxrt.lo) {
         static const char msg[] = "lxrt: the PCT did not set up a Linux "
                                   "program (or the kernel refused it)\n";
-        lwk_sys_console_write((long)msg, sizeof(msg) - 1);
+        lwk_sys_console_write((long)msg, sizeof(msg) - 1, 2);
         return 125;
     }
     lxrt_jump(entry, (uint64_t)(argv - 1));   /* argc is below argv */

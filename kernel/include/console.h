@@ -15,8 +15,9 @@ struct bootinfo_fb;
    paging_init; the log so far is replayed to the framebuffer. */
 void console_setup(const struct cmdline *cl, const struct bootinfo_fb *fb);
 void console_write(const char *s, size_t n);
-/* A program's console output (COM2 if present, else COM1). */
-void console_write_user(const char *s, size_t n);
+/* A program's console output, fd 1 (stdout: COM2 if present, else COM1)
+   or 2 (stderr: COM3, else as stdout); on its own port, byte for byte. */
+void console_write_user(int fd, const char *s, size_t n);
 int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Lines about events a process can repeat at will: at most one a second

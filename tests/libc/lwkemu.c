@@ -206,8 +206,12 @@ static int emulate(struct user_regs_struct *r, int *status)
            clock_ns call for every reading, answered above. */
         r->rax = (unsigned long)-ENOSYS;
         break;
-    case LWK_SYS_console_write:
-        r->rax = (unsigned long)do_write(stdout, r->rdi, r->rsi);
+    case LWK_SYS_console_write:        /* fd 1 stdout, 2 stderr */
+        if (r->rdx != 1 && r->rdx != 2)
+            r->rax = (unsigned long)-EBADF;
+        else
+            r->rax = (unsigned long)do_write(r->rdx == 2 ? stderr : stdout,
+                                             r->rdi, r->rsi);
         break;
     case LWK_SYS_getpid:
         r->rax = (unsigned long)child;
