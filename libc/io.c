@@ -7,7 +7,8 @@
  * console, stdin has nothing behind it, and every path call fails with
  * ENOSYS (the first one saying why on stderr).  Under yod (LWK_YOD in the
  * environment) yodio.c points lwk_io at lwk_io_yod (yodfile.c), which
- * forwards file calls to yod; nothing below changes.
+ * forwards file calls to yod; nothing below changes.  A program's fd
+ * numbers map onto the table's (fdtable.c: dup).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -238,32 +239,32 @@ int open(const char *path, int flags, ...)
         mode = va_arg(ap, int);
         va_end(ap);
     }
-    return (int)lwk_ret(lwk_io->open(path, flags, mode));
+    return (int)lwk_ret(lwk_fd_opened(lwk_io->open(path, flags, mode)));
 }
 
 int close(int fd)
 {
-    return (int)lwk_ret(lwk_io->close(fd));
+    return (int)lwk_ret(lwk_fd_close(fd));
 }
 
 _READ_WRITE_RETURN_TYPE read(int fd, void *buf, size_t len)
 {
-    return lwk_ret(lwk_io->read(fd, buf, len));
+    return lwk_ret(lwk_io->read(lwk_fd(fd), buf, len));
 }
 
 _READ_WRITE_RETURN_TYPE write(int fd, const void *buf, size_t len)
 {
-    return lwk_ret(lwk_io->write(fd, buf, len));
+    return lwk_ret(lwk_io->write(lwk_fd(fd), buf, len));
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
-    return lwk_ret(lwk_io->lseek(fd, off, whence));
+    return lwk_ret(lwk_io->lseek(lwk_fd(fd), off, whence));
 }
 
 int fstat(int fd, struct stat *st)
 {
-    return (int)lwk_ret(lwk_io->fstat(fd, st));
+    return (int)lwk_ret(lwk_io->fstat(lwk_fd(fd), st));
 }
 
 int stat(const char *path, struct stat *st)
@@ -274,7 +275,7 @@ int stat(const char *path, struct stat *st)
 /* isatty answers 1 or 0; a failure is 0 with errno set. */
 int isatty(int fd)
 {
-    long r = lwk_io->isatty(fd);
+    long r = lwk_io->isatty(lwk_fd(fd));
 
     if (r < 0) {
         lwk_ret(r);
@@ -346,12 +347,12 @@ int access(const char *path, int mode)
 
 int ftruncate(int fd, off_t len)
 {
-    return (int)lwk_ret(lwk_io->ftruncate(fd, len));
+    return (int)lwk_ret(lwk_io->ftruncate(lwk_fd(fd), len));
 }
 
 int fsync(int fd)
 {
-    return (int)lwk_ret(lwk_io->fsync(fd));
+    return (int)lwk_ret(lwk_io->fsync(lwk_fd(fd)));
 }
 
 int fcntl(int fd, int cmd, ...)
@@ -362,5 +363,13 @@ int fcntl(int fd, int cmd, ...)
     va_start(ap, cmd);
     arg = va_arg(ap, long);
     va_end(ap);
-    return (int)lwk_ret(lwk_io->fcntl(fd, cmd, arg));
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+        return (int)lwk_ret(lwk_fd_dup(fd, arg));   /* fdtable.c */
+    return (int)lwk_ret(lwk_io->fcntl(lwk_fd(fd), cmd, arg));
+}
+
+/* dirent.c's readdir: the next records of a directory's fd. */
+long lwk_getdents(int fd, void *buf, size_t len)
+{
+    return lwk_io->getdents(lwk_fd(fd), buf, len);
 }

@@ -115,6 +115,97 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
     return 0;
 }
 
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    return sigprocmask(how, set, old) < 0 ? errno : 0;
+}
+
+/* newlib makes the set operations macros; POSIX wants functions too
+   (a program may take their address).  The parentheses keep the macros
+   out. */
+int (sigemptyset)(sigset_t *set)
+{
+    *set = 0;
+    return 0;
+}
+
+int (sigfillset)(sigset_t *set)
+{
+    *set = ~(sigset_t)0;
+    return 0;
+}
+
+static int bad_signal(int sig)
+{
+    return sig <= 0 || sig >= NSIG;
+}
+
+int (sigaddset)(sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    *set |= (sigset_t)1 << sig;
+    return 0;
+}
+
+int (sigdelset)(sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    *set &= ~((sigset_t)1 << sig);
+    return 0;
+}
+
+int (sigismember)(const sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    return (*set >> sig) & 1;
+}
+
+/* A process group is the process itself (identity.c). */
+int killpg(pid_t pgrp, int sig)
+{
+    return pgrp == getpid() ? kill(0, sig) : lwk_fail(ESRCH);
+}
+
+/* Waiting for a signal: none ever comes from outside the process, so
+   these would wait for ever; they fail at once instead, as alarm() with
+   a handler stops (below). */
+int sigsuspend(const sigset_t *mask)
+{
+    (void)mask;
+    return lwk_fail(ENOSYS);
+}
+
+int pause(void)
+{
+    return lwk_fail(ENOSYS);
+}
+
+int sigwait(const sigset_t *set, int *sig)
+{
+    (void)set, (void)sig;
+    return ENOSYS;
+}
+
+/* Handlers run on the stack of the raise() that runs them: there is no
+   alternate stack to switch to (SS_DISABLE, as the Linux personality). */
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+    (void)ss;
+    if (old)
+        *old = (stack_t){ .ss_flags = SS_DISABLE };
+    return 0;
+}
+
+/* No call is ever interrupted by a signal: nothing to choose. */
+int siginterrupt(int sig, int flag)
+{
+    (void)flag;
+    return bad_signal(sig) ? lwk_fail(EINVAL) : 0;
+}
+
 /*
  * No timer interrupts a process on a node, so SIGALRM never comes.
  * Ignored: nothing was going to happen.  Default action (a watchdog that
