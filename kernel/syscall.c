@@ -133,6 +133,15 @@ static long sys_console_write(struct trapframe *tf)
     return (long)A1(tf);
 }
 
+static long sys_console_read(struct trapframe *tf)
+{
+    char *buf = user_ptr(current, A0(tf), A1(tf), true);
+
+    if (!buf && A1(tf))
+        return -EFAULT;
+    return current->is_pct ? 0 : console_read_user(buf, A1(tf));
+}
+
 static long sys_getpid(struct trapframe *tf)
 {
     (void)tf;

@@ -4,7 +4,8 @@
  * Each one is a single line through the dispatch table lwk_io (see
  * libc_internal.h) and turns its -errno result into errno.  The table here,
  * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
- * console, stdin has nothing behind it, and every path call fails with
+ * console, stdin is the console's too (end of file unless tools/lwkrun
+ * gives the program its own stdin), and every path call fails with
  * ENOSYS (the first one saying why on stderr).  Under yod (LWK_YOD in the
  * environment) yodio.c points lwk_io at lwk_io_yod (yodfile.c), which
  * forwards file calls to yod; nothing below changes.  A program's fd
@@ -33,11 +34,11 @@ static long con_close(int fd)
     return is_std(fd) ? 0 : -EBADF;
 }
 
+/* stdin is what the node's launcher gives (tools/lwkrun: its own stdin),
+   else nothing: end of file, as /dev/null. */
 static long con_read(int fd, void *buf, size_t len)
 {
-    (void)buf;
-    (void)len;
-    return fd == 0 ? -ENOSYS : -EBADF;
+    return fd == 0 ? lwk_sys_console_read((long)buf, (long)len) : -EBADF;
 }
 
 /* The console call may take less than asked: loop, report a short write. */
