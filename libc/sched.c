@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -29,6 +30,11 @@ int sched_yield(void)
 int nice(int inc)
 {
     return inc == 0 ? 0 : lwk_fail(EPERM);
+}
+
+int pthread_yield(void)
+{
+    return sched_yield() < 0 ? errno : 0;
 }
 
 int sched_get_priority_max(int policy)

@@ -15,6 +15,7 @@
  * handler returns unless SA_NODEFER.  sa_mask and sigprocmask() defer
  * nothing: with no asynchronous delivery there is nothing to block.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,26 @@ int (sigismember)(const sigset_t *set, int sig)
     if (bad_signal(sig))
         return lwk_fail(EINVAL);
     return (*set >> sig) & 1;
+}
+
+/* A thread can signal itself (as raise() does) or test that a thread
+   exists (signal 0); another thread runs on its own CPU and cannot be
+   interrupted: ENOSYS, as for cancelling one. */
+int pthread_kill(pthread_t thread, int sig)
+{
+    if (sig < 0 || sig >= NSIG)
+        return EINVAL;
+    if (thread >= PTHREAD_THREADS_MAX || !lwk_threads[thread].used)
+        return ESRCH;
+    if (thread == pthread_self())
+        return sig ? (raise(sig) ? errno : 0) : 0;
+    return sig ? ENOSYS : 0;
+}
+
+int pthread_cancel(pthread_t thread)
+{
+    (void)thread;
+    return ENOSYS;
 }
 
 /* A process group is the process itself (identity.c). */

@@ -10,6 +10,7 @@
  * newlib's says 1), system(cmd) fails as fork does.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,14 @@ int pipe(int fds[2])
 {
     (void)fds;
     return lwk_fail(ENOSYS);
+}
+
+/* Handlers around a fork: no process ever forks, so none ever runs. */
+int pthread_atfork(void (*prepare)(void), void (*parent)(void),
+                   void (*child)(void))
+{
+    (void)prepare, (void)parent, (void)child;
+    return 0;
 }
 
 int wait(int *status)

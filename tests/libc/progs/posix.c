@@ -24,6 +24,7 @@
 #include <glob.h>
 #include <libgen.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -250,10 +251,32 @@ static void strings(void)
     CHECK(secure_getenv("NO_SUCH_VARIABLE") == NULL);
 }
 
+static void nothing(void)
+{
+}
+
 static void threads_and_loading(void)
 {
+    pthread_mutexattr_t ma;
+    pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+    pthread_spinlock_t sp;
     sem_t s;
     int v;
+
+    CHECK(pthread_mutexattr_init(&ma) == 0 &&
+          pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK) == 0 &&
+          pthread_mutexattr_gettype(&ma, &v) == 0 && v == PTHREAD_MUTEX_ERRORCHECK);
+    CHECK(pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE) == ENOTSUP);
+    CHECK(pthread_rwlock_rdlock(&rw) == 0 && pthread_rwlock_tryrdlock(&rw) == 0 &&
+          pthread_rwlock_trywrlock(&rw) == EBUSY);
+    CHECK(pthread_rwlock_unlock(&rw) == 0 && pthread_rwlock_unlock(&rw) == 0 &&
+          pthread_rwlock_wrlock(&rw) == 0 && pthread_rwlock_tryrdlock(&rw) == EBUSY);
+    CHECK(pthread_rwlock_unlock(&rw) == 0 && pthread_rwlock_destroy(&rw) == 0);
+    CHECK(pthread_spin_init(&sp, PTHREAD_PROCESS_PRIVATE) == 0 && pthread_spin_lock(&sp) == 0 &&
+          pthread_spin_trylock(&sp) == EBUSY && pthread_spin_unlock(&sp) == 0);
+    CHECK(pthread_atfork(nothing, nothing, nothing) == 0 && pthread_yield() == 0);
+    CHECK(pthread_kill(pthread_self(), 0) == 0 && pthread_kill(50, 0) == ESRCH);
+    CHECK(pthread_cancel(pthread_self()) == ENOSYS);
 
     CHECK(sem_init(&s, 0, 1) == 0 && sem_trywait(&s) == 0);
     FAILS(MINUS1(sem_trywait(&s)), EAGAIN);
