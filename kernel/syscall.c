@@ -120,14 +120,26 @@ static long sys_usage(struct trapframe *tf)
 static long sys_console_write(struct trapframe *tf)
 {
     const char *buf = user_ptr(current, A0(tf), A1(tf), false);
+    int fd = (int)A2(tf);
 
+    if (fd != 1 && fd != 2)
+        return -EBADF;
     if (!buf && A1(tf))
         return -EFAULT;
     if (current->is_pct)
         console_write(buf, A1(tf));     /* the PCT writes the node log */
     else
-        console_write_user(buf, A1(tf));
+        console_write_user(fd, buf, A1(tf));
     return (long)A1(tf);
+}
+
+static long sys_console_read(struct trapframe *tf)
+{
+    char *buf = user_ptr(current, A0(tf), A1(tf), true);
+
+    if (!buf && A1(tf))
+        return -EFAULT;
+    return current->is_pct ? 0 : console_read_user(buf, A1(tf));
 }
 
 static long sys_getpid(struct trapframe *tf)

@@ -16,6 +16,9 @@ const struct lwk_procinfo *const lwk_proc = &procinfo;
 
 static unsigned long *auxv_start;
 
+/* GNU's names for the program's name (err.c's messages start with it). */
+char *program_invocation_name = "", *program_invocation_short_name = "";
+
 unsigned long lwk_getauxval(unsigned long type, unsigned long dflt)
 {
     for (unsigned long *a = auxv_start; a && a[0] != AT_NULL; a += 2)
@@ -26,9 +29,14 @@ unsigned long lwk_getauxval(unsigned long type, unsigned long dflt)
 
 void __lwk_init(int argc, char **argv, char **envp, unsigned long *auxv)
 {
-    (void)argc;
-    (void)argv;
     environ = envp;
+    if (argc > 0 && argv[0]) {
+        char *slash = argv[0];
+        program_invocation_name = program_invocation_short_name = argv[0];
+        while (*slash)
+            if (*slash++ == '/')
+                program_invocation_short_name = slash;
+    }
     auxv_start = auxv;
 
     procinfo.heap_base = lwk_getauxval(AT_LWK_HEAP_BASE, 0);

@@ -4,10 +4,12 @@
  * Each one is a single line through the dispatch table lwk_io (see
  * libc_internal.h) and turns its -errno result into errno.  The table here,
  * lwk_io_console, is the node-local one: fds 1 and 2 go to the kernel
- * console, stdin has nothing behind it, and every path call fails with
+ * console, stdin is the console's too (end of file unless tools/lwkrun
+ * gives the program its own stdin), and every path call fails with
  * ENOSYS (the first one saying why on stderr).  Under yod (LWK_YOD in the
  * environment) yodio.c points lwk_io at lwk_io_yod (yodfile.c), which
- * forwards file calls to yod; nothing below changes.
+ * forwards file calls to yod; nothing below changes.  A program's fd
+ * numbers map onto the table's (fdtable.c: dup).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -32,11 +34,11 @@ static long con_close(int fd)
     return is_std(fd) ? 0 : -EBADF;
 }
 
+/* stdin is what the node's launcher gives (tools/lwkrun: its own stdin),
+   else nothing: end of file, as /dev/null. */
 static long con_read(int fd, void *buf, size_t len)
 {
-    (void)buf;
-    (void)len;
-    return fd == 0 ? -ENOSYS : -EBADF;
+    return fd == 0 ? lwk_sys_console_read((long)buf, (long)len) : -EBADF;
 }
 
 /* The console call may take less than asked: loop, report a short write. */
@@ -48,7 +50,8 @@ static long con_write(int fd, const void *buf, size_t len)
     if (fd != 1 && fd != 2)
         return -EBADF;
     while (done < len) {
-        long r = lwk_sys_console_write((long)(p + done), (long)(len - done));
+        long r = lwk_sys_console_write((long)(p + done), (long)(len - done),
+                                       fd);
         if (r < 0)
             return done ? (long)done : r;
         if (r == 0)
@@ -227,15 +230,16 @@ __attribute__((constructor)) static void io_pick_table(void)
  * read/write return _READ_WRITE_RETURN_TYPE: int in newlib for this target.
  * One call at a time per process, whichever thread makes it: under yod
  * every call is a request on the process's one channel (one request at a
- * time, in buffers of the process: yodio.c), and a thread's output must
- * reach yod whole and in its order.
+ * time, in buffers of the process: yodio.c), a thread's output must
+ * reach yod whole and in its order, and the fd table (fdtable.c) is the
+ * process's.  The lock is recursive: dup2's close runs under it.
  */
-static struct __lock io_lock;
-#define IO(call) ({                 \
+struct __lock lwk_io_lock;
+#define IO(expr) ({                 \
     long r_;                        \
-    lwk_lock(&io_lock);             \
-    r_ = lwk_io->call;              \
-    lwk_unlock(&io_lock);           \
+    lwk_lock(&lwk_io_lock);         \
+    r_ = (expr);                    \
+    lwk_unlock(&lwk_io_lock);       \
     r_;                             \
 })
 
@@ -249,43 +253,43 @@ int open(const char *path, int flags, ...)
         mode = va_arg(ap, int);
         va_end(ap);
     }
-    return (int)lwk_ret(IO(open(path, flags, mode)));
+    return (int)lwk_ret(IO(lwk_fd_opened(lwk_io->open(path, flags, mode))));
 }
 
 int close(int fd)
 {
-    return (int)lwk_ret(IO(close(fd)));
+    return (int)lwk_ret(IO(lwk_fd_close(fd)));
 }
 
 _READ_WRITE_RETURN_TYPE read(int fd, void *buf, size_t len)
 {
-    return lwk_ret(IO(read(fd, buf, len)));
+    return lwk_ret(IO(lwk_io->read(lwk_fd(fd), buf, len)));
 }
 
 _READ_WRITE_RETURN_TYPE write(int fd, const void *buf, size_t len)
 {
-    return lwk_ret(IO(write(fd, buf, len)));
+    return lwk_ret(IO(lwk_io->write(lwk_fd(fd), buf, len)));
 }
 
 off_t lseek(int fd, off_t off, int whence)
 {
-    return lwk_ret(IO(lseek(fd, off, whence)));
+    return lwk_ret(IO(lwk_io->lseek(lwk_fd(fd), off, whence)));
 }
 
 int fstat(int fd, struct stat *st)
 {
-    return (int)lwk_ret(IO(fstat(fd, st)));
+    return (int)lwk_ret(IO(lwk_io->fstat(lwk_fd(fd), st)));
 }
 
 int stat(const char *path, struct stat *st)
 {
-    return (int)lwk_ret(IO(stat(path, st)));
+    return (int)lwk_ret(IO(lwk_io->stat(path, st)));
 }
 
 /* isatty answers 1 or 0; a failure is 0 with errno set. */
 int isatty(int fd)
 {
-    long r = IO(isatty(fd));
+    long r = IO(lwk_io->isatty(lwk_fd(fd)));
 
     if (r < 0) {
         lwk_ret(r);
@@ -296,39 +300,39 @@ int isatty(int fd)
 
 int unlink(const char *path)
 {
-    return (int)lwk_ret(IO(unlink(path)));
+    return (int)lwk_ret(IO(lwk_io->unlink(path)));
 }
 
 int link(const char *oldpath, const char *newpath)
 {
-    return (int)lwk_ret(IO(link(oldpath, newpath)));
+    return (int)lwk_ret(IO(lwk_io->link(oldpath, newpath)));
 }
 
 int mkdir(const char *path, mode_t mode)
 {
-    return (int)lwk_ret(IO(mkdir(path, (int)mode)));
+    return (int)lwk_ret(IO(lwk_io->mkdir(path, (int)mode)));
 }
 
 int lstat(const char *path, struct stat *st)
 {
-    return (int)lwk_ret(IO(lstat(path, st)));
+    return (int)lwk_ret(IO(lwk_io->lstat(path, st)));
 }
 
 /* Replaces newlib's rename, which is link + unlink (fails if newpath
    exists); this one replaces newpath atomically, as POSIX says. */
 int rename(const char *oldpath, const char *newpath)
 {
-    return (int)lwk_ret(IO(rename(oldpath, newpath)));
+    return (int)lwk_ret(IO(lwk_io->rename(oldpath, newpath)));
 }
 
 int rmdir(const char *path)
 {
-    return (int)lwk_ret(IO(rmdir(path)));
+    return (int)lwk_ret(IO(lwk_io->rmdir(path)));
 }
 
 int chdir(const char *path)
 {
-    return (int)lwk_ret(IO(chdir(path)));
+    return (int)lwk_ret(IO(lwk_io->chdir(path)));
 }
 
 /* getcwd(NULL, size) allocates (size 0: as much as a path can need). */
@@ -342,7 +346,7 @@ char *getcwd(char *buf, size_t size)
         if (!(buf = mine = malloc(size)))
             return NULL;
     }
-    r = lwk_ret(IO(getcwd(buf, size)));
+    r = lwk_ret(IO(lwk_io->getcwd(buf, size)));
     if (r < 0) {
         free(mine);
         return NULL;
@@ -352,17 +356,17 @@ char *getcwd(char *buf, size_t size)
 
 int access(const char *path, int mode)
 {
-    return (int)lwk_ret(IO(access(path, mode)));
+    return (int)lwk_ret(IO(lwk_io->access(path, mode)));
 }
 
 int ftruncate(int fd, off_t len)
 {
-    return (int)lwk_ret(IO(ftruncate(fd, len)));
+    return (int)lwk_ret(IO(lwk_io->ftruncate(lwk_fd(fd), len)));
 }
 
 int fsync(int fd)
 {
-    return (int)lwk_ret(IO(fsync(fd)));
+    return (int)lwk_ret(IO(lwk_io->fsync(lwk_fd(fd))));
 }
 
 int fcntl(int fd, int cmd, ...)
@@ -373,5 +377,13 @@ int fcntl(int fd, int cmd, ...)
     va_start(ap, cmd);
     arg = va_arg(ap, long);
     va_end(ap);
-    return (int)lwk_ret(IO(fcntl(fd, cmd, arg)));
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+        return (int)lwk_ret(IO(lwk_fd_dup(fd, arg)));   /* fdtable.c */
+    return (int)lwk_ret(IO(lwk_io->fcntl(lwk_fd(fd), cmd, arg)));
+}
+
+/* dirent.c's readdir: the next records of a directory's fd. */
+long lwk_getdents(int fd, void *buf, size_t len)
+{
+    return IO(lwk_io->getdents(lwk_fd(fd), buf, len));
 }

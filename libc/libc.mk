@@ -4,8 +4,8 @@
 #
 #   $(BUILD)/bin/lwkcc              the wrapper (from tools/lwkcc)
 #   $(BUILD)/libc/include/lwk/      lwk.h, syscall.h, uapi/{syscalls.def,abi.h}
-#   $(BUILD)/libc/include/sys/      utsname.h, resource.h, signal.h (newlib's
-#                                   lacks or needs more; see libc/README.md)
+#   $(BUILD)/libc/include/          every header of libc/include (newlib's
+#                                   lacks them or needs more; libc/README.md)
 #   $(BUILD)/libc/lib/              crt0.o liblwk.a (the glue) app.ld lwk.specs
 #   $(BUILD)/libc/newlib/x86_64-elf newlib's headers, libc.a, libm.a
 #
@@ -19,10 +19,8 @@ LWKCC      := $(BUILD)/bin/lwkcc
 include libc/newlib.mk
 
 # ---- headers programs see as <lwk/...>, <sys/...> and <pthread.h> ------
-LIBC_HDRS_OWN  := $(LIBC_INC)/lwk/lwk.h $(LIBC_INC)/lwk/syscall.h \
-                  $(LIBC_INC)/sys/utsname.h $(LIBC_INC)/sys/resource.h \
-                  $(LIBC_INC)/sys/signal.h $(LIBC_INC)/lwk/cop.h \
-                  $(LIBC_INC)/pthread.h
+LIBC_HDRS_OWN  := $(patsubst libc/include/%,$(LIBC_INC)/%,\
+                    $(wildcard libc/include/*.h libc/include/*/*.h))
 LIBC_HDRS_UAPI := $(LIBC_INC)/lwk/uapi/syscalls.def $(LIBC_INC)/lwk/uapi/abi.h \
                   $(LIBC_INC)/lwk/uapi/ptlcalls.def $(LIBC_INC)/lwk/uapi/linux.def
 LIBC_HDRS      := $(LIBC_HDRS_OWN) $(LIBC_HDRS_UAPI)
@@ -53,7 +51,12 @@ LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c libc/abort.c \
                   libc/signal.c libc/uname.c libc/io.c libc/yodio.c \
                   libc/yodfile.c libc/misc.c libc/setjmp.S \
                   libc/tls.c libc/lock.c libc/pthread.c libc/pthread_sync.c \
-                  libc/cop.c
+                  libc/cop.c \
+                  libc/fdtable.c libc/files.c libc/dirent.c libc/spawn.c \
+                  libc/identity.c libc/sched.c libc/sysconf.c \
+                  libc/memmap.c libc/semaphore.c libc/err.c libc/dlfcn.c \
+                  libc/stdio_extra.c libc/libgen.c libc/fnmatch.c libc/glob.c \
+                  libc/pthread_locks.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS))) $(LIBC_OUT)/obj/siphash.o
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -128,7 +131,7 @@ all: libc
 # Sample programs (also run on a node by the in-QEMU tests once the kernel
 # loads programs): each prints "<name>: OK" last and returns 0 only then.
 LIBC_PROGS     := hello floats qsort strtod snprintf malloc setjmp math \
-                  args exitcode libcalls memfig portable
+                  args exitcode libcalls memfig portable posix
 LIBC_TEST_OUT  := $(BUILD)/tests/libc
 LIBC_PROG_ELFS := $(LIBC_PROGS:%=$(LIBC_TEST_OUT)/progs/%)
 
@@ -146,22 +149,25 @@ $(LIBC_INIT_TEST): tests/libc/test_libc_init.c libc/init.c libc/heap.c \
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) $(SANFLAGS) \
-	    -I$(LIBC_INC) -Ilibc -Dsbrk=lwk_test_sbrk -o $@ \
+	    -idirafter $(LIBC_INC) -Ilibc -Dsbrk=lwk_test_sbrk -o $@ \
 	    tests/libc/test_libc_init.c libc/init.c libc/heap.c -lcmocka
 
 # lwkemu runs the sample programs on the host, answering their Q-Kernel
-# system calls under ptrace (see tests/libc/lwkemu.c).
+# system calls under ptrace (see tests/libc/lwkemu.c).  Host programs see
+# our headers after glibc's (-idirafter): only <lwk/...> is for them.
 LWKEMU := $(LIBC_TEST_OUT)/lwkemu
 $(LWKEMU): tests/libc/lwkemu.c $(LIBC_HDRS)
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -I$(LIBC_INC) -o $@ $<
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -idirafter $(LIBC_INC) -o $@ $<
 
 # Suites (tools/runtests; '@' stands for a space, the last word names the
-# log): lwkcc and ELF layout checks, the programs run under lwkemu, and the
-# init/heap unit test.
+# log): lwkcc and ELF layout checks, the POSIX names programs use compiled
+# and linked (tests/libc/posix-names.txt), the programs run under lwkemu,
+# and the init/heap unit test.
 test-build: $(LIBC_PROG_ELFS) $(LIBC_INIT_TEST) $(LWKEMU)
 TEST_SUITES += tests/libc/check-lwkcc@$(LWKCC) \
+               tests/libc/run-names@$(LWKCC)@libc-names \
                tests/libc/run-progs@$(LIBC_TEST_OUT)/progs \
                tests/unit/run-cmocka@$(LIBC_INIT_TEST)
 

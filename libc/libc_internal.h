@@ -102,6 +102,17 @@ struct lwk_io_ops {
 };
 
 extern const struct lwk_io_ops *lwk_io;
+
+/* fdtable.c: the program's fds over lwk_io's.  lwk_fd: lwk_io's fd under
+   a program fd, or -1 (every lwk_io call answers -EBADF for it);
+   lwk_fd_opened: a program fd for lwk_io's new fd (or the -errno given);
+   lwk_fd_close, lwk_fd_dup (the lowest free fd from `from`): -errno. */
+int lwk_fd(int fd);
+long lwk_fd_opened(long io_fd);
+long lwk_fd_close(int fd);
+long lwk_fd_dup(int fd, long from);
+/* io.c: the next getdents64 records of a directory (dirent.c). */
+long lwk_getdents(int fd, void *buf, size_t len);
 extern const struct lwk_io_ops lwk_io_console;
 extern const struct lwk_io_ops lwk_io_yod;
 
@@ -121,6 +132,8 @@ struct __lock {
 void lwk_lock(struct __lock *l);
 int lwk_lock_try(struct __lock *l);
 void lwk_unlock(struct __lock *l);
+/* io.c: held for each file call and fd-table change (recursive). */
+extern struct __lock lwk_io_lock;
 struct yod_file_req *lwk_yod_req(void);
 long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
                   struct yod_file_ans **ans);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * misc.c: the small remainder newlib 3.3 leaves undefined for a bare
- * target: posix_memalign (used by aligned_alloc), sysconf, getentropy, and
- * the JIS converters that towctrans_l references even without multibyte
- * support.
+ * target: posix_memalign (used by aligned_alloc), getentropy, the GNU
+ * environment calls secure_getenv and clearenv, getloadavg, and the JIS
+ * converters that towctrans_l references even without multibyte support
+ * (sysconf is in sysconf.c).
  */
 #include <malloc.h>
 #include <stdlib.h>
@@ -29,31 +30,33 @@ int posix_memalign(void **out, size_t align, size_t size)
     return 0;
 }
 
-long sysconf(int name)
-{
-    switch (name) {
-    case _SC_PAGESIZE:
-        return (long)LWK_PAGE_SIZE;  /* the only page size a node maps */
-    case _SC_CLK_TCK:
-        return CLOCKS_PER_SEC;
-    case _SC_NPROCESSORS_CONF:          /* the node's CPUs */
-        return (long)lwk_getauxval(AT_LWK_NCPUS, 1);
-    case _SC_NPROCESSORS_ONLN:          /* the ones this process runs on */
-        return __builtin_popcountll(lwk_getauxval(AT_LWK_CPUS, 1));
-    case _SC_PHYS_PAGES:
-    case _SC_AVPHYS_PAGES:
-        return (long)(lwk_proc->heap_size / LWK_PAGE_SIZE);
-    default:
-        return lwk_fail(EINVAL);
-    }
-}
-
 /* No entropy source yet (RDRAND could be one): fail rather than fake it. */
 int getentropy(void *buf, size_t len)
 {
     (void)buf;
     (void)len;
     return lwk_fail(ENOSYS);
+}
+
+/* No program on a node runs with more rights than it was started with. */
+char *secure_getenv(const char *name)
+{
+    return getenv(name);
+}
+
+extern char **environ;
+
+int clearenv(void)
+{
+    environ = NULL;
+    return 0;
+}
+
+/* A node counts no load: one process runs on each of its CPUs. */
+int getloadavg(double loads[], int n)
+{
+    (void)loads, (void)n;
+    return -1;
 }
 
 /* newlib is built without _MB_CAPABLE: no JIS locale, so identity maps. */

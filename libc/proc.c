@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proc.c: process calls for newlib.  A compute-node process is created by
- * the PCT, never by itself: fork/execve/wait fail with ENOSYS.  Signals
- * (kill, sigaction, alarm) are in signal.c.  abort() and a failed assert()
- * end the whole job (the kernel's abort call, as lwk_abort: abort.c).
+ * proc.c: process calls for newlib: _exit, getpid, abort.  A compute-node
+ * process is created by the PCT, never by itself: fork, exec and wait are
+ * in spawn.c; identities in identity.c; signals (kill, sigaction, alarm)
+ * in signal.c.  abort() and a failed assert() end the whole job (the
+ * kernel's abort call, as lwk_abort: abort.c).
  */
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,28 +60,4 @@ void __assert_func(const char *file, int line, const char *func,
 pid_t getpid(void)
 {
     return (pid_t)lwk_ret(lwk_sys_getpid());
-}
-
-int sched_yield(void)
-{
-    return (int)lwk_ret(lwk_sys_quit_quantum());
-}
-
-int fork(void)
-{
-    return lwk_fail(ENOSYS);
-}
-
-int execve(const char *path, char *const argv[], char *const envp[])
-{
-    (void)path;
-    (void)argv;
-    (void)envp;
-    return lwk_fail(ENOSYS);
-}
-
-int wait(int *status)
-{
-    (void)status;
-    return lwk_fail(ECHILD);
 }

@@ -15,6 +15,7 @@
  * handler returns unless SA_NODEFER.  sa_mask and sigprocmask() defer
  * nothing: with no asynchronous delivery there is nothing to block.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,117 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
     if (old)
         sigemptyset(old);
     return 0;
+}
+
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    return sigprocmask(how, set, old) < 0 ? errno : 0;
+}
+
+/* newlib makes the set operations macros; POSIX wants functions too
+   (a program may take their address).  The parentheses keep the macros
+   out. */
+int (sigemptyset)(sigset_t *set)
+{
+    *set = 0;
+    return 0;
+}
+
+int (sigfillset)(sigset_t *set)
+{
+    *set = ~(sigset_t)0;
+    return 0;
+}
+
+static int bad_signal(int sig)
+{
+    return sig <= 0 || sig >= NSIG;
+}
+
+int (sigaddset)(sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    *set |= (sigset_t)1 << sig;
+    return 0;
+}
+
+int (sigdelset)(sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    *set &= ~((sigset_t)1 << sig);
+    return 0;
+}
+
+int (sigismember)(const sigset_t *set, int sig)
+{
+    if (bad_signal(sig))
+        return lwk_fail(EINVAL);
+    return (*set >> sig) & 1;
+}
+
+/* A thread can signal itself (as raise() does) or test that a thread
+   exists (signal 0); another thread runs on its own CPU and cannot be
+   interrupted: ENOSYS, as for cancelling one. */
+int pthread_kill(pthread_t thread, int sig)
+{
+    if (sig < 0 || sig >= NSIG)
+        return EINVAL;
+    if (thread >= PTHREAD_THREADS_MAX || !lwk_threads[thread].used)
+        return ESRCH;
+    if (thread == pthread_self())
+        return sig ? (raise(sig) ? errno : 0) : 0;
+    return sig ? ENOSYS : 0;
+}
+
+int pthread_cancel(pthread_t thread)
+{
+    (void)thread;
+    return ENOSYS;
+}
+
+/* A process group is the process itself (identity.c). */
+int killpg(pid_t pgrp, int sig)
+{
+    return pgrp == getpid() ? kill(0, sig) : lwk_fail(ESRCH);
+}
+
+/* Waiting for a signal: none ever comes from outside the process, so
+   these would wait for ever; they fail at once instead, as alarm() with
+   a handler stops (below). */
+int sigsuspend(const sigset_t *mask)
+{
+    (void)mask;
+    return lwk_fail(ENOSYS);
+}
+
+int pause(void)
+{
+    return lwk_fail(ENOSYS);
+}
+
+int sigwait(const sigset_t *set, int *sig)
+{
+    (void)set, (void)sig;
+    return ENOSYS;
+}
+
+/* Handlers run on the stack of the raise() that runs them: there is no
+   alternate stack to switch to (SS_DISABLE, as the Linux personality). */
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+    (void)ss;
+    if (old)
+        *old = (stack_t){ .ss_flags = SS_DISABLE };
+    return 0;
+}
+
+/* No call is ever interrupted by a signal: nothing to choose. */
+int siginterrupt(int sig, int flag)
+{
+    (void)flag;
+    return bad_signal(sig) ? lwk_fail(EINVAL) : 0;
 }
 
 /*

@@ -191,3 +191,74 @@ unsigned sleep(unsigned seconds)
     nanosleep(&ts, NULL);
     return 0;
 }
+
+/* clock_nanosleep returns the error number (POSIX), not -1. */
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *req,
+                    struct timespec *rem)
+{
+    struct timespec now, d = *req;
+
+    if (lwk_clock(id) < 0)
+        return EINVAL;
+    if (flags & TIMER_ABSTIME) {
+        clock_gettime(id, &now);
+        d.tv_sec -= now.tv_sec;
+        d.tv_nsec -= now.tv_nsec;
+        if (d.tv_nsec < 0) {
+            d.tv_nsec += NS_PER_SEC;
+            d.tv_sec--;
+        }
+        if (d.tv_sec < 0)
+            return 0;
+        rem = NULL;
+    }
+    return nanosleep(&d, rem) < 0 ? errno : 0;
+}
+
+/* The inverse of gmtime: days from the civil date (H. Hinnant's). */
+time_t timegm(struct tm *tm)
+{
+    long long y = tm->tm_year + 1900LL + tm->tm_mon / 12, m = tm->tm_mon % 12;
+    long long era, yoe, doy, doe, days;
+
+    if (m < 0) {
+        m += 12;
+        y--;
+    }
+    y -= m < 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m < 2 ? 10 : -2)) + 2) / 5 + tm->tm_mday - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    days = era * 146097 + doe - 719468;
+    return (time_t)(days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL +
+                    tm->tm_sec);
+}
+
+/*
+ * Timers that deliver signals: a node has none (signal.c's alarm).  No
+ * timer is ever armed, so getitimer reads zero and disarming succeeds;
+ * arming one, or making a POSIX timer, fails with ENOSYS.
+ */
+int getitimer(int which, struct itimerval *v)
+{
+    if (which < ITIMER_REAL || which > ITIMER_PROF)
+        return lwk_fail(EINVAL);
+    *v = (struct itimerval){ 0 };
+    return 0;
+}
+
+int setitimer(int which, const struct itimerval *v, struct itimerval *old)
+{
+    if (getitimer(which, old ? old : &(struct itimerval){ 0 }) < 0)
+        return -1;
+    if (v->it_value.tv_sec || v->it_value.tv_usec)
+        return lwk_fail(ENOSYS);
+    return 0;
+}
+
+int timer_create(clockid_t id, struct sigevent *ev, timer_t *t)
+{
+    (void)id, (void)ev, (void)t;
+    return lwk_fail(ENOSYS);
+}

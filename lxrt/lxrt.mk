@@ -56,7 +56,7 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
                 $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
-                $(LX_TEST_OUT)/lxouttest
+                $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -64,6 +64,12 @@ $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
 $(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
+# The node's output compared byte for byte with Linux's (suite-user):
+# the same source as the newlib build/tests/user/rawout.elf.
+$(LX_TEST_OUT)/lxrawout: tests/user/rawout.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     if (rc < 0 || !entry || lxrt.hi <= lxrt.lo) {
         static const char msg[] = "lxrt: the PCT did not set up a Linux "
                                   "program (or the kernel refused it)\n";
-        lwk_sys_console_write((long)msg, sizeof(msg) - 1);
+        lwk_sys_console_write((long)msg, sizeof(msg) - 1, 2);
         return 125;
     }
     lxrt_jump(entry, (uint64_t)(argv - 1));   /* argc is below argv */

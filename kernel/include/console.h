@@ -15,8 +15,12 @@ struct bootinfo_fb;
    paging_init; the log so far is replayed to the framebuffer. */
 void console_setup(const struct cmdline *cl, const struct bootinfo_fb *fb);
 void console_write(const char *s, size_t n);
-/* A program's console output (COM2 if present, else COM1). */
-void console_write_user(const char *s, size_t n);
+/* A program's console output, fd 1 (stdout: COM2 if present, else COM1)
+   or 2 (stderr: COM3, else as stdout); on its own port, byte for byte. */
+void console_write_user(int fd, const char *s, size_t n);
+/* A program's stdin (COM4, asked for by tools/lwkrun's side): bytes read
+   into buf, 0 at the end of input or when there is none, -EIO. */
+long console_read_user(char *buf, size_t len);
 int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Lines about events a process can repeat at will: at most one a second

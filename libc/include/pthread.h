@@ -79,6 +79,52 @@ int pthread_key_delete(pthread_key_t key);
 void *pthread_getspecific(pthread_key_t key);
 int pthread_setspecific(pthread_key_t key, const void *value);
 
+/* The rest of what libraries call (libc/locks.c, spawn.c, signal.c,
+   sched.c).  A mutex is one word with no owner or count: NORMAL, DEFAULT
+   and ERRORCHECK (checked no more than NORMAL) can be had, RECURSIVE is
+   refused (ENOTSUP) rather than deadlock its second lock.  Read-write
+   and spin locks spin, as the mutexes.  pthread_atfork has nothing to
+   do (no process forks), a thread cannot be cancelled or signalled by
+   another (ENOSYS), and the affinity and name calls are not there. */
+#define PTHREAD_MUTEX_NORMAL            0
+#define PTHREAD_MUTEX_RECURSIVE         1
+#define PTHREAD_MUTEX_ERRORCHECK        2
+#define PTHREAD_MUTEX_DEFAULT           3
+int pthread_mutexattr_init(pthread_mutexattr_t *attr);
+int pthread_mutexattr_destroy(pthread_mutexattr_t *attr);
+int pthread_mutexattr_settype(pthread_mutexattr_t *attr, int type);
+int pthread_mutexattr_gettype(const pthread_mutexattr_t *attr, int *type);
+
+typedef struct {
+    volatile int state;         /* readers in it, or -1: a writer */
+} pthread_rwlock_t;
+typedef struct {
+    int is_initialized;
+} pthread_rwlockattr_t;
+#define PTHREAD_RWLOCK_INITIALIZER      { 0 }
+int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr);
+int pthread_rwlock_destroy(pthread_rwlock_t *l);
+int pthread_rwlock_rdlock(pthread_rwlock_t *l);
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l);
+int pthread_rwlock_wrlock(pthread_rwlock_t *l);
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l);
+int pthread_rwlock_unlock(pthread_rwlock_t *l);
+
+typedef pthread_mutex_t pthread_spinlock_t;   /* a mutex already spins */
+#define PTHREAD_PROCESS_PRIVATE         0
+#define PTHREAD_PROCESS_SHARED          1
+int pthread_spin_init(pthread_spinlock_t *l, int pshared);
+int pthread_spin_destroy(pthread_spinlock_t *l);
+int pthread_spin_lock(pthread_spinlock_t *l);
+int pthread_spin_trylock(pthread_spinlock_t *l);
+int pthread_spin_unlock(pthread_spinlock_t *l);
+
+int pthread_atfork(void (*prepare)(void), void (*parent)(void),
+                   void (*child)(void));
+int pthread_kill(pthread_t thread, int sig);
+int pthread_cancel(pthread_t thread);
+int pthread_yield(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,6 +128,21 @@ static void patch_auxv(unsigned long sp, const struct opts *o)
     }
 }
 
+/* One read(2) of our stdin into the child's buffer. */
+static long do_read(unsigned long buf, unsigned long len)
+{
+    char tmp[4096];
+    ssize_t got = read(0, tmp, len < sizeof tmp ? len : sizeof tmp);
+    struct iovec local = { tmp, got > 0 ? (size_t)got : 0 };
+    struct iovec remote = { (void *)buf, local.iov_len };
+
+    if (got < 0)
+        return -errno;
+    if (got && process_vm_writev(child, &local, 1, &remote, 1, 0) != got)
+        return -EFAULT;
+    return got;
+}
+
 static long do_write(FILE *f, unsigned long buf, unsigned long len)
 {
     char tmp[4096];
@@ -206,8 +221,15 @@ static int emulate(struct user_regs_struct *r, int *status)
            clock_ns call for every reading, answered above. */
         r->rax = (unsigned long)-ENOSYS;
         break;
-    case LWK_SYS_console_write:
-        r->rax = (unsigned long)do_write(stdout, r->rdi, r->rsi);
+    case LWK_SYS_console_write:        /* fd 1 stdout, 2 stderr */
+        if (r->rdx != 1 && r->rdx != 2)
+            r->rax = (unsigned long)-EBADF;
+        else
+            r->rax = (unsigned long)do_write(r->rdx == 2 ? stderr : stdout,
+                                             r->rdi, r->rsi);
+        break;
+    case LWK_SYS_console_read:         /* the program's stdin: ours */
+        r->rax = (unsigned long)do_read(r->rdi, r->rsi);
         break;
     case LWK_SYS_getpid:
         r->rax = (unsigned long)child;

@@ -20,7 +20,8 @@
  *                             rank 0 first waits for DIR/go
  *   iotest create PATH        create PATH; a clear message and status 3 if
  *                             it cannot
- *   iotest stdin              read stdin to its end; count, crc and first line
+ *   iotest stdin [N]          read stdin to its end (or its first N bytes);
+ *                             count, crc and first line
  *   iotest bw BYTES           time writing and reading back a file of BYTES
  *   iotest lat N              time N stat calls (a small request's round trip)
  *   iotest escape OUT         under yod -chroot DIR, inside DIR: every way
@@ -433,21 +434,32 @@ static int do_create(const char *path)
     return fclose(f) == 0 ? 0 : 4;
 }
 
-static int do_stdin(void)
+/* Read stdin to its end, or its first `most` bytes (most < 0: all), a
+   chunk at a time: input of any size is counted and checked. */
+static int do_stdin(long most)
 {
-    static char buf[1 << 20];
+    static unsigned char buf[1 << 16];
     char line[128] = "";
-    size_t n = 0;
-    long r;
+    size_t n = 0, ln = 0, want;
+    uint32_t crc = 0;
+    long r = 0;
 
-    while ((r = read(0, buf + n, sizeof(buf) - n)) > 0)
+    for (;;) {
+        want = sizeof(buf);
+        if (most >= 0 && (size_t)most - n < want)
+            want = (size_t)most - n;
+        if (!want || (r = read(0, buf, want)) <= 0)
+            break;
+        for (long i = 0; i < r && ln < sizeof(line) - 1 &&
+                         !memchr(line, '\n', ln); i++)
+            line[ln++] = (char)buf[i];
+        crc = crc32(crc, buf, (size_t)r);
         n += (size_t)r;
-    check(r == 0, "read stdin to its end");
-    buf[n < sizeof(buf) ? n : n - 1] = 0;
-    sscanf(buf, "%127[^\n]", line);
+    }
+    check(r >= 0, most < 0 ? "read stdin to its end" : "read stdin");
+    line[strcspn(line, "\n")] = 0;
     printf("rank %ld stdin: %zu bytes crc32 %08lx first line '%s'\n", rank,
-           n, (unsigned long)crc32(0, (unsigned char *)buf, n),
-           n ? line : "");
+           n, (unsigned long)crc, line);
     return fails;
 }
 
@@ -631,8 +643,8 @@ int main(int argc, char **argv)
         return do_hold(argv[2], atoi(argv[3]));
     if (argc == 3 && !strcmp(argv[1], "create"))
         return do_create(argv[2]);
-    if (argc == 2 && !strcmp(argv[1], "stdin"))
-        return do_stdin();
+    if ((argc == 2 || argc == 3) && !strcmp(argv[1], "stdin"))
+        return do_stdin(argc == 3 ? atol(argv[2]) : -1);
     if (argc == 2 && !strcmp(argv[1], "garbage"))
         return do_garbage();
     if (argc == 4 && !strcmp(argv[1], "host"))

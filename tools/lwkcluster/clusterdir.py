@@ -42,6 +42,9 @@ class Dir:
     def out(self, nid):
         return self.file('node-%d.out' % nid)
 
+    def err(self, nid):
+        return self.file('node-%d.err' % nid)
+
     def qemu_err(self, nid):
         return self.file('node-%d.qemu' % nid)
 
@@ -104,21 +107,23 @@ def mac_of(nid):
 
 
 class Node:
-    def __init__(self, nid, pid, log, out):
+    def __init__(self, nid, pid, log, out, err):
         self.nid, self.pid, self.log, self.out = nid, pid, log, out
+        self.err = err
         self.mac = mac_of(nid)
 
     def line(self):
-        return '%d %s %d %s %s\n' % (self.nid, self.mac, self.pid, self.log,
-                                     self.out)
+        return '%d %s %d %s %s %s\n' % (self.nid, self.mac, self.pid,
+                                        self.log, self.out, self.err)
 
 
 def read_nodes(d):
     nodes = []
     for line in read_text(d.nodes).splitlines():
         f = line.split()
-        if len(f) >= 5:
-            nodes.append(Node(int(f[0]), int(f[2]), f[3], f[4]))
+        if len(f) >= 5:     # a cluster booted before ERR was added has 5
+            nodes.append(Node(int(f[0]), int(f[2]), f[3], f[4],
+                              f[5] if len(f) > 5 else None))
     return nodes
 
 

@@ -48,6 +48,7 @@ def qemu_argv(d, opts, index, nid):
             ] + machine_args(opts) + ['-m', opts.mem,
             '-nodefaults', '-display', 'none', '-no-reboot',
             '-serial', 'file:' + d.log(nid), '-serial', 'file:' + d.out(nid),
+            '-serial', 'file:' + d.err(nid),
             '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
             ] + boot_args(opts, index, nid)
     if opts.net == 'tap':
@@ -128,7 +129,7 @@ def spawn_nodes(d, opts):
     one_by_one = opts.net == 'vde' and opts.mtu <= 1500
     for i in range(opts.nodes):
         nid = opts.first_nid + i
-        for path in (d.log(nid), d.out(nid)):
+        for path in (d.log(nid), d.out(nid), d.err(nid)):
             open(path, 'w').close()
         with open(d.qemu_err(nid), 'w') as err:
             procs[nid] = subprocess.Popen(
@@ -140,7 +141,7 @@ def spawn_nodes(d, opts):
                      procs[nid].poll() is not None, 30,
                      'node %d did not attach to switch port %d in 30 s '
                      '(see %s)' % (nid, i + 1, d.qemu_err(nid)))
-    nodes = [Node(nid, p.pid, d.log(nid), d.out(nid))
+    nodes = [Node(nid, p.pid, d.log(nid), d.out(nid), d.err(nid))
              for nid, p in sorted(procs.items())]
     write_atomic(d.nodes, ''.join(n.line() for n in nodes))
     return procs

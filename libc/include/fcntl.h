@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fcntl.h: newlib's, plus posix_fadvise and its advice values (XBD
+ * <fcntl.h>, Linux's numbers; advice changes nothing on a node:
+ * libc/files.c).
+ */
+#ifndef LWK_FCNTL_H
+#define LWK_FCNTL_H
+
+#include_next <fcntl.h>
+
+#define POSIX_FADV_NORMAL       0
+#define POSIX_FADV_RANDOM       1
+#define POSIX_FADV_SEQUENTIAL   2
+#define POSIX_FADV_WILLNEED     3
+#define POSIX_FADV_DONTNEED     4
+#define POSIX_FADV_NOREUSE      5
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int posix_fadvise(int fd, off_t off, off_t len, int advice);
+#ifdef __cplusplus
+}
+#endif
+
+#endif
