@@ -505,9 +505,11 @@ static unsigned search_count(struct ptl_lib *lib, struct ptl_ni *ni,
  * every match as a SEARCH event (only the first for a use-once entry);
  * SEARCH_DELETE consumes every match (the first, use-once) as overflow
  * events.  No match is a SEARCH event with PTL_NI_NO_MATCH.  Each result
- * counts on the entry's counting event.  If the EQ has no room for every
- * event the search owes, nothing is done and the call says PTL_NO_SPACE:
- * a probe must never lose its answer (the caller drains and asks again). */
+ * counts on the entry's counting event, and a persistent entry's matches
+ * are followed by one failure there, "search done".  If the EQ has no
+ * room for every event the search owes, nothing is done and the call
+ * says PTL_NO_SPACE: a probe must never lose its answer (the caller
+ * drains and asks again). */
 static int search_locked(struct ptl_lib *lib, unsigned nii,
                          ptl_pt_index_t pti, const ptl_me_t *mein,
                          bool is_le, ptl_search_op_t op, void *uptr)
@@ -543,6 +545,13 @@ static int search_locked(struct ptl_lib *lib, unsigned nii,
         ev.user_ptr = uptr;
         ev.ni_fail_type = PTL_NI_NO_MATCH;
         ptl_target_event(lib, pt, &tmp, PTL_EVENT_SEARCH, &ev);
+    } else if (tmp.ct != NULL && !(mein->options & PTL_ME_USE_ONCE)) {
+        /* A persistent entry may match any number of headers, so a
+         * program that waits on the counter alone cannot know when the
+         * successes stop: the search marks its end with one failure (the
+         * reference implementation's "search done"; a use-once entry's
+         * single success, or its no-match failure, is the end). */
+        ptl_ct_add(lib, tmp.ct, 0, 1);
     }
     return PTL_OK;
 }

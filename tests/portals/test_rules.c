@@ -122,6 +122,7 @@ int main(void)
         T(search_only_reports_every_match),
         T(search_delete_use_once_deletes_first_only),
         T(search_counts_on_the_searching_entrys_counter),
+        T(search_done_marked_by_one_failure),
         T(search_without_room_for_its_events_says_no_space),
         T(eq_free_while_named_by_pt_and_md),
         T(ni_init_honours_desired_limits),

@@ -36,6 +36,7 @@ void le_nis_open(struct le_nis *n);
 void search_only_reports_every_match(void **state);
 void search_delete_use_once_deletes_first_only(void **state);
 void search_counts_on_the_searching_entrys_counter(void **state);
+void search_done_marked_by_one_failure(void **state);
 void search_without_room_for_its_events_says_no_space(void **state);
 void use_once_satisfied_at_append_posts_auto_unlink(void **state);
 
