@@ -90,6 +90,35 @@ void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt, struct ptl_me *me)
     ptl_me_release(lib, me);
 }
 
+/* Unexpected headers come from the lib's pool, which every NI shares,
+ * and each NI takes at most the max_unexpected_headers its PtlNIInit
+ * reported: a flow-controlled entry is disabled at that limit, as its
+ * owner was told, not only when the whole pool runs dry. */
+bool ptl_uh_room(const struct ptl_lib *lib, unsigned nii)
+{
+    return lib->uhs.nfree > 0 &&
+           lib->ni[nii].n_uhs < (uint32_t)lib->ni[nii].limits.
+                                    max_unexpected_headers;
+}
+
+struct ptl_uh *ptl_uh_get(struct ptl_lib *lib, unsigned nii)
+{
+    struct ptl_uh *uh;
+
+    if (!ptl_uh_room(lib, nii) || (uh = ptl_pool_get(&lib->uhs)) == NULL)
+        return NULL;
+    uh->ni = (uint8_t)nii;
+    lib->ni[nii].n_uhs++;
+    return uh;
+}
+
+static void uh_put(struct ptl_lib *lib, struct ptl_uh *uh)
+{
+    if (lib->ni[uh->ni].n_uhs > 0)  /* 0: its NI was finalized meanwhile */
+        lib->ni[uh->ni].n_uhs--;
+    ptl_pool_put(&lib->uhs, uh);
+}
+
 /* Drop every entry and header of a PT (PtlPTFree, PtlNIFini). */
 void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt)
 {
@@ -98,7 +127,7 @@ void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt)
         pt->uh = uh->next;
         uh->me->uh_refs--;
         ptl_me_release(lib, uh->me);
-        ptl_pool_put(&lib->uhs, uh);
+        uh_put(lib, uh);
     }
     while (pt->prio != NULL)
         ptl_me_unlink(lib, pt, pt->prio);
@@ -184,7 +213,7 @@ static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
         ome->auto_unlinked = false;
     }
     ptl_me_release(lib, ome);
-    ptl_pool_put(&lib->uhs, uh);
+    uh_put(lib, uh);
 }
 
 /* Walk the unexpected list for me.  deliver: report and remove matches;

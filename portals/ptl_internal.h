@@ -93,6 +93,7 @@ struct ptl_me {
 struct ptl_uh {
     struct ptl_uh *next;
     struct ptl_me *me;            /* overflow entry that holds the data */
+    uint8_t ni;                   /* whose max_unexpected_headers it uses */
     uint8_t wtype;                /* PTL_W_* of the request */
     uint8_t atomic_op, atomic_type;
     ptl_process_t initiator;
@@ -131,7 +132,7 @@ struct ptl_ni {
     uint64_t fini_linger;         /* then lingering until (0: not yet) */
     /* Objects of this NI, against limits (PtlNIInit's desired limits may
      * make them smaller than the lib's pools, which all NIs share). */
-    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs;
+    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs, n_uhs;
 };
 
 /* Outgoing message: an initiator operation or a target response. */
@@ -355,6 +356,10 @@ int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
 void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
 
 /* ---- list.c ---- */
+/* An unexpected header for NI nii, within its max_unexpected_headers
+ * (NULL: none left); is one left? */
+struct ptl_uh *ptl_uh_get(struct ptl_lib *lib, unsigned nii);
+bool ptl_uh_room(const struct ptl_lib *lib, unsigned nii);
 bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
                     const struct ptl_me *me, const struct ptl_whdr *h,
                     ptl_process_t init);

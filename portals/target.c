@@ -184,7 +184,7 @@ static bool resources_ok(struct ptl_lib *lib, struct ptl_pt *pt,
         return false;
     if (m->list == PTL_OVERFLOW_LIST &&
         !(m->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE) &&
-        lib->uhs.nfree == 0)
+        !ptl_uh_room(lib, m->me->ni))
         return false;
     return true;
 }
@@ -237,7 +237,7 @@ static void record_unexpected(struct ptl_lib *lib, struct ptl_ni *ni,
 
     if (rx->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE)
         return;
-    if ((uh = ptl_pool_get(&lib->uhs)) == NULL) {
+    if ((uh = ptl_uh_get(lib, rx->me->ni)) == NULL) {
         lib->st.drops++;    /* header lost: the late receive won't see it */
         return;
     }

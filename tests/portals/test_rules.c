@@ -126,6 +126,7 @@ int main(void)
         T(search_without_room_for_its_events_says_no_space),
         T(eq_free_while_named_by_pt_and_md),
         T(ni_init_honours_desired_limits),
+        T(ni_unexpected_header_limit_disables_flowctl_pt),
         T(triggered_1024_puts_all_arrive),
         T(md_covering_all_memory),
         T(triggered_me_append_links_at_threshold),
