@@ -183,10 +183,11 @@ static void log_stats(struct kptl *kp)
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu "
             "(tail-loss probes %lu), duplicates %lu, out of order %lu "
-            "(taken beyond a gap %lu), refused (no resources) %lu, bad %lu\n",
-            kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
+            "(taken beyond a gap %lu), refused (no resources) %lu, bad %lu; "
+            "waited for the NIC or loop queue %lu, for a busy peer (RNR) "
+            "%lu\n", kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
             st.tx_probes, st.rx_dup, st.rx_ooo, st.rx_early, st.rx_notready,
-            st.rx_bad);
+            st.rx_bad, st.tx_busy, st.tx_unframed);
     pr_info("pid %d: ACKs carried by other frames %lu; messages dropped "
             "%lu, events lost %lu; NIC lost %lu (net.loss); resets sent "
             "%lu received %lu\n", kp->p->pid, st.acks_carried, st.drops,

@@ -72,7 +72,8 @@ int kptl_loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
         return 0;
     }
     if (to->loop_n == LOOP_SLOTS)
-        return -1;              /* the reliable layer sends it again */
+        return -1;              /* not taken: the core keeps it and tries
+                                   again soon (back-pressure, not loss) */
     loop_put(to, iov, niov, kp);
     kp->tx_loop++;
     return 0;

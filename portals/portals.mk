@@ -109,7 +109,8 @@ $(PTL_B)/ptl-test-faults: $(PTL_FAULTS)
 PTL_RULES     := tests/portals/test_rules_search.c \
                  tests/portals/test_rules_resources.c \
                  tests/portals/test_rules_triggered.c \
-                 tests/portals/test_rules_ack.c
+                 tests/portals/test_rules_ack.c \
+                 tests/portals/test_rules_backpressure.c
 $(PTL_B)/ptl-test-rules: $(PTL_RULES)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its

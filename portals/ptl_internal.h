@@ -145,6 +145,8 @@ struct ptl_msg {
     bool need_resp;               /* wait for ACK/REPLY from the target */
     bool send_done, resp_done;
     bool is_response;
+    bool owes_self;               /* to this process: a slot is kept for
+                                   * its response (rel.c) */
     uint32_t frames_unacked;
     uint32_t gen;
     struct ptl_peer *peer;
@@ -228,6 +230,17 @@ struct ptl_peer {
     uint64_t rx_sack;             /* bit i: seq rx_next + i already taken
                                    * (landed beyond a gap) */
     bool ack_gap;                 /* the owed LACK is a GAP LACK */
+    bool ack_rnr;                 /* ... an RNR LACK: we refused rx_next */
+    bool rx_refused;              /* we refused rx_next, said RNR, and take
+                                   * nothing beyond it until it comes */
+    bool tx_stalled;              /* the host could not take a frame to
+                                   * them: retry soon, blame nobody */
+    uint64_t stalled_since;       /* ... and has not taken one since then
+                                   * (0: it has) */
+    uint64_t rnr_until;           /* they refused our request for want of
+                                   * a slot: none goes before then */
+    uint64_t rnr_wait;            /* and the pause, doubled while they
+                                   * refuse */
     bool interleaved;             /* the last frame was a one-frame
                                    * message's, sent inside a larger one */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
@@ -288,6 +301,8 @@ struct ptl_lib {
     struct ptl_lib_params p;
     struct ptl_lib_stats st;
     uint32_t msg_gen;
+    uint32_t self_owed;           /* slots kept for the responses of
+                                   * operations to this process */
     struct ptl_ni ni[PTL_NNI];
     struct ptl_pool eqs, cts, mds, mes, uhs, msgs, peers, trigs;
     struct ptl_peer **phash;
@@ -403,8 +418,11 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
 /* ---- rel.c ---- */
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
-struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response);
+/* A message slot: a response, or an operation (to this very process if
+ * self); NULL if none may be taken. */
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response, bool self);
 void ptl_msg_free(struct ptl_lib *lib, struct ptl_msg *m);
+void ptl_msg_self_answered(struct ptl_lib *lib, uint32_t id);
 struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 /* Queue a message to its peer and push what the window allows. */
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
@@ -420,6 +438,9 @@ void ptl_rel_resend(struct ptl_lib *lib, struct ptl_peer *p,
                     struct ptl_txslot *s);
 bool ptl_rel_release_held(struct ptl_lib *lib, struct ptl_peer *p);
 void ptl_rel_send_lack(struct ptl_lib *lib, struct ptl_peer *p);
+/* The peer refused frame tx_acked and took nothing after it (RNR): take
+ * back every frame from it into the send queue, responses first. */
+void ptl_rel_unframe(struct ptl_lib *lib, struct ptl_peer *p);
 
 /* ---- recover.c: the sender's side of acknowledgement ---- */
 /* The cumulative ACK of any frame from p, and a LACK's SACK and GAP. */

@@ -86,10 +86,27 @@ static void rx_beyond_gap(struct ptl_lib *lib, struct ptl_peer *p,
     }
     lib->st.rx_ooo++;
     p->ack_gap = true;
-    if (d >= 64 || !early_ok(p, h) || !deliver(lib, p, h, data))
+    if (d >= 64 || p->rx_refused || !early_ok(p, h) ||
+        !deliver(lib, p, h, data))
         return;
     p->rx_sack |= 1ull << d;
     lib->st.rx_early++;
+}
+
+/* A request refused for want of a message slot (for its response): say
+ * so at once (RNR) if nothing beyond it was taken, and take nothing
+ * beyond it until it comes again.  Its sender then takes back the frames
+ * from it, sends its responses first (they free slots here) and the
+ * requests after a pause, and knows we are alive: a busy target is never
+ * given up as unreachable.  With frames taken beyond it the sender could
+ * not renumber them, so it resends as after a loss. */
+static void refused(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    if (p->rx_sack != 0)
+        return;
+    p->rx_refused = true;
+    p->ack_rnr = true;
+    ack_soon(lib, p, 0);
 }
 
 static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
@@ -126,8 +143,10 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
         p->rx_next--;
         p->rx_sack = sack;
         lib->st.rx_notready++;
+        refused(lib, p);
         return;
     }
+    p->rx_refused = false;
     /* The gap is filled: skip what was taken beyond it, and say so now
      * (the sender is recovering). */
     if (p->rx_sack & 1) {

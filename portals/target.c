@@ -310,8 +310,11 @@ static bool start_request(struct ptl_lib *lib, struct ptl_rxmsg *rx,
 
     /* Reserve the response first: if we cannot answer, refuse the frame
      * (not acknowledged, so the initiator retransmits it later). */
-    if (needs_response(h) && (resp = ptl_msg_alloc(lib, true)) == NULL)
+    if (needs_response(h) &&
+        (resp = ptl_msg_alloc(lib, true, false)) == NULL)
         return false;
+    if (h->src_nid == lib->p.nid && h->src_pid == lib->p.pid)
+        ptl_msg_self_answered(lib, h->msg_id);
     ptl_memzero(rx, sizeof(*rx));
     rx->active = true;
     rx->wtype = h->type;

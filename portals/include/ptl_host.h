@@ -37,8 +37,10 @@ struct ptl_iov {
 struct ptl_host_ops {
     /* Send one Ethernet frame made of niov pieces (the first holds the
      * Ethernet and Portals headers).  The pieces may be reused as soon as
-     * this returns.  Return 0, or nonzero if the frame was not sent (the
-     * reliable layer retransmits it later). */
+     * this returns.  Return 0, or nonzero if the frame could not be taken
+     * now (a full loop queue or ring): the core keeps it, stops sending
+     * to that peer and tries again within 100 us (back-pressure: no
+     * timeout counts against the peer meanwhile). */
     int (*tx)(void *ctx, const struct ptl_iov *iov, int niov);
     /* Monotonic time in nanoseconds. */
     uint64_t (*now_ns)(void *ctx);
@@ -112,6 +114,10 @@ struct ptl_lib_stats {
     uint64_t tx_interleaved;    /* one-frame messages sent inside larger
                                  * ones to the same peer */
     uint64_t tx_resets, rx_resets;  /* "that incarnation is gone" */
+    uint64_t tx_busy;       /* frames the host could not take (its loop
+                             * queue or ring full): sent again soon */
+    uint64_t tx_unframed;   /* RNRs: frames taken back, to go again after
+                             * the responses the refusing peer waits for */
     uint64_t drops;         /* messages dropped at the target */
     uint64_t perm_violations, op_violations;
     uint64_t eq_dropped;

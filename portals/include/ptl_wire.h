@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  5
+#define PTL_WIRE_VERSION  6
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
@@ -42,6 +42,10 @@ enum ptl_wire_type {
 #define PTL_WF_GAP       0x10u    /* LACK only: sent at once because a new
                                    * frame arrived beyond a gap (a loss
                                    * signal; a duplicate's LACK lacks it) */
+#define PTL_WF_RNR       0x20u    /* LACK only (version 6): the receiver
+                                   * refused frame `ack` for want of a
+                                   * message slot and took nothing after
+                                   * it; it is alive (PROTOCOL.md, 3) */
 
 /* An ACK's flags: the ACK frame's ack_req byte, a response record's
  * flags byte.  Any other bit is refused. */

@@ -206,6 +206,7 @@ int main(void)
         T(unreachable_peer_is_undeliverable),
         T(restarted_peer_is_resynchronised),
         T(gone_peer_answers_reset),
+        T(busy_host_holds_frames_back),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

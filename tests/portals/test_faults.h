@@ -57,6 +57,7 @@ void waits_send_no_link_ack_for_acks(void **state);
 void unreachable_peer_is_undeliverable(void **state);
 void restarted_peer_is_resynchronised(void **state);
 void gone_peer_answers_reset(void **state);
+void busy_host_holds_frames_back(void **state);
 
 /* test_faults_large.c: a large message and small ones through loss */
 void large_and_small_lossy_link(void **state);

@@ -25,6 +25,11 @@ bool in_process(void)
     return strcmp(link_spec, "mem:") == 0;
 }
 
+const char *rules_link(void)
+{
+    return link_spec;
+}
+
 void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
                   ptl_pid_t pid, const ptl_ni_limits_t *desired,
                   ptl_ni_limits_t *actual)
@@ -137,6 +142,9 @@ int main(void)
         T(ack_disable_in_a_response_record),
         T(le_ack_disable),
         T(abort_returns_aborted_to_every_waiter),
+        T(ops_to_self_beyond_the_message_slots_all_complete),
+        T(stations_flooding_each_other_with_few_slots_all_complete),
+        T(a_target_short_of_slots_is_waited_for_not_given_up),
     };
     const char *l = getenv("PTL_TEST_LINK");
 

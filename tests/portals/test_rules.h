@@ -15,6 +15,7 @@ extern ptl_pt_index_t PT;
 extern uint8_t tbuf[1 << 16], sbuf[1 << 16];
 
 bool in_process(void);
+const char *rules_link(void);       /* PTL_TEST_LINK, "mem:" by default */
 void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
                   ptl_pid_t pid, const ptl_ni_limits_t *desired,
                   ptl_ni_limits_t *actual);
@@ -57,5 +58,10 @@ void triggered_le_append_and_unlink(void **state);
 void ack_disable_put_completes_without_ack(void **state);
 void ack_disable_in_a_response_record(void **state);
 void le_ack_disable(void **state);
+
+/* test_rules_backpressure.c: running out of a resource waits */
+void ops_to_self_beyond_the_message_slots_all_complete(void **state);
+void stations_flooding_each_other_with_few_slots_all_complete(void **state);
+void a_target_short_of_slots_is_waited_for_not_given_up(void **state);
 
 #endif /* TEST_RULES_H */

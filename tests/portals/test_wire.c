@@ -315,6 +315,12 @@ static void lack_sack_roundtrip(void **state)
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
     len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_GAP);
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    /* RNR (version 6) likewise: a LACK's, nobody else's */
+    len = make_lack(f, 77, 0, PTL_WF_RNR);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_true(h.flags & PTL_WF_RNR && h.ack == 77);
+    len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_RNR);
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
     /* match_bits of other frames are not taken for a bitmap */
     len = make_frame(f, pl, sizeof(pl));
     assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
@@ -369,7 +375,7 @@ static void ack_disabled_flag_roundtrip(void **state)
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
 }
 
-/* A frame of another wire version (4: before the ACK flags) is refused
+/* A frame of another wire version (5: before the RNR flag) is refused
  * with its sender and version named, and a lib counts it apart from
  * damage. */
 static void other_version_refused(void **state)
@@ -382,11 +388,11 @@ static void other_version_refused(void **state)
     size_t len = make_frame(f, pl, sizeof(pl));
 
     (void)state;
-    f[PTL_ETH_HLEN] = 4;
+    f[PTL_ETH_HLEN] = 5;
     memset(&h, 0, sizeof(h));
     assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0),
                      PTL_WIRE_EVERSION);
-    assert_int_equal(h.version, 4);
+    assert_int_equal(h.version, 5);
     assert_int_equal(h.src_nid, 7);
     assert_int_equal(ptl_linux_iface_open(7, "mem:", 9, 2, 0), PTL_OK);
     lib = ptl_linux_lib(7);
