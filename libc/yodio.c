@@ -51,14 +51,10 @@ static int open_portals(void)
 
     if (PtlInit() != PTL_OK)
         return -1;
-    /* A program that opened Portals under a pid of its own keeps it: the
-       channel shares that pid (yod takes output and file requests from
-       any pid of the rank's node but the PCT's). */
+    /* The rank's own pid, the job map's: its PCT bound it to that one, so
+       the channel never moves to another (frames to it would go astray). */
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
                    NULL, NULL, &ni);
-    if (rc == PTL_PID_IN_USE)
-        rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                       PTL_PID_ANY, NULL, NULL, &ni);
     if (rc != PTL_OK ||
         PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)

@@ -30,6 +30,11 @@
  *                           PID (-1: yod's PTL_PID), print, finish it,
  *                           print again with the working directory (a
  *                           file request to yod): both lines reach yod
+ *   yodtest takepid T V     rank T opens Portals with the pid PTL_JOB_MAP
+ *                           gives rank V and says what PtlNIInit answered;
+ *                           the others wait a second first (so T asks
+ *                           before V opens its pid); then every rank says
+ *                           "takepid: rank R on pid P done"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +96,41 @@ static int ownni(long pid)
     printf("ownni: after PtlNIFini %d, cwd %s\n", rc,
            getcwd(cwd, sizeof(cwd)) ? cwd : "unknown");
     return rc == PTL_OK ? 0 : 1;
+}
+
+static void spin(long secs);
+
+/* The Portals pid PTL_JOB_MAP gives rank r (its "nid:pid" item). */
+static long map_pid(long r)
+{
+    const char *m = getenv("PTL_JOB_MAP");
+
+    for (long i = 0; m && i < r; i++)
+        if ((m = strchr(m, ',')) != NULL)
+            m++;
+    m = m ? strchr(m, ':') : NULL;
+    return m ? atol(m + 1) : -1;
+}
+
+static int takepid(long rank, long thief, long victim)
+{
+    ptl_handle_ni_t ni;
+    int rc;
+
+    if (rank == thief) {
+        if ((rc = PtlInit()) == PTL_OK)
+            rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING |
+                           PTL_NI_PHYSICAL, (ptl_pid_t)map_pid(victim),
+                           NULL, NULL, &ni);
+        printf("takepid: rank %ld asked for rank %ld's pid %ld: %s\n",
+               rank, victim, map_pid(victim), rc == PTL_OK ? "PTL_OK"
+               : rc == PTL_PID_IN_USE ? "PTL_PID_IN_USE"
+               : rc == PTL_ARG_INVALID ? "PTL_ARG_INVALID" : "another error");
+    } else {
+        spin(1);
+    }
+    printf("takepid: rank %ld on pid %s done\n", rank, getenv("PTL_PID"));
+    return 0;
 }
 
 static void spin(long secs)
@@ -181,6 +221,8 @@ int main(int argc, char **argv)
         return orphan();
     if (!strcmp(argv[1], "ownni") && argc == 3)
         return ownni(atol(argv[2]));
+    if (!strcmp(argv[1], "takepid") && argc == 4)
+        return takepid(rank, atol(argv[2]), atol(argv[3]));
     if (!strcmp(argv[1], "env")) {
         const char *v[] = { "PTL_JOB_RANK", "PTL_JOB_SIZE", "PTL_JOB_MAP",
                             "PTL_JOB_ID", "PTL_PID", "LWK_YOD" };
