@@ -243,6 +243,10 @@ struct ptl_peer {
                                    * refuse */
     bool interleaved;             /* the last frame was a one-frame
                                    * message's, sent inside a larger one */
+    bool authed;                  /* its frames carry the cluster's MAC:
+                                   * no other frame from its address may
+                                   * change what it owns here */
+    uint64_t born;                /* then: its incarnation's start */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
     struct ptl_msg *held, *held_tail; /* ACKs waiting to ride along with
                                    * our next frame to this peer */
@@ -312,7 +316,7 @@ struct ptl_lib {
                                    * (per frame, under emulation, that walk
                                    * was most of the receive path) */
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
-    uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
+    uint8_t frame_hdr[PTL_FRAME_HMAX];
     int in_fire;                  /* nested trigger firing guard */
     struct ptl_trig *trig_wait, **trig_wait_tail; /* fired operations
                                    * waiting for a message slot, in order */

@@ -174,16 +174,22 @@ static void csum_app(struct ptl_lib *lib, struct ptl_csum *c,
 
 /* Send one frame; false if the host could not take it (its loop queue or
  * ring is full): the frame stays in the window, to go again soon. */
-static bool frame_out(struct ptl_lib *lib, const struct ptl_whdr *h,
+static bool frame_out(struct ptl_lib *lib, struct ptl_whdr *h,
                       const uint8_t *data, bool app)
 {
     uint8_t *f = lib->frame_hdr;
-    size_t hl = ptl_wire_hlen(h->flags);
     struct ptl_iov iov[2];
     struct ptl_csum c;
     uint32_t sum;
+    size_t hl;
 
-    ptl_wire_encode(f, h, 0);
+    /* Signed, then checksummed: the checksum covers the MAC too, so a
+     * damaged frame is counted as damaged, not forged. */
+    if (lib->p.auth)
+        ptl_wire_encode_auth(f, h, lib->p.auth_key, lib->p.born);
+    else
+        ptl_wire_encode(f, h, 0);
+    hl = ptl_wire_hlen(h->flags);
     ptl_csum_init(&c, hl - PTL_ETH_HLEN + (uint64_t)h->frag_len);
     ptl_csum_add(&c, f + PTL_ETH_HLEN, hl - PTL_ETH_HLEN);
     if (app)
@@ -316,10 +322,18 @@ static struct ptl_msg *take_held(struct ptl_lib *lib, struct ptl_peer *p)
     return r;
 }
 
+/* Payload bytes a frame carries (with a response record riding in it,
+ * or not); a signed frame carries its trailer too. */
+static uint64_t frame_room(const struct ptl_lib *lib, bool resp)
+{
+    return lib->p.mtu - PTL_WIRE_HLEN - (resp ? PTL_WIRE_RLEN : 0) -
+           (lib->p.auth ? PTL_WIRE_ALEN : 0);
+}
+
 /* Does m fit one frame, whatever rides along? */
 static bool one_frame(const struct ptl_lib *lib, const struct ptl_msg *m)
 {
-    return m->len <= lib->p.mtu - PTL_WIRE_HLEN - PTL_WIRE_RLEN;
+    return m->len <= frame_room(lib, true);
 }
 
 /* May n go between the frames of m?  Everything sent to one portal
@@ -378,7 +392,7 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
     uint64_t room, n = m->len - m->queued;
 
     s->resp = take_held(lib, p);
-    room = lib->p.mtu - PTL_WIRE_HLEN - (s->resp ? PTL_WIRE_RLEN : 0);
+    room = frame_room(lib, s->resp != NULL);
     if (n > room)
         n = room;
     s->seq = p->tx_next++;
@@ -502,7 +516,7 @@ static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
     if (!lib->p.hold_acks || !m->is_response || m->hdr.type != PTL_W_ACK ||
         p->sq != NULL)
         return false;
-    if (m->hdr.rlength > lib->p.mtu - PTL_WIRE_HLEN) {
+    if (m->hdr.rlength > frame_room(lib, false)) {
         ptl_rel_release_held(lib, p);
         return false;
     }

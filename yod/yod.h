@@ -123,6 +123,7 @@ extern ptl_handle_eq_t yod_eq;  /* every event but our requests' ACKs */
    it; 0: dropped and counted). */
 enum auth_kind { AUTH_CONTROL, AUTH_OUTPUT, AUTH_FILE, AUTH_KINDS };
 void auth_init(void);                   /* the cluster's secret, or die */
+void auth_transport(void);              /* sign yod's Portals frames */
 void auth_job(void);                    /* after each new jobid */
 void auth_sign(struct yod_msg *m, unsigned nid);
 struct sipkey auth_rank_key(int rank);

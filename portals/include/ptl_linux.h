@@ -35,6 +35,12 @@ int ptl_linux_iface_open_params(unsigned iface, const char *spec,
 void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
                              struct ptl_lib_params *p);
 void ptl_linux_iface_close(unsigned iface);
+/* Sign this station's frames with the cluster's transport key (k0, k1:
+ * yod_transport_key of the cluster's secret, yod/yod_proto.h), and from
+ * then on let only signed frames change what a signing peer owns
+ * (PROTOCOL.md 2.3).  Stations without the key, ptlrun's jobs among
+ * them, neither sign nor check. */
+int ptl_linux_auth(unsigned iface, const uint64_t key[2]);
 struct ptl_lib *ptl_linux_lib(unsigned iface);
 
 /* ---- the in-process network ("mem:") ---- */

@@ -36,12 +36,8 @@ void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
 {
     assert_int_equal(ptl_linux_iface_open(iface, link_spec, nid, pid, 0),
                      PTL_OK);
-    s->iface = iface;
-    assert_int_equal(PtlNIInit(iface, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
-                               desired, actual, &s->ni), PTL_OK);
-    assert_int_equal(PtlEQAlloc(s->ni, 256, &s->eq), PTL_OK);
-    s->id.phys.nid = nid;
-    s->id.phys.pid = pid;
+    st_ni(s, iface, nid, pid, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 256,
+          desired, actual);
 }
 
 static int setup(void **state)

@@ -23,12 +23,8 @@ static void open_station_params(struct station *s, unsigned iface,
     ptl_linux_link_defaults(rules_link(), p->mtu, p);
     assert_int_equal(ptl_linux_iface_open_params(iface, rules_link(), p),
                      PTL_OK);
-    s->iface = iface;
-    assert_int_equal(PtlNIInit(iface, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                               p->pid, NULL, NULL, &s->ni), PTL_OK);
-    assert_int_equal(PtlEQAlloc(s->ni, 16, &s->eq), PTL_OK);
-    s->id.phys.nid = p->nid;
-    s->id.phys.pid = p->pid;
+    st_ni(s, iface, p->nid, p->pid, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 16,
+          NULL, NULL);
     assert_int_equal(PtlPTAlloc(s->ni, 0, PTL_EQ_NONE, 0, &pt), PTL_OK);
     assert_int_equal(PtlMEAppend(s->ni, 0, &me, PTL_PRIORITY_LIST, NULL, &h),
                      PTL_OK);

@@ -30,6 +30,10 @@
  *                           PID (-1: yod's PTL_PID), print, finish it,
  *                           print again with the working directory (a
  *                           file request to yod): both lines reach yod
+ *   yodtest steady N FILE   N times, half a second apart: a line "rank R
+ *                           line i" to stdout and to FILE.R (written and
+ *                           flushed); then "rank R: wrote N lines";
+ *                           exit 0 only if every write succeeded
  *   yodtest takepid T V     rank T opens Portals with the pid PTL_JOB_MAP
  *                           gives rank V and says what PtlNIInit answered;
  *                           the others wait a second first (so T asks
@@ -133,6 +137,28 @@ static int takepid(long rank, long thief, long victim)
     return 0;
 }
 
+/* Output and file data over N half seconds: a job that something may
+   disturb meanwhile (suite-yod's forgeries). */
+static int steady(long rank, int n, const char *base)
+{
+    struct timespec pause = { 0, 500000000 };
+    char path[256];
+    FILE *f;
+    int bad = 0;
+
+    snprintf(path, sizeof(path), "%s.%ld", base, rank);
+    if (!(f = fopen(path, "w")))
+        return 1;
+    for (int i = 0; i < n; i++) {
+        bad |= printf("rank %ld line %d\n", rank, i) < 0 || fflush(stdout);
+        bad |= fprintf(f, "rank %ld line %d\n", rank, i) < 0 || fflush(f);
+        nanosleep(&pause, NULL);
+    }
+    bad |= fclose(f) != 0;
+    printf("rank %ld: wrote %d lines%s\n", rank, n, bad ? ", some failed" : "");
+    return bad;
+}
+
 static void spin(long secs)
 {
     struct timespec t0, t;
@@ -221,6 +247,8 @@ int main(int argc, char **argv)
         return orphan();
     if (!strcmp(argv[1], "ownni") && argc == 3)
         return ownni(atol(argv[2]));
+    if (!strcmp(argv[1], "steady") && argc == 4)
+        return steady(rank, atoi(argv[2]), argv[3]);
     if (!strcmp(argv[1], "takepid") && argc == 4)
         return takepid(rank, atol(argv[2]), atol(argv[3]));
     if (!strcmp(argv[1], "env")) {
