@@ -73,6 +73,20 @@ static int channel(void)
     return state == OPEN ? 0 : -1;
 }
 
+/* The link to yod gave up (PTL_NI_UNDELIVERABLE): what this rank wrote
+   or asked may be lost, and nothing it writes from now on reaches yod.
+   As a write to a broken pipe ends a Linux process, the rank ends, and
+   its job with it, loudly: yod names it, with status 125, never a job
+   that looks as if it succeeded (docs/SECURITY.md). */
+static void lost_if_undeliverable(const ptl_event_t *ev)
+{
+    if (ev->ni_fail_type != PTL_NI_UNDELIVERABLE)
+        return;
+    state = BROKEN;             /* what is still buffered: the console */
+    lwk_abort(125, "its channel to yod failed: its output or file data "
+              "could not all be delivered");
+}
+
 /* Wait for the ACK of the Put just made; 0 if it was delivered. */
 static int acked(void)
 {
@@ -82,6 +96,7 @@ static int acked(void)
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -1;
     } while (ev.type != PTL_EVENT_ACK);
+    lost_if_undeliverable(&ev);
     return ev.ni_fail_type == PTL_NI_OK ? 0 : -1;
 }
 
@@ -140,6 +155,7 @@ static long await_answer(void)
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -EIO;
         if (ev.type == PTL_EVENT_ACK) {
+            lost_if_undeliverable(&ev);
             if (ev.ni_fail_type != PTL_NI_OK)
                 return -EIO;    /* yod did not take the request */
             acked_ok = 1;
