@@ -289,6 +289,16 @@ static void match_request(struct ptl_lib *lib, struct ptl_ni *ni,
         }
         return;
     }
+    /* Without flow control a message the overflow list would take with
+     * no unexpected header left for it is dropped, and its initiator
+     * told (PTL_NI_DROPPED): landed without one, a receive posted later
+     * would never find it. */
+    if (m.list == PTL_OVERFLOW_LIST &&
+        !(m.me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE) &&
+        !ptl_uh_room(lib, m.me->ni)) {
+        rx->fail = PTL_NI_DROPPED;
+        return;
+    }
     commit(lib, pt, rx, &m);
     if (m.list == PTL_OVERFLOW_LIST)
         record_unexpected(lib, ni, rx, h);

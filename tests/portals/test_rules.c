@@ -128,6 +128,7 @@ int main(void)
         T(eq_free_while_named_by_pt_and_md),
         T(ni_init_honours_desired_limits),
         T(ni_unexpected_header_limit_disables_flowctl_pt),
+        T(unexpected_header_limit_drops_without_flowctl),
         T(triggered_1024_puts_all_arrive),
         T(md_covering_all_memory),
         T(triggered_me_append_links_at_threshold),

@@ -45,6 +45,7 @@ void use_once_satisfied_at_append_posts_auto_unlink(void **state);
 void eq_free_while_named_by_pt_and_md(void **state);
 void ni_init_honours_desired_limits(void **state);
 void ni_unexpected_header_limit_disables_flowctl_pt(void **state);
+void unexpected_header_limit_drops_without_flowctl(void **state);
 void triggered_1024_puts_all_arrive(void **state);
 void md_covering_all_memory(void **state);
 void abort_returns_aborted_to_every_waiter(void **state);

@@ -148,6 +148,42 @@ void ni_unexpected_header_limit_disables_flowctl_pt(void **state)
     }
 }
 
+/* Without flow control, a message the overflow list would take when the
+ * NI has no unexpected header left is dropped, and its initiator is told
+ * (PTL_NI_DROPPED): landed without a header, a late receive would wait
+ * for it for ever. */
+void unexpected_header_limit_drops_without_flowctl(void **state)
+{
+    struct station C;
+    ptl_ni_limits_t want = { .max_unexpected_headers = 2 };
+    static uint8_t ob[64];
+    ptl_me_t ov = me_make(ob, sizeof(ob), 0, PTL_ME_OP_PUT |
+                          PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE);
+    ptl_handle_md_t md = md_make(&A, sbuf, 8, 0, PTL_CT_NONE);
+    ptl_handle_me_t h;
+    ptl_pt_index_t pt;
+    int fails[3];
+
+    (void)state;
+    open_station(&C, 3, 3, 30, &want, NULL);
+    assert_int_equal(PtlPTAlloc(C.ni, 0, C.eq, 5, &pt), PTL_OK);
+    ov.ignore_bits = ~(ptl_match_bits_t)0;
+    assert_int_equal(PtlMEAppend(C.ni, pt, &ov, PTL_OVERFLOW_LIST, NULL, &h),
+                     PTL_OK);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(PtlPut(md, 0, 4, PTL_ACK_REQ, C.id, pt, i, 0, NULL,
+                                i), PTL_OK);
+        st_expect(&A, PTL_EVENT_SEND);
+        fails[i] = st_expect(&A, PTL_EVENT_ACK).ni_fail_type;
+    }
+    assert_int_equal(fails[0], PTL_NI_OK);
+    assert_int_equal(fails[1], PTL_NI_OK);
+    assert_int_equal(fails[2], PTL_NI_DROPPED);
+    assert_int_equal(st_expect(&C, PTL_EVENT_PUT).hdr_data, 0);
+    assert_int_equal(st_expect(&C, PTL_EVENT_PUT).hdr_data, 1);
+    st_expect_none(&C);
+}
+
 /* 1024 triggered puts (the default max_triggered_ops) released by one
  * PtlCTInc need more message slots than there are: they must wait for
  * slots and all arrive, never be dropped. */
