@@ -250,6 +250,7 @@ static const char *const event_names[PE_KINDS] = {
     [PE_PCT_ONLY] = "refused PCT-only calls",
     [PE_NO_NIC] = "PtlInit calls without a NIC",
     [PE_WIRE_VERSION] = "frames of another Portals wire version",
+    [PE_PTL_PID] = "PtlNIInit calls for a Portals pid not the process's",
 };
 
 void proc_event(enum proc_event kind, const char *fmt, ...)

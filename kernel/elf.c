@@ -271,6 +271,7 @@ int elf_layout(const struct elf_image *img, uint64_t heap, uint64_t stack,
         return fail(why, "heap or stack size too large");
     d->data_size = ALIGN_UP(*heap_base - data_lo + heap, P4K);
     d->stack_size = ALIGN_UP(stack ? stack : 1, P4K);
+    d->ptl_pid = 0;                     /* not bound: the PCT's choice */
     if (d->data_va + d->data_size + P2M > LWK_STACK_TOP - d->stack_size)
         return fail(why, "heap and stack do not fit in the address space");
     return 0;

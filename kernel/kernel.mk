@@ -22,7 +22,7 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
 KPTL_SRCS   := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
                portals/list.c portals/target.c portals/initiator.c \
                portals/rel.c portals/recover.c portals/receive.c \
-               portals/wire.c portals/atomic_ops.c
+               portals/wire.c portals/atomic_ops.c yod/siphash.c
 KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_valid=ptl_atomic_valid_sse \
                -Dptl_atomic_dtsize=ptl_atomic_dtsize_sse
@@ -37,7 +37,7 @@ KOBJS := $(patsubst %,$(BUILD)/k/%.o,$(BOOT_SRCS) $(KERNEL_SRCS) $(KTEST_SRCS) \
                                   $(KPTL_SRCS))
 
 $(patsubst %,$(BUILD)/k/%.o,$(KPTL_SRCS) $(KPTL_HOST)): \
-    KCFLAGS += -Iportals/include -Iportals
+    KCFLAGS += -Iportals/include -Iportals -iquote yod
 $(BUILD)/k/portals/atomic_ops.c.o: KCFLAGS := \
     $(filter-out -mno-sse -mno-sse2 -mno-mmx,$(KCFLAGS)) $(KPTL_SSE) \
     -Iportals/include -Iportals

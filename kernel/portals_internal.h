@@ -44,6 +44,8 @@ void kptl_endpoints_init(uint64_t mem);
 extern const struct ptl_host_ops kptl_host_ops;
 extern uint64_t kptl_rx_unclaimed;      /* frames for no process here */
 void kptl_copy_in(void *ctx, void *dst, const void *app, size_t len);
+/* The key to sign a RESET answering frame h with (NULL: unsigned). */
+const uint64_t *kptl_reset_key(const void *frame, const struct ptl_whdr *h);
 /* The NIC's receive path: each frame, then once per batch. */
 void kptl_rx(void *ctx, const void *frame, size_t len);
 void kptl_rx_done(void *ctx);

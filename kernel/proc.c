@@ -105,7 +105,8 @@ static int check_desc(const struct lwk_proc_desc *d)
         d->text_va < LWK_APP_BASE || d->text_va >= LWK_STACK_TOP ||
         d->data_va >= LWK_STACK_TOP || !d->text_size || !d->stack_size ||
         d->text_size > REGION_SPAN || d->data_size > REGION_SPAN ||
-        d->stack_size > REGION_SPAN)
+        d->stack_size > REGION_SPAN ||
+        d->ptl_pid >= UINT32_MAX)        /* PTL_PID_ANY and beyond */
         return -EINVAL;
     text_end = ALIGN_UP(d->text_va + d->text_size, PAGE_2M);
     data_end = ALIGN_UP(d->data_va + d->data_size, PAGE_2M);
@@ -141,6 +142,14 @@ static int add_region(struct proc *p, int i, uint64_t va, uint64_t size,
     return rc;
 }
 
+struct proc *proc_of_ptl_pid(uint32_t ptl_pid)
+{
+    for (int i = 0; i < NPROC; i++)
+        if (procs[i].state != P_FREE && procs[i].ptl_pid == ptl_pid)
+            return &procs[i];
+    return NULL;
+}
+
 static struct proc *create(const struct lwk_proc_desc *d, bool is_pct)
 {
     struct proc *p = NULL;
@@ -151,7 +160,8 @@ static struct proc *create(const struct lwk_proc_desc *d, bool is_pct)
     if (!p)
         return NULL;
     *p = (struct proc){ .pid = next_pid++, .state = P_LOADING,
-                        .is_pct = is_pct, .cr3 = aspace_new() };
+                        .is_pct = is_pct, .cr3 = aspace_new(),
+                        .ptl_pid = (uint32_t)d->ptl_pid };
     if (!is_pct)
         p->pct_window = LWK_PCT_WINDOW + (uint64_t)(p - procs) * SLOT_SPAN;
     if (!p->cr3 ||
@@ -178,6 +188,11 @@ long proc_create(struct trapframe *tf, uint64_t udesc, uint64_t umap)
         return -EFAULT;
     if (check_desc(&d) < 0)
         return -EINVAL;
+    /* A Portals pid is one process's: the PCT binds each rank to the one
+       its job map gives it, and no other process may then open it. */
+    if (d.ptl_pid && (proc_of_ptl_pid((uint32_t)d.ptl_pid) ||
+                      kptl_pid_taken((uint32_t)d.ptl_pid, NULL)))
+        return -EBUSY;
     if (!(p = create(&d, false)))
         return -ENOMEM;
     for (int i = 0; i < LWK_NREGIONS; i++) {

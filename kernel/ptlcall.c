@@ -72,18 +72,45 @@ static ptl_ct_event_t CTEV(const struct call *c, int i)
 
 /* ---- setup and the network interface -------------------------------------- */
 
+/* A process the PCT bound to a Portals pid (a rank: the pid its job map
+   gives it) opens that one; PTL_PID_ANY means it.  Any other is refused,
+   and said in the log: PTL_PID_IN_USE if another process here has it (a
+   rank asking for another rank's: its frames would reach the wrong
+   process), else PTL_ARG_INVALID.  An unbound process (a boot module's)
+   may open any pid no other process has or is bound to; PTL_PID_ANY
+   gives it its process id, unique on the node. */
+static int ni_pid(struct call *c, ptl_pid_t *pid)
+{
+    uint32_t bound = c->p->ptl_pid;
+    struct proc *owner;
+    bool taken;
+
+    if (*pid == PTL_PID_ANY && (bound || ptl_lib_pid(c->kp->lib) ==
+                                         PTL_PID_ANY))
+        *pid = bound ? bound : (ptl_pid_t)c->p->pid;
+    if (*pid == PTL_PID_ANY)
+        return PTL_OK;
+    owner = proc_of_ptl_pid(*pid);
+    taken = kptl_pid_taken(*pid, c->kp) || (owner && owner != c->p);
+    if (!bound || *pid == bound)
+        return taken ? PTL_PID_IN_USE : PTL_OK;
+    proc_event(PE_PTL_PID, LOG_PREFIX ": pid %d: PtlNIInit asked for Portals "
+               "pid %u, %s; its PCT gave it %u: refused", c->p->pid, *pid,
+               taken ? "another process's" : "not its own", bound);
+    return taken ? PTL_PID_IN_USE : PTL_ARG_INVALID;
+}
+
 static int c_NIInit(struct call *c)
 {
     const ptl_ni_limits_t *want = IN(3, ptl_ni_limits_t);
     ptl_ni_limits_t *got = OUT(4, ptl_ni_limits_t);
     ptl_handle_ni_t *h = OUT(5, ptl_handle_ni_t);
     ptl_pid_t pid = (ptl_pid_t)c->a[2];
+    int rc;
 
     ENSURE(c->a[0] == PTL_IFACE_DEFAULT || c->a[0] == 0);
-    if (pid == PTL_PID_ANY && ptl_lib_pid(c->kp->lib) == PTL_PID_ANY)
-        pid = (ptl_pid_t)c->p->pid;         /* unique on the node */
-    if (pid != PTL_PID_ANY && kptl_pid_taken(pid, c->kp))
-        return PTL_PID_IN_USE;
+    if ((rc = ni_pid(c, &pid)) != PTL_OK)
+        return rc;
     return PtlNIInit(kptl_iface(c->kp), (unsigned)c->a[1], pid, want, got, h);
 }
 

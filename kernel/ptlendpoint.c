@@ -112,6 +112,21 @@ void kptl_endpoints_init(uint64_t mem)
             pr_warn("no memory for Portals tables set aside at boot\n");
 }
 
+/* The cluster's transport key, from the PCT, which has the cluster's
+   secret: every endpoint opened from now on signs its frames with it
+   (PROTOCOL.md 2.3).  Set once, before any endpoint opens, so that no
+   endpoint ever changes its mind about what it signs. */
+long kptl_set_key(const uint64_t key[2])
+{
+    if (kptl_params.auth || kptl_nlive)
+        return -EBUSY;
+    kptl_params.auth_key[0] = key[0];
+    kptl_params.auth_key[1] = key[1];
+    kptl_params.auth = true;
+    pr_info("frames signed with the cluster's transport key\n");
+    return 0;
+}
+
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out)
 {
@@ -147,6 +162,8 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
     /* The engine polls its command ring when it has a CPU of its own. */
     ((struct lwk_ptl_head *)shm)->engine = kptl_engine_cpu != 0;
     kptl_params.epoch = (uint32_t)clock_ns() | 1;    /* a new incarnation */
+    kptl_params.born = realtime_base_ns + clock_ns();   /* later than the
+                                                           last one's */
     rc = ptl_lib_create(kptl_iface(kp), &kptl_params, &kptl_host_ops, kp,
                         phys_to_virt(pa), len - LOOP_BYTES, &kp->lib);
     if (rc != PTL_OK) {
@@ -183,15 +200,17 @@ static void log_stats(struct kptl *kp)
     ptl_lib_get_stats(kp->lib, &st);
     pr_info("pid %d: frames sent %lu received %lu, retransmitted %lu "
             "(tail-loss probes %lu), duplicates %lu, out of order %lu "
-            "(taken beyond a gap %lu), refused (no resources) %lu, bad %lu\n",
-            kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
+            "(taken beyond a gap %lu), refused (no resources) %lu, bad %lu; "
+            "waited for the NIC or loop queue %lu, for a busy peer (RNR) "
+            "%lu\n", kp->p->pid, st.tx_frames, st.rx_frames, st.rtx_frames,
             st.tx_probes, st.rx_dup, st.rx_ooo, st.rx_early, st.rx_notready,
-            st.rx_bad);
+            st.rx_bad, st.tx_busy, st.tx_unframed);
     pr_info("pid %d: ACKs carried by other frames %lu; messages dropped "
             "%lu, events lost %lu; NIC lost %lu (net.loss); resets sent "
-            "%lu received %lu\n", kp->p->pid, st.acks_carried, st.drops,
-            st.eq_dropped, kptl_nic ? kptl_nic->st.rx_dropped : 0,
-            st.tx_resets, st.rx_resets);
+            "%lu received %lu; refused unsigned, forged or played back %lu\n",
+            kp->p->pid, st.acks_carried, st.drops, st.eq_dropped,
+            kptl_nic ? kptl_nic->st.rx_dropped : 0, st.tx_resets,
+            st.rx_resets, st.rx_forged);
     kptl_log_node_rx();
 
     /* Virtual-node mode's claim, checked by tests/qemu/suite-vnode: what

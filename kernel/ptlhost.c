@@ -190,7 +190,7 @@ uint64_t kptl_shm_uva(const struct kptl *kp, const void *kptr)
    sent) is counted apart. */
 static void rx_gone(const void *frame, size_t len, const struct ptl_whdr *h)
 {
-    uint8_t f[PTL_FRAME_HLEN];
+    uint8_t f[PTL_FRAME_HMAX];
     size_t n;
 
     if (h->type == PTL_W_LACK) {
@@ -199,10 +199,19 @@ static void rx_gone(const void *frame, size_t len, const struct ptl_whdr *h)
     }
     kptl_rx_unclaimed++;
     if (ptl_wire_check_csum(frame, len, h) != 0 ||
-        (n = ptl_wire_reset(h, f)) == 0)
+        (n = ptl_wire_reset(h, f, kptl_reset_key(frame, h))) == 0)
         return;
     if (netdev_tx(kptl_nic, f, n, NULL, 0) == 0)
         resets_sent++;
+}
+
+/* The key to sign a RESET that answers frame h with: the node's, if h
+   was signed with it (PROTOCOL.md 2.3), else none. */
+const uint64_t *kptl_reset_key(const void *frame, const struct ptl_whdr *h)
+{
+    return kptl_params.auth &&
+           ptl_wire_signed(kptl_params.auth_key, frame, h) ?
+           kptl_params.auth_key : NULL;
 }
 
 void kptl_rx(void *ctx, const void *frame, size_t len)

@@ -64,15 +64,17 @@ int kptl_loop_tx(struct kptl *kp, const struct ptl_iov *iov, int niov)
         return 0;               /* cannot happen: lost, as on the wire */
     if (!(to = kptl_of_pid(h.dst_pid))) {
         /* Nobody here: the sender hears so as from the wire (rx_gone). */
-        uint8_t f[PTL_FRAME_HLEN];
-        struct ptl_iov r = { f, ptl_wire_reset(&h, f), 0 };
+        uint8_t f[PTL_FRAME_HMAX];
+        struct ptl_iov r = { f, ptl_wire_reset(&h, f, kptl_reset_key(
+                                                iov[0].base, &h)), 0 };
         kptl_rx_unclaimed++;
         if (r.len && kp->loop_n < LOOP_SLOTS)
             loop_put(kp, &r, 1, kp);
         return 0;
     }
     if (to->loop_n == LOOP_SLOTS)
-        return -1;              /* the reliable layer sends it again */
+        return -1;              /* not taken: the core keeps it and tries
+                                   again soon (back-pressure, not loss) */
     loop_put(to, iov, niov, kp);
     kp->tx_loop++;
     return 0;

@@ -58,6 +58,15 @@ static long sys_node_engine(struct trapframe *tf)
     return kptl_engine_set((int)A0(tf));
 }
 
+static long sys_ptl_key(struct trapframe *tf)
+{
+    uint64_t key[2];
+
+    if (copy_from_user(current, key, A0(tf), sizeof(key)) < 0)
+        return -EFAULT;
+    return kptl_set_key(key);
+}
+
 static long sys_proc_cpus(struct trapframe *tf)
 {
     return proc_cpus(A0(tf), A1(tf));

@@ -66,14 +66,10 @@ static int open_portals(void)
 
     if (PtlInit() != PTL_OK)
         return -1;
-    /* A program that opened Portals under a pid of its own keeps it: the
-       channel shares that pid (yod takes output and file requests from
-       any pid of the rank's node but the PCT's). */
+    /* The rank's own pid, the job map's: its PCT bound it to that one, so
+       the channel never moves to another (frames to it would go astray). */
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
                    NULL, NULL, &ni);
-    if (rc == PTL_PID_IN_USE)
-        rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
-                       PTL_PID_ANY, NULL, NULL, &ni);
     if (rc != PTL_OK ||
         PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
@@ -96,6 +92,20 @@ static int channel(void)
     return state == OPEN ? 0 : -1;
 }
 
+/* The link to yod gave up (PTL_NI_UNDELIVERABLE): what this rank wrote
+   or asked may be lost, and nothing it writes from now on reaches yod.
+   As a write to a broken pipe ends a Linux process, the rank ends, and
+   its job with it, loudly: yod names it, with status 125, never a job
+   that looks as if it succeeded (docs/SECURITY.md). */
+static void lost_if_undeliverable(const ptl_event_t *ev)
+{
+    if (ev->ni_fail_type != PTL_NI_UNDELIVERABLE)
+        return;
+    state = BROKEN;             /* what is still buffered: the console */
+    lwk_abort(125, "its channel to yod failed: its output or file data "
+              "could not all be delivered");
+}
+
 /* Wait for the ACK of the Put just made and for yod's answer to it, a
    Put with match bits `bits` (in either order).  0 with the answer's
    hdr_data in *hdr, or -1 if the Put never reached yod. */
@@ -108,6 +118,7 @@ static int await_answer(uint64_t bits, uint64_t *hdr)
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -1;
         if (ev.type == PTL_EVENT_ACK) {
+            lost_if_undeliverable(&ev);
             if (ev.ni_fail_type != PTL_NI_OK)
                 return -1;      /* yod did not take it */
             acked = 1;

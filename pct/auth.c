@@ -62,6 +62,21 @@ static int parse_secret(const char *p, uint64_t len)
     return 0;
 }
 
+/* The kernel signs every Portals frame of the node with the cluster's
+   transport key, and heeds only signed frames from peers that sign: a
+   station without the secret cannot reset, acknowledge or feed a link
+   between yod and a node, or between nodes (portals/PROTOCOL.md 2.3).
+   Before any endpoint opens (the PCT's own first of all). */
+static void transport_key(void)
+{
+    struct sipkey t = yod_transport_key(&A.secret);
+    uint64_t k[2] = { t.k0, t.k1 };
+
+    if (lwk_sys_ptl_key((long)k) < 0)
+        printf("pct: the kernel did not take the transport key: this "
+               "node's Portals frames are not signed\n");
+}
+
 /* The module's memory goes back to the pools at once: regions are zeroed
    before a program gets them (kernel/proc.c), so no program sees it. */
 int pct_auth_module(int i, const struct lwk_module *m)
@@ -73,6 +88,8 @@ int pct_auth_module(int i, const struct lwk_module *m)
     if (!A.have_secret)
         printf("pct: boot module %s is not 32 hex digits: yod's requests "
                "will be refused\n", KEY_MODULE);
+    else
+        transport_key();
     return 1;
 }
 

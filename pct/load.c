@@ -5,6 +5,7 @@
  * boot module back, then adds the heap (which can take the module's
  * memory) and builds the initial stack.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <lwk/syscall.h>
@@ -69,11 +70,20 @@ void pct_cannot_run(struct job *j, const char *fmt, ...)
     printf("pct: %s: cannot run: %s\n", j->name, j->why);
 }
 
+/* The process of j, bound to the rank's Portals pid: policy here, the
+   kernel's mechanism refuses every other pid to it. */
 long pct_create(struct job *j, const struct lwk_proc_desc *d,
                    struct lwk_proc_map *m)
 {
-    long pid = lwk_sys_proc_create((long)d, (long)m);
+    struct lwk_proc_desc bound = *d;
+    long pid;
 
+    bound.ptl_pid = j->ptl_pid;
+    if ((pid = lwk_sys_proc_create((long)&bound, (long)m)) == -EBUSY) {
+        pct_cannot_run(j, "its Portals pid %u is another process's on "
+                       "this node", j->ptl_pid);
+        return pid;
+    }
     if (pid < 0)
         pct_cannot_run(j, "needs %lu KiB (text %lu, data %lu, stack %lu) "
                        "but the largest free region is %lu KiB; ask for a "

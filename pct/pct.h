@@ -35,7 +35,9 @@ struct job {
     int heap_share;             /* PCT_HEAP_ALL: the free memory is
                                    shared by this many ranks (0: 1) */
     char rank_env[24];          /* PTL_JOB_RANK=r */
-    char pid_env[24];           /* virtual-node mode: PTL_PID=pid */
+    char pid_env[24];           /* PTL_PID=pid, the job map's */
+    uint32_t ptl_pid;           /* that pid: the kernel lets it open no
+                                   other (0: a boot module's, any) */
     uint64_t cpu_mask;          /* CPUs its mode got besides its own:
                                    threads' CPUs, the engine's (cpus.c) */
     int mode;                   /* PCT_MODE_*; -1: an unknown mode= word */

@@ -42,7 +42,8 @@ static void copy_rank(struct job *j, const struct job *first, int i)
     j->local = i;
     j->scratch_pid = i ? 0 : scratch;   /* the first gives the image back */
     snprintf(j->rank_env, sizeof(j->rank_env), "PTL_JOB_RANK=%d", j->rank);
-    snprintf(j->pid_env, sizeof(j->pid_env), "PTL_PID=%d", YOD_APP_PID + i);
+    j->ptl_pid = YOD_APP_PID + i;       /* as yod's job map says */
+    snprintf(j->pid_env, sizeof(j->pid_env), "PTL_PID=%u", j->ptl_pid);
     for (int e = 0; e < j->envc; e++)
         if (first->envp[e] == first->rank_env)
             j->envp[e] = j->rank_env;

@@ -281,7 +281,8 @@ static int msg_new(struct ptl_lib *lib, unsigned nii, ptl_process_t tgt,
 
     if (rc != PTL_OK)
         return rc;
-    if ((m = ptl_msg_alloc(lib, false)) == NULL)
+    if ((m = ptl_msg_alloc(lib, false, nid == lib->p.nid &&
+                                       pid == lib->p.pid)) == NULL)
         return PTL_NO_SPACE;
     if ((m->peer = ptl_peer_find(lib, nid, pid, true)) == NULL) {
         ptl_msg_free(lib, m);

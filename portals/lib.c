@@ -211,6 +211,15 @@ void ptl_lib_destroy(struct ptl_lib *lib)
     lib->live = false;
 }
 
+void ptl_lib_auth(struct ptl_lib *lib, const uint64_t key[2])
+{
+    ptl_enter(lib);
+    lib->p.auth_key[0] = key[0];
+    lib->p.auth_key[1] = key[1];
+    lib->p.auth = true;
+    ptl_leave(lib);
+}
+
 struct ptl_lib *ptl_lib_of_iface(unsigned iface)
 {
     return iface < PTL_MAX_IFACES ? ptl_libs[iface] : NULL;

@@ -90,6 +90,35 @@ void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt, struct ptl_me *me)
     ptl_me_release(lib, me);
 }
 
+/* Unexpected headers come from the lib's pool, which every NI shares,
+ * and each NI takes at most the max_unexpected_headers its PtlNIInit
+ * reported: a flow-controlled entry is disabled at that limit, as its
+ * owner was told, not only when the whole pool runs dry. */
+bool ptl_uh_room(const struct ptl_lib *lib, unsigned nii)
+{
+    return lib->uhs.nfree > 0 &&
+           lib->ni[nii].n_uhs < (uint32_t)lib->ni[nii].limits.
+                                    max_unexpected_headers;
+}
+
+struct ptl_uh *ptl_uh_get(struct ptl_lib *lib, unsigned nii)
+{
+    struct ptl_uh *uh;
+
+    if (!ptl_uh_room(lib, nii) || (uh = ptl_pool_get(&lib->uhs)) == NULL)
+        return NULL;
+    uh->ni = (uint8_t)nii;
+    lib->ni[nii].n_uhs++;
+    return uh;
+}
+
+static void uh_put(struct ptl_lib *lib, struct ptl_uh *uh)
+{
+    if (lib->ni[uh->ni].n_uhs > 0)  /* 0: its NI was finalized meanwhile */
+        lib->ni[uh->ni].n_uhs--;
+    ptl_pool_put(&lib->uhs, uh);
+}
+
 /* Drop every entry and header of a PT (PtlPTFree, PtlNIFini). */
 void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt)
 {
@@ -98,7 +127,7 @@ void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt)
         pt->uh = uh->next;
         uh->me->uh_refs--;
         ptl_me_release(lib, uh->me);
-        ptl_pool_put(&lib->uhs, uh);
+        uh_put(lib, uh);
     }
     while (pt->prio != NULL)
         ptl_me_unlink(lib, pt, pt->prio);
@@ -184,7 +213,7 @@ static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
         ome->auto_unlinked = false;
     }
     ptl_me_release(lib, ome);
-    ptl_pool_put(&lib->uhs, uh);
+    uh_put(lib, uh);
 }
 
 /* Walk the unexpected list for me.  deliver: report and remove matches;
@@ -505,9 +534,11 @@ static unsigned search_count(struct ptl_lib *lib, struct ptl_ni *ni,
  * every match as a SEARCH event (only the first for a use-once entry);
  * SEARCH_DELETE consumes every match (the first, use-once) as overflow
  * events.  No match is a SEARCH event with PTL_NI_NO_MATCH.  Each result
- * counts on the entry's counting event.  If the EQ has no room for every
- * event the search owes, nothing is done and the call says PTL_NO_SPACE:
- * a probe must never lose its answer (the caller drains and asks again). */
+ * counts on the entry's counting event, and a persistent entry's matches
+ * are followed by one failure there, "search done".  If the EQ has no
+ * room for every event the search owes, nothing is done and the call
+ * says PTL_NO_SPACE: a probe must never lose its answer (the caller
+ * drains and asks again). */
 static int search_locked(struct ptl_lib *lib, unsigned nii,
                          ptl_pt_index_t pti, const ptl_me_t *mein,
                          bool is_le, ptl_search_op_t op, void *uptr)
@@ -543,6 +574,13 @@ static int search_locked(struct ptl_lib *lib, unsigned nii,
         ev.user_ptr = uptr;
         ev.ni_fail_type = PTL_NI_NO_MATCH;
         ptl_target_event(lib, pt, &tmp, PTL_EVENT_SEARCH, &ev);
+    } else if (tmp.ct != NULL && !(mein->options & PTL_ME_USE_ONCE)) {
+        /* A persistent entry may match any number of headers, so a
+         * program that waits on the counter alone cannot know when the
+         * successes stop: the search marks its end with one failure (the
+         * reference implementation's "search done"; a use-once entry's
+         * single success, or its no-match failure, is the end). */
+        ptl_ct_add(lib, tmp.ct, 0, 1);
     }
     return PTL_OK;
 }

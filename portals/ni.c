@@ -48,9 +48,14 @@ static void ni_limits(struct ptl_lib *lib, ptl_ni_limits_t *l)
 }
 
 /* The desired limits a new NI asked for, where smaller than what the lib
- * has (a field of 0 or less asks for nothing).  The table sizes, portal
- * table indexes and triggered operations are then enforced per NI; the
- * message and atomic sizes are refused above them (initiator.c). */
+ * has (a field of 0 or less asks for nothing).  What `actual` says is
+ * what is enforced, per NI: the table sizes (entries, unexpected headers,
+ * MDs, CTs, EQs), portal table indexes and triggered operations against
+ * the NI's own counts; the message and atomic sizes are refused above
+ * them (initiator.c).  A list is never longer than the NI's entries, so
+ * a list size below them lowers them, and neither says more than the
+ * other.  The objects themselves come from the lib's pools, which the
+ * NIs of a process share (portals/README.md). */
 static void ni_desire(ptl_ni_limits_t *l, const ptl_ni_limits_t *d)
 {
 #define LOWER(f) if (d->f > 0 && d->f < l->f) l->f = d->f
@@ -62,6 +67,7 @@ static void ni_desire(ptl_ni_limits_t *l, const ptl_ni_limits_t *d)
 #undef LOWER
     if (l->max_list_size < l->max_entries)
         l->max_entries = l->max_list_size;
+    l->max_list_size = l->max_entries;
 }
 
 static int ni_init_locked(struct ptl_lib *lib, unsigned options,

@@ -3,7 +3,7 @@
 # $(BUILD)/portals.
 
 PTL_B        := $(BUILD)/portals
-PTL_INC      := -Iportals/include -Iportals
+PTL_INC      := -Iportals/include -Iportals -iquote yod
 PTL_CORE     := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
                 portals/list.c portals/target.c portals/initiator.c \
                 portals/rel.c portals/recover.c portals/receive.c \
@@ -15,12 +15,19 @@ PTL_LINUX    := portals/linux/host.c portals/linux/progress.c \
 # The job interface (ptl_job.h): portable, for MPI and NX on Linux and nodes.
 PTL_USER     := portals/user/job.c
 PTL_SRCS     := $(PTL_CORE) $(PTL_LINUX) $(PTL_USER)
+# The frames' MAC (PROTOCOL.md 2.3) is yod's SipHash: the one file that
+# yod, the PCT and the node's C library sign their messages with.
+PTL_SIP      := yod/siphash.c
 
 # ---- the Linux library: static and shared -------------------------------
 PTL_LIBCFLAGS := $(HOSTCFLAGS) -O2 -fPIC -pthread $(PTL_INC)
-PTL_PIC_OBJS  := $(patsubst portals/%.c,$(PTL_B)/pic/%.o,$(PTL_SRCS))
+PTL_PIC_OBJS  := $(patsubst portals/%.c,$(PTL_B)/pic/%.o,$(PTL_SRCS)) \
+                 $(PTL_B)/pic/siphash.o
 
 $(PTL_B)/pic/%.o: portals/%.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(PTL_LIBCFLAGS) -c $< -o $@
+$(PTL_B)/pic/%.o: yod/%.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(PTL_LIBCFLAGS) -c $< -o $@
 
@@ -33,9 +40,13 @@ $(PTL_B)/libportals.so: $(PTL_PIC_OBJS)
 
 # ---- the same library with sanitizers, for tests -------------------------
 PTL_TCFLAGS  := $(HOSTCFLAGS) $(SANFLAGS) -pthread $(PTL_INC)
-PTL_SAN_OBJS := $(patsubst portals/%.c,$(PTL_B)/san/%.o,$(PTL_SRCS))
+PTL_SAN_OBJS := $(patsubst portals/%.c,$(PTL_B)/san/%.o,$(PTL_SRCS)) \
+                $(PTL_B)/san/siphash.o
 
 $(PTL_B)/san/%.o: portals/%.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(PTL_TCFLAGS) -c $< -o $@
+$(PTL_B)/san/%.o: yod/%.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(PTL_TCFLAGS) -c $< -o $@
 
@@ -45,9 +56,13 @@ $(PTL_B)/libportals-san.a: $(PTL_SAN_OBJS)
 
 # ---- and with ThreadSanitizer, for the thread stress test ----------------
 PTL_TSFLAGS  := $(HOSTCFLAGS) -fsanitize=thread -pthread $(PTL_INC)
-PTL_TS_OBJS  := $(patsubst portals/%.c,$(PTL_B)/tsan/%.o,$(PTL_CORE) $(PTL_LINUX))
+PTL_TS_OBJS  := $(patsubst portals/%.c,$(PTL_B)/tsan/%.o,$(PTL_CORE) $(PTL_LINUX)) \
+                $(PTL_B)/tsan/siphash.o
 
 $(PTL_B)/tsan/%.o: portals/%.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(PTL_TSFLAGS) -c $< -o $@
+$(PTL_B)/tsan/%.o: yod/%.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(PTL_TSFLAGS) -c $< -o $@
 
@@ -70,15 +85,19 @@ PTL_KFLAGS   := -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding \
                 -fno-common -fno-pic -fno-pie -mno-red-zone -mcmodel=kernel \
                 -fno-stack-protector -nostdinc \
                 -isystem $(shell $(KCC) -print-file-name=include) \
-                -Iportals/include -Iportals
+                -Iportals/include -Iportals -iquote yod
 PTL_KNOSIMD  := -mno-sse -mno-mmx -mno-sse2 -mno-avx
-PTL_KOBJS    := $(patsubst portals/%.c,$(PTL_B)/kcheck/%.o,$(PTL_CORE))
+PTL_KOBJS    := $(patsubst portals/%.c,$(PTL_B)/kcheck/%.o,$(PTL_CORE)) \
+                $(PTL_B)/kcheck/siphash.o
 
 $(PTL_B)/kcheck/atomic_ops.o: portals/atomic_ops.c
 	@mkdir -p $(dir $@)
 	$(KCC) $(PTL_KFLAGS) -c $< -o $@
 
 $(PTL_B)/kcheck/%.o: portals/%.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(PTL_KFLAGS) $(PTL_KNOSIMD) -c $< -o $@
+$(PTL_B)/kcheck/%.o: yod/%.c
 	@mkdir -p $(dir $@)
 	$(KCC) $(PTL_KFLAGS) $(PTL_KNOSIMD) -c $< -o $@
 
@@ -104,12 +123,14 @@ $(PTL_B)/ptl-test-semantics: $(PTL_SEMANTICS)
 PTL_FAULTS    := tests/portals/test_faults_link.c \
                  tests/portals/test_faults_acks.c \
                  tests/portals/test_faults_peers.c \
-                 tests/portals/test_faults_large.c
+                 tests/portals/test_faults_large.c \
+                 tests/portals/test_faults_auth.c
 $(PTL_B)/ptl-test-faults: $(PTL_FAULTS)
 PTL_RULES     := tests/portals/test_rules_search.c \
                  tests/portals/test_rules_resources.c \
                  tests/portals/test_rules_triggered.c \
-                 tests/portals/test_rules_ack.c
+                 tests/portals/test_rules_ack.c \
+                 tests/portals/test_rules_backpressure.c
 $(PTL_B)/ptl-test-rules: $(PTL_RULES)
 
 # Programs that attach to VDE cannot use ASan: libvdeplug dlopens its
@@ -134,7 +155,7 @@ $(PTL_B)/ptl-progress: tests/portals/progress.c $(PTL_B)/libportals.a
 # afl-clang-fast builds the same LLVMFuzzerTestOneInput target.)
 AFLCC        ?= afl-clang-fast
 FUZZ_SECONDS ?= 600
-PTL_FUZZ_SRC := tests/portals/fuzz_frame.c $(PTL_CORE)
+PTL_FUZZ_SRC := tests/portals/fuzz_frame.c $(PTL_CORE) $(PTL_SIP)
 
 $(PTL_B)/ptl-fuzz-frame: $(PTL_FUZZ_SRC)
 	@mkdir -p $(dir $@)

@@ -93,6 +93,7 @@ struct ptl_me {
 struct ptl_uh {
     struct ptl_uh *next;
     struct ptl_me *me;            /* overflow entry that holds the data */
+    uint8_t ni;                   /* whose max_unexpected_headers it uses */
     uint8_t wtype;                /* PTL_W_* of the request */
     uint8_t atomic_op, atomic_type;
     ptl_process_t initiator;
@@ -131,7 +132,7 @@ struct ptl_ni {
     uint64_t fini_linger;         /* then lingering until (0: not yet) */
     /* Objects of this NI, against limits (PtlNIInit's desired limits may
      * make them smaller than the lib's pools, which all NIs share). */
-    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs;
+    uint32_t n_eqs, n_cts, n_mds, n_mes, n_trigs, n_uhs;
 };
 
 /* Outgoing message: an initiator operation or a target response. */
@@ -144,6 +145,8 @@ struct ptl_msg {
     bool need_resp;               /* wait for ACK/REPLY from the target */
     bool send_done, resp_done;
     bool is_response;
+    bool owes_self;               /* to this process: a slot is kept for
+                                   * its response (rel.c) */
     uint32_t frames_unacked;
     uint32_t gen;
     struct ptl_peer *peer;
@@ -227,8 +230,23 @@ struct ptl_peer {
     uint64_t rx_sack;             /* bit i: seq rx_next + i already taken
                                    * (landed beyond a gap) */
     bool ack_gap;                 /* the owed LACK is a GAP LACK */
+    bool ack_rnr;                 /* ... an RNR LACK: we refused rx_next */
+    bool rx_refused;              /* we refused rx_next, said RNR, and take
+                                   * nothing beyond it until it comes */
+    bool tx_stalled;              /* the host could not take a frame to
+                                   * them: retry soon, blame nobody */
+    uint64_t stalled_since;       /* ... and has not taken one since then
+                                   * (0: it has) */
+    uint64_t rnr_until;           /* they refused our request for want of
+                                   * a slot: none goes before then */
+    uint64_t rnr_wait;            /* and the pause, doubled while they
+                                   * refuse */
     bool interleaved;             /* the last frame was a one-frame
                                    * message's, sent inside a larger one */
+    bool authed;                  /* its frames carry the cluster's MAC:
+                                   * no other frame from its address may
+                                   * change what it owns here */
+    uint64_t born;                /* then: its incarnation's start */
     struct ptl_msg *sq, *sq_tail; /* messages waiting for the window */
     struct ptl_msg *held, *held_tail; /* ACKs waiting to ride along with
                                    * our next frame to this peer */
@@ -287,6 +305,8 @@ struct ptl_lib {
     struct ptl_lib_params p;
     struct ptl_lib_stats st;
     uint32_t msg_gen;
+    uint32_t self_owed;           /* slots kept for the responses of
+                                   * operations to this process */
     struct ptl_ni ni[PTL_NNI];
     struct ptl_pool eqs, cts, mds, mes, uhs, msgs, peers, trigs;
     struct ptl_peer **phash;
@@ -296,7 +316,7 @@ struct ptl_lib {
                                    * (per frame, under emulation, that walk
                                    * was most of the receive path) */
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
-    uint8_t frame_hdr[PTL_FRAME_HLEN + PTL_WIRE_RLEN];
+    uint8_t frame_hdr[PTL_FRAME_HMAX];
     int in_fire;                  /* nested trigger firing guard */
     struct ptl_trig *trig_wait, **trig_wait_tail; /* fired operations
                                    * waiting for a message slot, in order */
@@ -355,6 +375,10 @@ int ptl_trig_add(struct ptl_lib *lib, const struct ptl_trig *tmpl,
 void ptl_trig_drop_all(struct ptl_lib *lib, struct ptl_ct *ct);
 
 /* ---- list.c ---- */
+/* An unexpected header for NI nii, within its max_unexpected_headers
+ * (NULL: none left); is one left? */
+struct ptl_uh *ptl_uh_get(struct ptl_lib *lib, unsigned nii);
+bool ptl_uh_room(const struct ptl_lib *lib, unsigned nii);
 bool ptl_me_matches(const struct ptl_lib *lib, const struct ptl_ni *ni,
                     const struct ptl_me *me, const struct ptl_whdr *h,
                     ptl_process_t init);
@@ -398,8 +422,11 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
 /* ---- rel.c ---- */
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
-struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response);
+/* A message slot: a response, or an operation (to this very process if
+ * self); NULL if none may be taken. */
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response, bool self);
 void ptl_msg_free(struct ptl_lib *lib, struct ptl_msg *m);
+void ptl_msg_self_answered(struct ptl_lib *lib, uint32_t id);
 struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 /* Queue a message to its peer and push what the window allows. */
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
@@ -415,6 +442,9 @@ void ptl_rel_resend(struct ptl_lib *lib, struct ptl_peer *p,
                     struct ptl_txslot *s);
 bool ptl_rel_release_held(struct ptl_lib *lib, struct ptl_peer *p);
 void ptl_rel_send_lack(struct ptl_lib *lib, struct ptl_peer *p);
+/* The peer refused frame tx_acked and took nothing after it (RNR): take
+ * back every frame from it into the send queue, responses first. */
+void ptl_rel_unframe(struct ptl_lib *lib, struct ptl_peer *p);
 
 /* ---- recover.c: the sender's side of acknowledgement ---- */
 /* The cumulative ACK of any frame from p, and a LACK's SACK and GAP. */

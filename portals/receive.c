@@ -86,10 +86,27 @@ static void rx_beyond_gap(struct ptl_lib *lib, struct ptl_peer *p,
     }
     lib->st.rx_ooo++;
     p->ack_gap = true;
-    if (d >= 64 || !early_ok(p, h) || !deliver(lib, p, h, data))
+    if (d >= 64 || p->rx_refused || !early_ok(p, h) ||
+        !deliver(lib, p, h, data))
         return;
     p->rx_sack |= 1ull << d;
     lib->st.rx_early++;
+}
+
+/* A request refused for want of a message slot (for its response): say
+ * so at once (RNR) if nothing beyond it was taken, and take nothing
+ * beyond it until it comes again.  Its sender then takes back the frames
+ * from it, sends its responses first (they free slots here) and the
+ * requests after a pause, and knows we are alive: a busy target is never
+ * given up as unreachable.  With frames taken beyond it the sender could
+ * not renumber them, so it resends as after a loss. */
+static void refused(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    if (p->rx_sack != 0)
+        return;
+    p->rx_refused = true;
+    p->ack_rnr = true;
+    ack_soon(lib, p, 0);
 }
 
 static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
@@ -126,8 +143,10 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
         p->rx_next--;
         p->rx_sack = sack;
         lib->st.rx_notready++;
+        refused(lib, p);
         return;
     }
+    p->rx_refused = false;
     /* The gap is filled: skip what was taken beyond it, and say so now
      * (the sender is recovering). */
     if (p->rx_sack & 1) {
@@ -150,10 +169,12 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
 
 /* A frame for an earlier incarnation of ours: tell its sender that one is
  * gone, so it stops resending (PROTOCOL.md, "Incarnations"). */
-static void send_reset(struct ptl_lib *lib, const struct ptl_whdr *h)
+static void send_reset(struct ptl_lib *lib, const struct ptl_whdr *h,
+                       bool signed_ok)
 {
-    uint8_t f[PTL_FRAME_HLEN];
-    struct ptl_iov iov = { f, ptl_wire_reset(h, f), false };
+    uint8_t f[PTL_FRAME_HMAX];
+    struct ptl_iov iov = { f, ptl_wire_reset(h, f, signed_ok ?
+                                             lib->p.auth_key : NULL), false };
 
     if (iov.len == 0)
         return;
@@ -195,10 +216,37 @@ void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len)
     ptl_lib_rx_parsed(lib, frame, len, &h, data);
 }
 
+/* Who may change what a peer owns here (PROTOCOL.md 2.3): with the
+ * cluster's key, a frame that carries a MAC must carry the right one;
+ * once a peer's frames came signed, only signed frames from its address
+ * count (a station that claims the address without the key can neither
+ * reset, acknowledge, nor feed that peer's link), and an incarnation
+ * that began before the one known is a recording played back.  A lib
+ * without the key takes every frame, as does a keyed one from peers
+ * that never signed (stations without the secret may still ask a PCT
+ * for its STATUS).  True if h is signed, false if it is not; the frame
+ * is refused (counted) by setting *refuse. */
+static bool authenticate(struct ptl_lib *lib, const void *frame,
+                         const struct ptl_whdr *h, bool *refuse)
+{
+    struct ptl_peer *p = ptl_peer_find(lib, h->src_nid, h->src_pid, false);
+    bool signed_ok = lib->p.auth &&
+                     ptl_wire_signed(lib->p.auth_key, frame, h);
+
+    *refuse = (lib->p.auth && (h->flags & PTL_WF_AUTH) && !signed_ok) ||
+              (p != NULL && p->authed &&
+               (!signed_ok || (h->type != PTL_W_RESET &&
+                               h->epoch != p->epoch && h->born <= p->born)));
+    if (*refuse)
+        lib->st.rx_forged++;
+    return signed_ok;
+}
+
 void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
                        const struct ptl_whdr *h, const uint8_t *data)
 {
     struct ptl_peer *p;
+    bool refuse, signed_ok;
 
     if (!lib->p.no_checksum && ptl_wire_check_csum(frame, len, h) != 0) {
         lib->st.rx_bad++;
@@ -209,9 +257,12 @@ void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
         lib->st.rx_misaddressed++;
         return;
     }
+    signed_ok = authenticate(lib, frame, h, &refuse);
+    if (refuse)
+        return;
     if (h->dst_epoch != 0 && h->dst_epoch != lib->p.epoch) {
         lib->st.rx_misaddressed++;
-        send_reset(lib, h);
+        send_reset(lib, h, signed_ok);
         return;
     }
     if (h->type == PTL_W_RESET) {
@@ -224,6 +275,10 @@ void ptl_lib_rx_parsed(struct ptl_lib *lib, const void *frame, size_t len,
     }
     lib->st.rx_frames++;
     check_epoch(lib, p, h);
+    if (signed_ok) {
+        p->authed = true;
+        p->born = h->born;
+    }
     ptl_rel_ack(lib, p, h);
     if (h->flags & PTL_WF_SEQ)
         rx_sequenced(lib, p, h, data);

@@ -31,6 +31,7 @@
 #include "ptl_internal.h"
 
 #define REORDER 2           /* transmissions later before "lost" */
+#define TX_RETRY_NS 100000  /* a frame the host could not take: again */
 
 static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
@@ -193,6 +194,24 @@ static void gap_without_news(struct ptl_peer *p)
     p->tx_resend = p->tx_acked;
 }
 
+/* The peer refused our frame tx_acked for want of a message slot and
+ * took nothing after it (an RNR LACK): it is alive, so it is never given
+ * up for this; its responses' slots free up as our responses reach it,
+ * so take back what we framed from there (our responses go first), and
+ * send it requests again after a pause, doubled while it refuses. */
+static void not_ready(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    uint64_t w = p->rnr_wait ? 2 * p->rnr_wait : p->rto_base / 4;
+
+    p->retries = 0;
+    p->rnr_wait = w < lib->p.rto_max_ns ? w : lib->p.rto_max_ns;
+    p->rnr_until = ptl_now(lib) + p->rnr_wait;
+    if (p->nsacked == 0)
+        ptl_rel_unframe(lib, p);
+    p->probe = false;
+    p->deadline = p->tx_acked != p->tx_next ? ptl_now(lib) + p->rto : 0;
+}
+
 void ptl_rel_ack(struct ptl_lib *lib, struct ptl_peer *p,
                  const struct ptl_whdr *h)
 {
@@ -218,11 +237,14 @@ void ptl_rel_ack(struct ptl_lib *lib, struct ptl_peer *p,
     }
     if (p->tx_acked != before) {
         p->rto = p->rto_base;
+        p->rnr_wait = 0;
         if (p->tx_acked != p->tx_next)
             ptl_rel_arm(lib, p);
         else
             p->deadline = 0;
     }
+    if ((h->flags & PTL_WF_RNR) && p->tx_acked != p->tx_next)
+        not_ready(lib, p);
     resend_lost(lib, p);
     ptl_rel_push(lib, p);
 }
@@ -307,9 +329,20 @@ static void probe(struct ptl_lib *lib, struct ptl_peer *p, uint64_t now)
 /* The oldest frame timed out: resend every unsacked frame from it, two
  * at a time at first (a switch port that just dropped a burst would drop
  * a full-window resend too), and double the timeout. */
+/* Frames the host could not take (its loop queue or ring was full)
+ * never left: that is back-pressure here, not silence there, for as many
+ * seconds as there are retries (a host that never takes one again, a
+ * switch gone, is then blamed as a silent peer would be). */
+static bool held_here(const struct ptl_lib *lib, const struct ptl_peer *p,
+                      uint64_t now)
+{
+    return p->stalled_since != 0 &&
+           now - p->stalled_since < lib->p.max_retries * 1000000000ull;
+}
+
 static void retransmit(struct ptl_lib *lib, struct ptl_peer *p, uint64_t now)
 {
-    if (++p->retries > lib->p.max_retries) {
+    if (!held_here(lib, p, now) && ++p->retries > lib->p.max_retries) {
         ptl_rel_drop_peer_msgs(lib, p);
         p->dead = true;
         p->deadline = 0;
@@ -336,6 +369,7 @@ void ptl_lib_progress(struct ptl_lib *lib)
             else
                 retransmit(lib, p, now);
         }
+        p->tx_stalled = false;          /* the host may take them now */
         if (p->held != NULL && now >= p->held_due)
             ptl_rel_release_held(lib, p);
         if (p->ack_owed && now >= p->ack_due)
@@ -346,7 +380,7 @@ void ptl_lib_progress(struct ptl_lib *lib)
 
 uint64_t ptl_lib_deadline(struct ptl_lib *lib)
 {
-    uint64_t d = UINT64_MAX;
+    uint64_t d = UINT64_MAX, now = ptl_now(lib);
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         if (p->ack_owed && p->ack_due < d)
@@ -355,6 +389,10 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib)
             d = p->held_due;
         if (p->tx_acked != p->tx_next && p->deadline < d)
             d = p->deadline;
+        if (p->sq != NULL && p->rnr_until > now && p->rnr_until < d)
+            d = p->rnr_until;
+        if (p->tx_stalled && now + TX_RETRY_NS < d)
+            d = now + TX_RETRY_NS;
     }
     return d;
 }

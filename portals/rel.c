@@ -20,25 +20,50 @@
  * so every endpoint can always answer; without the reserve, endpoints
  * whose own operations had filled every slot, each waiting for the
  * others' ACKs, refused each other's messages until the senders gave
- * them up as unreachable (PTL_MAX_MSGS=32 tools/ptlrun -n 3 mpi order). */
-struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response)
+ * them up as unreachable (PTL_MAX_MSGS=32 tools/ptlrun -n 3 mpi order).
+ * An operation to this very process needs two slots of this pool: its
+ * own, and at its target its response's, which is kept for it from the
+ * start (self_owed).  Without that, hundreds of operations to oneself
+ * took every slot but the reserve, their responses took the reserve,
+ * and the requests behind them, refused for want of a slot, held up the
+ * responses that would have freed them (in-order delivery): the process
+ * gave itself up as unreachable. */
+struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response, bool self)
 {
     struct ptl_msg *m;
 
-    if (!response && lib->msgs.nfree <= lib->p.max_msgs / 8)
+    if (!response && lib->msgs.nfree <= lib->p.max_msgs / 8 +
+                                         lib->self_owed + (self ? 1 : 0))
         return NULL;
     if ((m = ptl_pool_get(&lib->msgs)) == NULL)
         return NULL;
     m->gen = ++lib->msg_gen & 0x7fff;
     m->state = PTL_M_SENT;
+    m->owes_self = self;
+    lib->self_owed += self;
     return m;
 }
 
 void ptl_msg_free(struct ptl_lib *lib, struct ptl_msg *m)
 {
+    if (m->owes_self)
+        lib->self_owed--;
+    m->owes_self = false;
     m->state = PTL_M_FREE;
     m->gen = 0;
     ptl_pool_put(&lib->msgs, m);
+}
+
+/* Our own request id took its response's slot here: the slot kept for
+ * it is free for others again. */
+void ptl_msg_self_answered(struct ptl_lib *lib, uint32_t id)
+{
+    struct ptl_msg *m = ptl_msg_lookup(lib, id);
+
+    if (m != NULL && m->owes_self) {
+        m->owes_self = false;
+        lib->self_owed--;
+    }
 }
 
 static uint32_t msg_id(struct ptl_lib *lib, struct ptl_msg *m)
@@ -70,6 +95,8 @@ void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->cwnd = p->ssthresh = lib->p.window;
     p->cwnd_acc = p->dupacks = 0;
     p->ack_owed = p->ack_waited = p->dead = p->ack_gap = false;
+    p->ack_rnr = p->rx_refused = p->tx_stalled = false;
+    p->rnr_until = p->rnr_wait = p->stalled_since = 0;
     p->interleaved = false;
     p->rx_sack = 0;
     p->unacked_rx = p->retries = 0;
@@ -116,7 +143,9 @@ static void hdr_common(struct ptl_lib *lib, struct ptl_peer *p,
     h->epoch = lib->p.epoch;
     h->dst_epoch = p->epoch;
     h->ack = p->rx_next;
-    p->ack_owed = p->ack_waited = false;
+    /* Any frame carries the ACK, but only a LACK says RNR. */
+    p->ack_owed = p->ack_rnr;
+    p->ack_waited = false;
     p->unacked_rx = 0;
 }
 
@@ -143,16 +172,24 @@ static void csum_app(struct ptl_lib *lib, struct ptl_csum *c,
     }
 }
 
-static void frame_out(struct ptl_lib *lib, const struct ptl_whdr *h,
+/* Send one frame; false if the host could not take it (its loop queue or
+ * ring is full): the frame stays in the window, to go again soon. */
+static bool frame_out(struct ptl_lib *lib, struct ptl_whdr *h,
                       const uint8_t *data, bool app)
 {
     uint8_t *f = lib->frame_hdr;
-    size_t hl = ptl_wire_hlen(h->flags);
     struct ptl_iov iov[2];
     struct ptl_csum c;
     uint32_t sum;
+    size_t hl;
 
-    ptl_wire_encode(f, h, 0);
+    /* Signed, then checksummed: the checksum covers the MAC too, so a
+     * damaged frame is counted as damaged, not forged. */
+    if (lib->p.auth)
+        ptl_wire_encode_auth(f, h, lib->p.auth_key, lib->p.born);
+    else
+        ptl_wire_encode(f, h, 0);
+    hl = ptl_wire_hlen(h->flags);
     ptl_csum_init(&c, hl - PTL_ETH_HLEN + (uint64_t)h->frag_len);
     ptl_csum_add(&c, f + PTL_ETH_HLEN, hl - PTL_ETH_HLEN);
     if (app)
@@ -164,11 +201,25 @@ static void frame_out(struct ptl_lib *lib, const struct ptl_whdr *h,
         f[PTL_ETH_HLEN + 4 + i] = (uint8_t)(sum >> (8 * i));
     iov[0] = (struct ptl_iov){ f, hl, 0 };
     iov[1] = (struct ptl_iov){ data, h->frag_len, app };
-    lib->ops->tx(lib->ctx, iov, h->frag_len ? 2 : 1);
+    if (lib->ops->tx(lib->ctx, iov, h->frag_len ? 2 : 1) != 0) {
+        lib->st.tx_busy++;
+        return false;
+    }
     lib->st.tx_frames++;
+    return true;
 }
 
-static void slot_out(struct ptl_lib *lib, struct ptl_peer *p,
+static void stalled(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    p->tx_stalled = true;
+    if (p->stalled_since == 0)
+        p->stalled_since = ptl_now(lib);
+}
+
+/* Send a window slot's frame.  One the host cannot take now stops the
+ * peer's sending until the next progress (tx_stalled): it is resent
+ * from tx_resend, and the timeouts meanwhile blame nobody. */
+static bool slot_out(struct ptl_lib *lib, struct ptl_peer *p,
                      struct ptl_txslot *s)
 {
     struct ptl_msg *m = s->msg;
@@ -188,15 +239,22 @@ static void slot_out(struct ptl_lib *lib, struct ptl_peer *p,
                                      a->remote_offset };
     }
     s->order = ++p->tx_order;
-    frame_out(lib, &h, m->data + s->off, m->data_app);
+    if (frame_out(lib, &h, m->data + s->off, m->data_app)) {
+        p->stalled_since = 0;
+        return true;
+    }
+    stalled(lib, p);
+    if ((int32_t)(s->seq - p->tx_resend) < 0)
+        p->tx_resend = s->seq;
+    return false;
 }
 
 void ptl_rel_resend(struct ptl_lib *lib, struct ptl_peer *p,
                     struct ptl_txslot *s)
 {
-    slot_out(lib, p, s);
+    if (slot_out(lib, p, s))
+        lib->st.rtx_frames++;
     s->sent = PTL_SENT_AGAIN;
-    lib->st.rtx_frames++;
 }
 
 /* A bare link ACK: cumulative, with the SACK bitmap of what was taken
@@ -208,10 +266,18 @@ void ptl_rel_send_lack(struct ptl_lib *lib, struct ptl_peer *p)
     ptl_memzero(&h, sizeof(h));
     h.type = PTL_W_LACK;
     h.sack = p->rx_sack;
-    h.flags = p->ack_gap ? PTL_WF_GAP : 0;
-    p->ack_gap = false;
+    h.flags = (p->ack_gap ? PTL_WF_GAP : 0) | (p->ack_rnr ? PTL_WF_RNR : 0);
+    p->ack_gap = p->ack_rnr = false;
     hdr_common(lib, p, &h);
-    frame_out(lib, &h, NULL, false);
+    if (!frame_out(lib, &h, NULL, false)) {
+        /* Owed still, and said the next time. */
+        stalled(lib, p);
+        p->ack_owed = true;
+        p->ack_rnr = (h.flags & PTL_WF_RNR) != 0;
+        p->ack_gap = (h.flags & PTL_WF_GAP) != 0;
+        return;
+    }
+    p->stalled_since = 0;
     lib->st.acks_sent++;
 }
 
@@ -224,6 +290,21 @@ static bool window_open(struct ptl_lib *lib, struct ptl_peer *p)
 
     return p->tx_resend == p->tx_next && out - p->nsacked < p->cwnd &&
            out < lib->p.window;
+}
+
+/* The peer refused a request for want of a slot (RNR): until its pause
+ * is over, only what needs no slot there goes: responses, and the rest
+ * of a message it has started to take. */
+static bool may_frame(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    const struct ptl_msg *m = p->sq;
+
+    if (p->rnr_until == 0 || m->is_response || m->queued != 0)
+        return true;
+    if (ptl_now(lib) < p->rnr_until)
+        return false;
+    p->rnr_until = 0;
+    return true;
 }
 
 /* The oldest held ACK, to ride in a new frame (NULL if none). */
@@ -241,10 +322,18 @@ static struct ptl_msg *take_held(struct ptl_lib *lib, struct ptl_peer *p)
     return r;
 }
 
+/* Payload bytes a frame carries (with a response record riding in it,
+ * or not); a signed frame carries its trailer too. */
+static uint64_t frame_room(const struct ptl_lib *lib, bool resp)
+{
+    return lib->p.mtu - PTL_WIRE_HLEN - (resp ? PTL_WIRE_RLEN : 0) -
+           (lib->p.auth ? PTL_WIRE_ALEN : 0);
+}
+
 /* Does m fit one frame, whatever rides along? */
 static bool one_frame(const struct ptl_lib *lib, const struct ptl_msg *m)
 {
-    return m->len <= lib->p.mtu - PTL_WIRE_HLEN - PTL_WIRE_RLEN;
+    return m->len <= frame_room(lib, true);
 }
 
 /* May n go between the frames of m?  Everything sent to one portal
@@ -303,7 +392,7 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
     uint64_t room, n = m->len - m->queued;
 
     s->resp = take_held(lib, p);
-    room = lib->p.mtu - PTL_WIRE_HLEN - (s->resp ? PTL_WIRE_RLEN : 0);
+    room = frame_room(lib, s->resp != NULL);
     if (n > room)
         n = room;
     s->seq = p->tx_next++;
@@ -333,15 +422,81 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
  * frame new data, within cwnd. */
 void ptl_rel_push(struct ptl_lib *lib, struct ptl_peer *p)
 {
-    while (!p->dead && p->tx_resend != p->tx_next &&
+    while (!p->dead && !p->tx_stalled && p->tx_resend != p->tx_next &&
            p->tx_resend - p->tx_acked < p->cwnd) {
         struct ptl_txslot *s = &p->win[p->tx_resend % lib->p.window];
         if (s->msg != NULL && !s->sacked)
             ptl_rel_resend(lib, p, s);
-        p->tx_resend++;
+        if (!p->tx_stalled)
+            p->tx_resend++;
     }
-    while (p->sq != NULL && !p->dead && window_open(lib, p))
+    while (p->sq != NULL && !p->dead && !p->tx_stalled &&
+           window_open(lib, p) && may_frame(lib, p))
         frame_next(lib, p);
+}
+
+/* A queue of messages, head and tail. */
+struct mlist {
+    struct ptl_msg *head, *tail;
+};
+
+static void ml_add(struct mlist *l, struct ptl_msg *m)
+{
+    m->state = PTL_M_QUEUED;
+    m->next = NULL;
+    if (l->tail != NULL)
+        l->tail->next = m;
+    else
+        l->head = m;
+    l->tail = m;
+}
+
+static void ml_cat(struct mlist *l, const struct mlist *more)
+{
+    if (more->head == NULL)
+        return;
+    if (l->tail != NULL)
+        l->tail->next = more->head;
+    else
+        l->head = more->head;
+    l->tail = more->tail;
+}
+
+void ptl_rel_unframe(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    struct mlist resps = { NULL, NULL }, reqs = { NULL, NULL };
+    struct mlist rest = { p->sq, p->sq_tail };
+
+    for (uint32_t seq = p->tx_acked; seq != p->tx_next; seq++) {
+        struct ptl_txslot *s = &p->win[seq % lib->p.window];
+        struct ptl_msg *m = s->msg, *r = s->resp;
+
+        /* The refused frame's riding ACK was taken before it was
+         * refused; those of the frames after it were not. */
+        if (r != NULL && seq == p->tx_acked) {
+            ptl_msg_sent(lib, r);
+        } else if (r != NULL) {
+            r->queued = 0;
+            ml_add(&resps, r);
+        }
+        s->resp = s->msg = NULL;
+        if (m == NULL)
+            continue;
+        m->frames_unacked--;
+        if (s->off < m->queued)         /* its first frame from here on */
+            m->queued = s->off;
+        if (m->state == PTL_M_SENT)     /* all framed: off the queue */
+            ml_add(m->is_response ? &resps : &reqs, m);
+    }
+    /* In the order they were framed, responses first (they may pass
+     * requests), then what was never framed. */
+    ml_cat(&resps, &reqs);
+    ml_cat(&resps, &rest);
+    p->sq = resps.head;
+    p->sq_tail = resps.tail;
+    p->tx_next = p->tx_resend = p->high_sack = p->recover = p->tx_acked;
+    p->interleaved = false;
+    lib->st.tx_unframed++;
 }
 
 /* A Portals ACK need not cost a frame of its own: the target usually
@@ -361,7 +516,7 @@ static bool hold_ack(struct ptl_lib *lib, struct ptl_peer *p,
     if (!lib->p.hold_acks || !m->is_response || m->hdr.type != PTL_W_ACK ||
         p->sq != NULL)
         return false;
-    if (m->hdr.rlength > lib->p.mtu - PTL_WIRE_HLEN) {
+    if (m->hdr.rlength > frame_room(lib, false)) {
         ptl_rel_release_held(lib, p);
         return false;
     }
@@ -422,6 +577,35 @@ bool ptl_lib_flush_all(struct ptl_lib *lib)
     return flush(lib, true);
 }
 
+/* Queue m to its peer.  A response (ACK, REPLY) goes ahead of the
+ * requests not yet started, after the responses queued before it: the
+ * peer's operation waits for it and frees its message slot with it,
+ * while a request may need a response slot here that only answered
+ * requests give back.  Behind requests, a process with hundreds of
+ * operations to itself (or two processes flooding each other) had every
+ * slot taken by requests waiting for responses queued behind requests
+ * that could not be answered: the peer, alive, was given up after
+ * max_retries (PTL_NI_UNDELIVERABLE).  Responses may pass requests
+ * (PROTOCOL.md, section 5: the order kept). */
+static void enqueue(struct ptl_peer *p, struct ptl_msg *m)
+{
+    struct ptl_msg **pp = &p->sq, *prev = NULL;
+
+    if (m->is_response)
+        while (*pp != NULL && ((*pp)->is_response || (*pp)->queued != 0)) {
+            prev = *pp;
+            pp = &prev->next;
+        }
+    else if (p->sq != NULL) {
+        prev = p->sq_tail;
+        pp = &prev->next;
+    }
+    m->next = *pp;
+    *pp = m;
+    if (m->next == NULL)
+        p->sq_tail = m;
+}
+
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)
 {
     struct ptl_peer *p = m->peer;
@@ -435,10 +619,6 @@ void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m)
     }
     if (hold_ack(lib, p, m))
         return;
-    if (p->sq == NULL)
-        p->sq = m;
-    else
-        p->sq_tail->next = m;
-    p->sq_tail = m;
+    enqueue(p, m);
     ptl_rel_push(lib, p);
 }

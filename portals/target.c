@@ -184,7 +184,7 @@ static bool resources_ok(struct ptl_lib *lib, struct ptl_pt *pt,
         return false;
     if (m->list == PTL_OVERFLOW_LIST &&
         !(m->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE) &&
-        lib->uhs.nfree == 0)
+        !ptl_uh_room(lib, m->me->ni))
         return false;
     return true;
 }
@@ -237,7 +237,7 @@ static void record_unexpected(struct ptl_lib *lib, struct ptl_ni *ni,
 
     if (rx->me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE)
         return;
-    if ((uh = ptl_pool_get(&lib->uhs)) == NULL) {
+    if ((uh = ptl_uh_get(lib, rx->me->ni)) == NULL) {
         lib->st.drops++;    /* header lost: the late receive won't see it */
         return;
     }
@@ -289,6 +289,16 @@ static void match_request(struct ptl_lib *lib, struct ptl_ni *ni,
         }
         return;
     }
+    /* Without flow control a message the overflow list would take with
+     * no unexpected header left for it is dropped, and its initiator
+     * told (PTL_NI_DROPPED): landed without one, a receive posted later
+     * would never find it. */
+    if (m.list == PTL_OVERFLOW_LIST &&
+        !(m.me->me.options & PTL_ME_UNEXPECTED_HDR_DISABLE) &&
+        !ptl_uh_room(lib, m.me->ni)) {
+        rx->fail = PTL_NI_DROPPED;
+        return;
+    }
     commit(lib, pt, rx, &m);
     if (m.list == PTL_OVERFLOW_LIST)
         record_unexpected(lib, ni, rx, h);
@@ -310,8 +320,11 @@ static bool start_request(struct ptl_lib *lib, struct ptl_rxmsg *rx,
 
     /* Reserve the response first: if we cannot answer, refuse the frame
      * (not acknowledged, so the initiator retransmits it later). */
-    if (needs_response(h) && (resp = ptl_msg_alloc(lib, true)) == NULL)
+    if (needs_response(h) &&
+        (resp = ptl_msg_alloc(lib, true, false)) == NULL)
         return false;
+    if (h->src_nid == lib->p.nid && h->src_pid == lib->p.pid)
+        ptl_msg_self_answered(lib, h->msg_id);
     ptl_memzero(rx, sizeof(*rx));
     rx->active = true;
     rx->wtype = h->type;

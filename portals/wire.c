@@ -5,6 +5,7 @@
  * it trusts nothing: every length is checked before use (it is fuzzed).
  */
 #include "ptl_wire.h"
+#include "siphash.h"            /* yod/siphash.c: one SipHash for all */
 
 #define CSUM_K 0x9E3779B97F4A7C15ull
 
@@ -166,8 +167,8 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum)
     put8(p + 111, h->ptl_list);
     put32(p + 112, h->dst_epoch);
     put32(p + 116, h->total);
+    p += PTL_WIRE_HLEN;
     if (h->flags & PTL_WF_RESP) {
-        p += PTL_WIRE_HLEN;
         put32(p + 0, h->resp.msg_id);
         put8(p + 4, h->resp.fail_type);
         put8(p + 5, h->resp.ptl_list);
@@ -175,7 +176,45 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum)
         put8(p + 7, 0);
         put64(p + 8, h->resp.mlength);
         put64(p + 16, h->resp.remote_offset);
+        p += PTL_WIRE_RLEN;
     }
+    if (h->flags & PTL_WF_AUTH) {
+        put64(p + 0, h->born);
+        put64(p + 8, h->mac);
+    }
+}
+
+uint64_t ptl_wire_mac(const uint64_t key[2], const uint8_t *frame,
+                      uint8_t flags)
+{
+    const struct sipkey k = { key[0], key[1] };
+    const uint8_t *p = frame + PTL_ETH_HLEN, zero[4] = { 0 };
+    size_t n = ptl_wire_hlen(flags) - PTL_ETH_HLEN - 8;    /* to the MAC */
+    struct siphash h;
+
+    siphash_init(&h, &k);
+    siphash_update(&h, p, 4);
+    siphash_update(&h, zero, 4);            /* the checksum field */
+    siphash_update(&h, p + 8, n - 8);
+    return siphash_final(&h);
+}
+
+int ptl_wire_signed(const uint64_t key[2], const uint8_t *frame,
+                    const struct ptl_whdr *h)
+{
+    return (h->flags & PTL_WF_AUTH) &&
+           ptl_wire_mac(key, frame, h->flags) == h->mac;
+}
+
+void ptl_wire_encode_auth(uint8_t *out, struct ptl_whdr *h,
+                          const uint64_t key[2], uint64_t born)
+{
+    h->flags |= PTL_WF_AUTH;
+    h->born = born;
+    h->mac = 0;
+    ptl_wire_encode(out, h, 0);
+    h->mac = ptl_wire_mac(key, out, h->flags);
+    put64(out + ptl_wire_hlen(h->flags) - 8, h->mac);
 }
 
 static void decode(const uint8_t *p, struct ptl_whdr *h)
@@ -211,6 +250,12 @@ static void decode(const uint8_t *p, struct ptl_whdr *h)
     h->dst_epoch = get32(p + 112);
     h->total = get32(p + 116);
     h->sack = h->type == PTL_W_LACK ? h->match_bits : 0;
+}
+
+static void decode_auth(const uint8_t *p, struct ptl_whdr *h)
+{
+    h->born = get64(p);
+    h->mac = get64(p + 8);
 }
 
 static void decode_resp(const uint8_t *p, struct ptl_wresp *r)
@@ -250,7 +295,7 @@ static int check_lengths(const struct ptl_whdr *h, size_t plen)
     if ((h->type == PTL_W_LACK || h->type == PTL_W_RESET) &&
         (h->frag_len != 0 || (h->flags & PTL_WF_SEQ)))
         return -1;
-    if ((h->flags & PTL_WF_GAP) && h->type != PTL_W_LACK)
+    if ((h->flags & (PTL_WF_GAP | PTL_WF_RNR)) && h->type != PTL_W_LACK)
         return -1;
     /* An ACK flag we do not know would be misread: refuse it. */
     if (h->type == PTL_W_ACK && (h->ack_req & ~PTL_WACK_DISABLED))
@@ -294,6 +339,9 @@ int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
         if (h->resp.flags & ~PTL_WACK_DISABLED)
             return -1;
     }
+    h->born = h->mac = 0;
+    if (h->flags & PTL_WF_AUTH)
+        decode_auth(f + ptl_wire_hlen(h->flags) - PTL_WIRE_ALEN, h);
     *payload = f + ptl_wire_hlen(h->flags);
     return 0;
 }
@@ -306,20 +354,26 @@ int ptl_wire_check_csum(const void *frame, size_t len,
     return frame_csum(p, len - PTL_ETH_HLEN) == h->csum ? 0 : -1;
 }
 
-size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out)
+size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out,
+                      const uint64_t *key)
 {
-    /* From the incarnation that is gone, to the one that sent h. */
+    /* From the incarnation that is gone, to the one that sent h; its
+     * `born` is not known (0), and not needed: a RESET only ever ends
+     * the incarnation it names. */
     struct ptl_whdr r = { .type = PTL_W_RESET,
                           .src_nid = h->dst_nid, .src_pid = h->dst_pid,
                           .dst_nid = h->src_nid, .dst_pid = h->src_pid,
                           .epoch = h->dst_epoch, .dst_epoch = h->epoch };
-    uint32_t sum;
+    size_t len;
 
     if (h->dst_epoch == 0 || h->type == PTL_W_LACK || h->type == PTL_W_RESET)
         return 0;
-    ptl_wire_encode(out, &r, 0);
-    sum = frame_csum(out + PTL_ETH_HLEN, PTL_WIRE_HLEN);
-    for (int i = 0; i < 4; i++)
-        out[PTL_ETH_HLEN + 4 + i] = (uint8_t)(sum >> (8 * i));
-    return PTL_FRAME_HLEN;
+    if (key != NULL)
+        ptl_wire_encode_auth(out, &r, key, 0);
+    else
+        ptl_wire_encode(out, &r, 0);
+    len = ptl_wire_hlen(r.flags);
+    put32(out + PTL_ETH_HLEN + 4, frame_csum(out + PTL_ETH_HLEN,
+                                             len - PTL_ETH_HLEN));
+    return len;
 }

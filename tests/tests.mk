@@ -57,7 +57,8 @@ TEST_SUITES += tests/qemu/suite-user
 # Portals on the compute nodes (tests/qemu/suite-portals, tests/bench/pingpong):
 # programs for the nodes, and the same ping-pong for Linux over libportals.
 NET_ELFS := $(BUILD)/tests/net/pingpong.elf $(BUILD)/tests/net/badaddr.elf \
-            $(BUILD)/tests/net/ptl_node.elf $(BUILD)/tests/net/rxpause.elf
+            $(BUILD)/tests/net/ptl_node.elf $(BUILD)/tests/net/rxpause.elf \
+            $(BUILD)/tests/net/selfstorm.elf
 NET_LINUX := $(BUILD)/tests/net/pingpong
 
 $(BUILD)/tests/net/%.elf: tests/net/%.c tests/net/node_test.h $$(LIBC_ALL)

@@ -15,6 +15,8 @@
 #include <sys/random.h>
 
 #include "cluster.h"
+#include "ptl_host.h"
+#include "ptl_linux.h"
 #include "yod.h"
 
 static struct {
@@ -35,6 +37,20 @@ void auth_init(void)
     cluster_secret(b);
     A.secret = sipkey_from_bytes(b);
     memset(b, 0, sizeof(b));
+}
+
+/* yod's frames are signed with the cluster's transport key, and only
+   signed frames may change what a node that signs owns on yod's side
+   (portals/PROTOCOL.md 2.3): a station without the secret that claims a
+   rank's address cannot reset yod's link to it, or acknowledge what yod
+   sent, or feed it frames. */
+void auth_transport(void)
+{
+    struct sipkey t = yod_transport_key(&A.secret);
+    uint64_t k[2] = { t.k0, t.k1 };
+
+    if (ptl_linux_auth(0, k) != PTL_OK)
+        die("cannot sign Portals frames (no interface 0)");
 }
 
 /* A new job id (or fan-out attempt): a new nonce, a new key. */
@@ -99,6 +115,21 @@ int auth_output(const ptl_event_t *ev, struct node *n)
     return 1;
 }
 
+/* Frames the transport refused: a wrong MAC, none from a node that signs,
+   an old incarnation played back.  They changed nothing (PROTOCOL.md
+   2.3); said so the user knows someone tried. */
+static void transport_report(void)
+{
+    struct ptl_lib_stats st;
+
+    ptl_lib_get_stats(ptl_linux_lib(0), &st);
+    if (st.rx_forged)
+        fprintf(stderr, "yod: refused %lu Portals frame%s claiming a node's "
+                "address without the cluster's key, or played back: forged? "
+                "see docs/SECURITY.md\n", (unsigned long)st.rx_forged,
+                st.rx_forged == 1 ? "" : "s");
+}
+
 /* "yod: dropped 2 messages not from this job's nodes and ranks (1 node
    control, 1 file request): forged? see docs/SECURITY.md" */
 void auth_report(void)
@@ -120,4 +151,5 @@ void auth_report(void)
         fprintf(stderr, "yod: dropped %u message%s not from this job's nodes "
                 "and ranks (%s): forged? see docs/SECURITY.md\n", all,
                 all == 1 ? "" : "s", list);
+    transport_report();
 }

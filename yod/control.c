@@ -57,6 +57,7 @@ void open_portals(unsigned nid)
                     .ct_handle = PTL_CT_NONE };
 
     yod_ni = cluster_join(nid, YOD_PID);
+    auth_transport();
     if (PtlEQAlloc(yod_ni, 4096, &yod_eq) != PTL_OK ||
         PtlEQAlloc(yod_ni, 64, &P.ini_eq) != PTL_OK)
         die("cannot open a Portals NI on nid %u pid %d", nid, YOD_PID);

@@ -156,7 +156,7 @@ int report(void)
         return ST_TIME;
     if (c && c->exit.reason == LWK_STOP_ABORT)
         return status_of(&c->exit);
-    if (lost)
+    if (lost || end.io_lost)
         return ST_CANNOT_RUN;
     return status ? status : end.out_status;
 }

@@ -419,13 +419,15 @@ int fileio_event(const ptl_event_t *ev)
     if (ev->type == PTL_EVENT_ACK || ev->type == PTL_EVENT_REPLY) {
         if (!(r = rank_of_ptr(ev->user_ptr)))
             return 0;
-        if (ev->user_ptr == &r->ans) {
-            if (ev->ni_fail_type != PTL_NI_OK && r->files.cwd.fd >= 0)
-                fprintf(stderr, "yod: rank %d: a file answer was not "
-                        "delivered\n", (int)(r - F.ranks));
-        } else {
+        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && r->files.cwd.fd >= 0)
+            link_failed((int)(r - F.ranks), ev->user_ptr == &r->ans ?
+                        "a file answer" : "file data");
+        else if (ev->user_ptr == &r->ans && ev->ni_fail_type != PTL_NI_OK &&
+                 r->files.cwd.fd >= 0)
+            fprintf(stderr, "yod: rank %d: a file answer was not "
+                    "delivered\n", (int)(r - F.ranks));
+        if (ev->user_ptr != &r->ans)
             chunk_done(r, ev);
-        }
         return 1;
     }
     if (ev->pt_index != YOD_PT_FILE)

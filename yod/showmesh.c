@@ -85,13 +85,13 @@ static void open_portals(unsigned nid)
     ptl_md_t md = { .start = &P.req, .length = sizeof(P.req),
                     .ct_handle = PTL_CT_NONE, .eq_handle = PTL_EQ_NONE };
 
-    P.ni = cluster_join(nid, YOD_PID);
+    P.ni = cluster_join(nid, YOD_SHOWMESH_PID);
     if (PtlEQAlloc(P.ni, 1024, &P.eq) != PTL_OK ||
         PtlPTAlloc(P.ni, 0, P.eq, YOD_PT_CTL, &pt) != PTL_OK ||
         PtlMEAppend(P.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL, &h)
             != PTL_OK ||
         PtlMDBind(P.ni, &md, &P.md) != PTL_OK)
-        die("cannot open Portals on nid %u pid %d", nid, YOD_PID);
+        die("cannot open Portals on nid %u pid %d", nid, YOD_SHOWMESH_PID);
 }
 
 static struct node *node_of(unsigned nid)

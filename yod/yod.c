@@ -285,6 +285,22 @@ void lost(struct node *n, const char *what)
     end.kill_now = 1;
 }
 
+/* yod's link to a live rank gave up (PTL_NI_UNDELIVERABLE): what it
+   wrote or asked may be lost, and it waits for an answer that cannot
+   come.  The job ends, loudly (status 125), never as a success. */
+void link_failed(int rank, const char *what)
+{
+    struct node *n = job[rank];
+
+    if (end.io_lost)
+        return;                 /* the first says it */
+    fprintf(stderr, "yod: rank %d (nid %u): %s could not be delivered: its "
+            "link to yod failed, its output and files may be incomplete%s\n",
+            rank, n->nid, what, ranks_left() && !end.kill_now ?
+            "; killing the job" : "");
+    end.io_lost = end.kill_now = 1;
+}
+
 /* A rank ended: an abort, a fault (unless -keep) or, with
    -kill-on-error, a nonzero exit ends the others too (end.c). */
 void rank_ended(struct node *n, const struct yod_msg *m)

@@ -96,6 +96,7 @@ struct job_end {
     int kill_now;               /* KILL what still runs */
     int timed_out;              /* -t */
     int out_status;             /* output lost: ST_OUTPUT, or 141 (EPIPE) */
+    int io_lost;                /* a rank's file I/O lost (link_failed) */
     int heard;                  /* rank ends heard so far */
 };
 extern struct job_end end;
@@ -107,6 +108,7 @@ int ranks_left(void);
 void output(const ptl_event_t *ev);
 void rank_ended(struct node *n, const struct yod_msg *m);
 void lost(struct node *n, const char *what);    /* a node of the job is gone */
+void link_failed(int rank, const char *what);   /* a rank's data is lost */
 
 /* control.c: Portals, the requests to the PCTs and what the nodes say. */
 void open_portals(unsigned nid);
@@ -124,6 +126,7 @@ extern ptl_handle_eq_t yod_eq;  /* every event but our requests' ACKs */
    it; 0: dropped and counted). */
 enum auth_kind { AUTH_CONTROL, AUTH_OUTPUT, AUTH_FILE, AUTH_KINDS };
 void auth_init(void);                   /* the cluster's secret, or die */
+void auth_transport(void);              /* sign yod's Portals frames */
 void auth_job(void);                    /* after each new jobid */
 void auth_sign(struct yod_msg *m, unsigned nid);
 struct sipkey auth_rank_key(int rank);

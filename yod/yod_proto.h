@@ -108,11 +108,16 @@
  *    first signed one fixes the pid), signed, with a number above the
  *    last; anything else is dropped and counted, and yod says how many at
  *    the end of the job.
+ *  - Below all this, the Portals frames themselves: every PCT gives its
+ *    kernel, and yod its libportals, yod_transport_key(secret), and every
+ *    frame between them is signed with it (portals/PROTOCOL.md 2.3): a
+ *    station without the secret cannot reset or acknowledge a link
+ *    between them, so it cannot make a rank's output or files go astray.
  * Node programs cannot forge a sender (their kernel stamps nid and pid on
  * every frame, and pid YOD_PCT_PID is the PCT's); a Linux station on the
  * switch can, and the MACs are what stop it.  What is not covered (the
- * answers and data yod sends a rank, Portals between ranks): the threat
- * model, docs/SECURITY.md.
+ * payloads of frames a station diverts): the threat model,
+ * docs/SECURITY.md.
  *
  * Output.  When LWK_YOD=NID:PID is in a program's environment, libc sends
  * what it writes to fds 1 and 2 as Puts (at most YOD_IO_CHUNK bytes each,
@@ -188,6 +193,12 @@
 
 #define YOD_PCT_PID     1       /* the PCT's Portals pid on every node */
 #define YOD_PID         2       /* yod's pid on its service nid */
+#define YOD_SHOWMESH_PID 3      /* showmesh's: it asks only STATUS, which
+                                   needs no key, so its frames are not
+                                   signed (portals/PROTOCOL.md 2.3), and
+                                   a PCT that knew a yod's signed frames
+                                   from the same nid must not take them
+                                   for that yod's */
 #define YOD_APP_PID     10      /* rank-local index 0 */
 
 /* A station (nid, pid) in one word, as FLOAD carries src and owner. */
@@ -282,6 +293,7 @@ _Static_assert(sizeof(struct yod_msg) == offsetof(struct yod_msg, cpu) +
 /* Labels keep the keys derived from one key apart (ASCII, little-endian). */
 #define YOD_KDF_JOB     0x4b424f4au     /* "JOBK" */
 #define YOD_KDF_RANK    0x4b4e4152u     /* "RANK" */
+#define YOD_KDF_PTL     0x4b4c5450u     /* "PTLK" */
 
 /* Two 64-bit SipHash outputs of (label, id, nonce, half) under `k`. */
 static inline struct sipkey yod_kdf(const struct sipkey *k, uint32_t label,
@@ -307,6 +319,14 @@ static inline struct sipkey yod_rank_key(const struct sipkey *job_key,
                                          int32_t rank)
 {
     return yod_kdf(job_key, YOD_KDF_RANK, (uint32_t)rank, 0);
+}
+
+/* The cluster's Portals transport key (portals/PROTOCOL.md 2.3): each
+   PCT gives it to its kernel (ptl_key), yod to its libportals; every
+   frame between them is signed with it. */
+static inline struct sipkey yod_transport_key(const struct sipkey *secret)
+{
+    return yod_kdf(secret, YOD_KDF_PTL, 0, 0);
 }
 
 /* The MAC of a control message from (fnid, fpid) to (tnid, tpid). */

@@ -27,7 +27,8 @@ int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
    per kind (ratelimit.h), the rest counted; the count is said with the
    next line of the kind, and by proc_event_flush() when a process ends. */
 enum proc_event {
-    PE_UNKNOWN_CALL, PE_PCT_ONLY, PE_NO_NIC, PE_WIRE_VERSION, PE_KINDS
+    PE_UNKNOWN_CALL, PE_PCT_ONLY, PE_NO_NIC, PE_WIRE_VERSION, PE_PTL_PID,
+    PE_KINDS
 };
 void proc_event(enum proc_event kind, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

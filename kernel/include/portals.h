@@ -56,6 +56,9 @@ struct kptl {
 extern int kptl_engine_cpu;
 bool kptl_on_engine(void);
 long kptl_engine_set(int cpu);
+/* The cluster's transport key (syscall ptl_key): 0, or -EBUSY if set
+   already or an endpoint is open. */
+long kptl_set_key(const uint64_t key[2]);
 /* An AP's idle loop, while it is the engine (its struct cpu says so). */
 void kptl_engine_run(void);
 /* Forwarders, for callers on another CPU than the engine's. */

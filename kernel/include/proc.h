@@ -39,6 +39,8 @@ struct proc {
     uint64_t run_start_tsc;
     uint64_t cpu_ns;            /* CPU time of its finished runs */
     uint64_t fs_base;           /* the main thread's (set_tls) */
+    uint32_t ptl_pid;           /* the only Portals pid it may open (the
+                                   PCT's choice at proc_create); 0: any */
     /* Threads mode (thread.c). */
     uint64_t cpus;              /* CPUs the PCT gave it (proc_cpus) */
     int home;                   /* virtual-node mode: the CPU its main
@@ -62,6 +64,8 @@ extern struct proc *pct;
 extern uint8_t proc_fpu_initial[512];   /* a clean x87/SSE state */
 
 void proc_init(void);
+/* The live process bound to Portals pid ptl_pid (proc_create), or NULL. */
+struct proc *proc_of_ptl_pid(uint32_t ptl_pid);
 /* Start the PCT from the boot module `image`; never returns. */
 __noreturn void proc_start_pct(int module, const void *image, uint64_t len);
 

@@ -37,8 +37,10 @@ struct ptl_iov {
 struct ptl_host_ops {
     /* Send one Ethernet frame made of niov pieces (the first holds the
      * Ethernet and Portals headers).  The pieces may be reused as soon as
-     * this returns.  Return 0, or nonzero if the frame was not sent (the
-     * reliable layer retransmits it later). */
+     * this returns.  Return 0, or nonzero if the frame could not be taken
+     * now (a full loop queue or ring): the core keeps it, stops sending
+     * to that peer and tries again within 100 us (back-pressure: no
+     * timeout counts against the peer meanwhile). */
     int (*tx)(void *ctx, const struct ptl_iov *iov, int niov);
     /* Monotonic time in nanoseconds. */
     uint64_t (*now_ns)(void *ctx);
@@ -90,6 +92,15 @@ struct ptl_lib_params {
     uint64_t ack_delay_ns;  /* wait this long for data to carry an ACK */
     uint32_t max_retries;   /* then the peer is declared unreachable */
     uint32_t epoch;         /* incarnation; distinct for each start */
+    bool auth;              /* the cluster's transport key: sign every
+                             * frame with it, and let only frames it
+                             * signs change what a peer that signs owns
+                             * (PROTOCOL.md 2.3) */
+    uint64_t auth_key[2];   /* SipHash key words k0, k1 */
+    uint64_t born;          /* this incarnation's start, ns of a realtime
+                             * clock: later than any earlier incarnation
+                             * of this nid and pid (replays of theirs are
+                             * refused) */
     bool no_checksum;       /* fuzzing only: accept frames without csum */
     bool hold_acks;         /* let ACKs wait (ack_delay) for a reply to
                              * carry them: only where timers run while the
@@ -112,6 +123,13 @@ struct ptl_lib_stats {
     uint64_t tx_interleaved;    /* one-frame messages sent inside larger
                                  * ones to the same peer */
     uint64_t tx_resets, rx_resets;  /* "that incarnation is gone" */
+    uint64_t rx_forged;     /* refused: a wrong MAC, a frame without one
+                             * from a peer that signs, or an incarnation
+                             * older than the one known (a replay) */
+    uint64_t tx_busy;       /* frames the host could not take (its loop
+                             * queue or ring full): sent again soon */
+    uint64_t tx_unframed;   /* RNRs: frames taken back, to go again after
+                             * the responses the refusing peer waits for */
     uint64_t drops;         /* messages dropped at the target */
     uint64_t perm_violations, op_violations;
     uint64_t eq_dropped;
@@ -127,6 +145,9 @@ int ptl_lib_create(unsigned iface, const struct ptl_lib_params *p,
                    size_t memlen, struct ptl_lib **out);
 /* Tear down; the host then frees mem. */
 void ptl_lib_destroy(struct ptl_lib *lib);
+/* Sign this lib's frames from now on (a host that learns the cluster's
+ * transport key after creating it: the PCT gives the kernel the key). */
+void ptl_lib_auth(struct ptl_lib *lib, const uint64_t key[2]);
 struct ptl_lib *ptl_lib_of_iface(unsigned iface);
 /* A received frame (Ethernet header included).  Safe on any bytes. */
 void ptl_lib_rx(struct ptl_lib *lib, const void *frame, size_t len);

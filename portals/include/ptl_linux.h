@@ -30,7 +30,17 @@ int ptl_linux_iface_open(unsigned iface, const char *spec, ptl_nid_t nid,
 /* Same, with full control of the core's table sizes and timers. */
 int ptl_linux_iface_open_params(unsigned iface, const char *spec,
                                 const struct ptl_lib_params *p);
+/* The parameters that depend on the link spec names (its window, whether
+ * ACKs are held), for ptl_linux_iface_open_params. */
+void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
+                             struct ptl_lib_params *p);
 void ptl_linux_iface_close(unsigned iface);
+/* Sign this station's frames with the cluster's transport key (k0, k1:
+ * yod_transport_key of the cluster's secret, yod/yod_proto.h), and from
+ * then on let only signed frames change what a signing peer owns
+ * (PROTOCOL.md 2.3).  Stations without the key, ptlrun's jobs among
+ * them, neither sign nor check. */
+int ptl_linux_auth(unsigned iface, const uint64_t key[2]);
 struct ptl_lib *ptl_linux_lib(unsigned iface);
 
 /* ---- the in-process network ("mem:") ---- */
@@ -41,6 +51,9 @@ struct ptl_memnet_faults {
     uint64_t seed;
     uint64_t drop_nth;          /* lose the nth frame sent from now on
                                  * (1 the next; 0 none) */
+    uint64_t busy_until_ns;     /* until then (virtual time) every send is
+                                 * "not taken now", as a full loop queue
+                                 * or ring says it */
 };
 
 struct ptl_memnet_stats {

@@ -11,11 +11,14 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  5
+#define PTL_WIRE_VERSION  6
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
 #define PTL_WIRE_RLEN     24       /* a response record (PTL_WF_RESP) */
+#define PTL_WIRE_ALEN     16       /* the authentication trailer
+                                      (PTL_WF_AUTH): born, MAC */
+#define PTL_FRAME_HMAX    (PTL_FRAME_HLEN + PTL_WIRE_RLEN + PTL_WIRE_ALEN)
 #define PTL_MTU_DEFAULT   1500
 #define PTL_MTU_MIN       1024     /* an atomic always fits one frame */
 #define PTL_MTU_MAX       65000
@@ -42,6 +45,15 @@ enum ptl_wire_type {
 #define PTL_WF_GAP       0x10u    /* LACK only: sent at once because a new
                                    * frame arrived beyond a gap (a loss
                                    * signal; a duplicate's LACK lacks it) */
+#define PTL_WF_RNR       0x20u    /* LACK only (version 6): the receiver
+                                   * refused frame `ack` for want of a
+                                   * message slot and took nothing after
+                                   * it; it is alive (PROTOCOL.md, 3) */
+#define PTL_WF_AUTH      0x40u    /* version 6: the sender's incarnation
+                                   * and a MAC under the cluster's
+                                   * transport key follow the header and
+                                   * the response record (PROTOCOL.md,
+                                   * 2.3) */
 
 /* An ACK's flags: the ACK frame's ack_req byte, a response record's
  * flags byte.  Any other bit is refused. */
@@ -80,6 +92,9 @@ struct ptl_whdr {
     uint64_t sack;          /* LACK: bit i set = frame ack + i received
                              * (sent in match_bits' place) */
     struct ptl_wresp resp;  /* with PTL_WF_RESP */
+    uint64_t born, mac;     /* with PTL_WF_AUTH: when the sender's
+                             * incarnation began (ns, its realtime clock),
+                             * and the frame's MAC */
 };
 
 /* Streaming frame checksum (see PROTOCOL.md "Checksum"). */
@@ -102,12 +117,25 @@ int ptl_wire_mac_nid(const uint8_t mac[6], uint32_t *nid);
 /* Bytes before the payload in a frame with these header flags. */
 static inline size_t ptl_wire_hlen(uint8_t flags)
 {
-    return PTL_FRAME_HLEN + (flags & PTL_WF_RESP ? PTL_WIRE_RLEN : 0);
+    return PTL_FRAME_HLEN + (flags & PTL_WF_RESP ? PTL_WIRE_RLEN : 0) +
+           (flags & PTL_WF_AUTH ? PTL_WIRE_ALEN : 0);
 }
 /* Write the Ethernet + Portals header (ptl_wire_hlen(h->flags) bytes: with
- * PTL_WF_RESP the response record too) for h, with a checksum field of
- * csum. */
+ * PTL_WF_RESP the response record, with PTL_WF_AUTH the trailer too) for
+ * h, with a checksum field of csum. */
 void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
+/* A frame's MAC (PTL_WF_AUTH, PROTOCOL.md 2.3): SipHash-2-4 under key
+ * (k0, k1) of everything after the Ethernet header up to the MAC field
+ * (header, response record, born), the checksum field taken as zero. */
+uint64_t ptl_wire_mac(const uint64_t key[2], const uint8_t *frame,
+                      uint8_t flags);
+/* Does the frame (parsed into h) carry the right MAC under key? */
+int ptl_wire_signed(const uint64_t key[2], const uint8_t *frame,
+                    const struct ptl_whdr *h);
+/* Encode h with PTL_WF_AUTH and its MAC under key, born as given: the
+ * header of an authenticated frame, checksum field zero. */
+void ptl_wire_encode_auth(uint8_t *out, struct ptl_whdr *h,
+                          const uint64_t key[2], uint64_t born);
 /* Parse and check a received frame: ethertype, version, type, lengths and,
  * unless skip_csum, the checksum.  On success returns 0, fills h and points
  * *payload at h->frag_len bytes inside frame; PTL_WIRE_EVERSION for a
@@ -115,10 +143,13 @@ void ptl_wire_encode(uint8_t *out, const struct ptl_whdr *h, uint32_t csum);
 int ptl_wire_parse(const void *frame, size_t len, struct ptl_whdr *h,
                    const uint8_t **payload, int skip_csum);
 /* The RESET that answers frame h, sent to an incarnation of ours that no
- * longer exists (PROTOCOL.md, "Incarnations"): PTL_FRAME_HLEN bytes with
- * the checksum in out; 0 if h must not be answered (it knew no
- * incarnation of ours, or it is itself a LACK or RESET). */
-size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out);
+ * longer exists (PROTOCOL.md, "Incarnations"): its bytes (at most
+ * PTL_FRAME_HMAX) with the checksum in out, signed under key if key is
+ * not NULL (only when h itself was signed: a station without the key
+ * must not get us to sign for it); 0 if h must not be answered (it knew
+ * no incarnation of ours, or it is itself a LACK or RESET). */
+size_t ptl_wire_reset(const struct ptl_whdr *h, uint8_t *out,
+                      const uint64_t *key);
 /* The checksum check ptl_wire_parse skipped: 0 if the frame (len bytes,
  * parsed into h) carries the right one. */
 int ptl_wire_check_csum(const void *frame, size_t len,

@@ -166,6 +166,24 @@ uint32_t ptl_linux_new_epoch(void)
     return e ? e : 1;
 }
 
+uint64_t ptl_linux_born(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int ptl_linux_auth(unsigned iface, const uint64_t key[2])
+{
+    struct ptl_lib *lib = ptl_linux_lib(iface);
+
+    if (lib == NULL || key == NULL)
+        return PTL_ARG_INVALID;
+    ptl_lib_auth(lib, key);
+    return PTL_OK;
+}
+
 int ptl_linux_iface_open_params(unsigned iface, const char *spec,
                                 const struct ptl_lib_params *p)
 {
@@ -245,6 +263,7 @@ int ptl_linux_iface_open(unsigned iface, const char *spec, ptl_nid_t nid,
     p.pid = pid;
     p.uid = (ptl_uid_t)getuid();
     p.epoch = ptl_linux_new_epoch();
+    p.born = ptl_linux_born();
     if (mtu)
         p.mtu = mtu;
     ptl_linux_link_defaults(spec, p.mtu, &p);

@@ -44,6 +44,7 @@ static int open_from_env(void)
     p.uid = (ptl_uid_t)env_num("PTL_UID", getuid());
     p.jid = (ptl_jid_t)env_num("PTL_JID", 0);
     p.epoch = ptl_linux_new_epoch();
+    p.born = ptl_linux_born();
     /* Table sizes: a Linux run can use a compute node's (kernel/portals.c)
      * and show on Linux, quickly, what would fail only on the nodes. */
     p.max_entries = (uint32_t)env_num("PTL_MAX_ENTRIES", p.max_entries);

@@ -40,10 +40,9 @@ int ptl_tp_unix_open(struct ptl_tp *tp, const char *dir);
 size_t ptl_tp_gather(uint8_t *buf, size_t cap, const struct ptl_iov *iov,
                      int niov);
 
-/* host.c: a fresh incarnation number; link-dependent parameters. */
+/* host.c: a fresh incarnation number, and when it began (realtime ns). */
 uint32_t ptl_linux_new_epoch(void);
-void ptl_linux_link_defaults(const char *spec, uint32_t mtu,
-                             struct ptl_lib_params *p);
+uint64_t ptl_linux_born(void);
 
 /* progress.c: feed a received frame to interface iface (takes the
  * lock); the process-wide lock around the core. */

@@ -101,6 +101,8 @@ static int mem_tx(struct ptl_tp *tp, const struct ptl_iov *iov, int niov)
     uint64_t at = net.now + net.f.delay_ns;
 
     (void)tp;
+    if (net.now < net.f.busy_until_ns)
+        return -1;
     net.s.sent++;
     if (len == 0 || ++net.sent_since == net.f.drop_nth ||
         chance(net.f.loss_pct)) {

@@ -28,18 +28,28 @@ struct station {
     ptl_process_t id;
 };
 
+/* The station of an open interface: its NI (desired limits, and what it
+ * got, if not NULL) and an EQ of eq_size events. */
+static inline void st_ni(struct station *s, unsigned iface, ptl_nid_t nid,
+                         ptl_pid_t pid, unsigned ni_opts, unsigned eq_size,
+                         const ptl_ni_limits_t *desired,
+                         ptl_ni_limits_t *actual)
+{
+    s->iface = iface;
+    assert_int_equal(PtlNIInit(iface, ni_opts, pid, desired, actual,
+                               &s->ni), PTL_OK);
+    assert_int_equal(PtlEQAlloc(s->ni, eq_size, &s->eq), PTL_OK);
+    s->id.phys.nid = nid;
+    s->id.phys.pid = pid;
+}
+
 static inline void st_open_opts(struct station *s, unsigned iface,
                                 ptl_nid_t nid, ptl_pid_t pid, uint32_t mtu,
                                 unsigned ni_opts, unsigned eq_size)
 {
     assert_int_equal(ptl_linux_iface_open(iface, "mem:", nid, pid, mtu),
                      PTL_OK);
-    s->iface = iface;
-    assert_int_equal(PtlNIInit(iface, ni_opts, pid, NULL, NULL, &s->ni),
-                     PTL_OK);
-    assert_int_equal(PtlEQAlloc(s->ni, eq_size, &s->eq), PTL_OK);
-    s->id.phys.nid = nid;
-    s->id.phys.pid = pid;
+    st_ni(s, iface, nid, pid, ni_opts, eq_size, NULL, NULL);
 }
 
 static inline void st_open(struct station *s, unsigned iface, ptl_nid_t nid,

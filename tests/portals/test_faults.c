@@ -206,6 +206,11 @@ int main(void)
         T(unreachable_peer_is_undeliverable),
         T(restarted_peer_is_resynchronised),
         T(gone_peer_answers_reset),
+        T(busy_host_holds_frames_back),
+        T(unsigned_link_is_reset_by_a_forged_frame),
+        T(signed_peer_ignores_unsigned_frames),
+        T(signed_peer_refuses_older_incarnation),
+        T(keyed_station_talks_to_unkeyed),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

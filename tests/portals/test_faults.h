@@ -57,6 +57,13 @@ void waits_send_no_link_ack_for_acks(void **state);
 void unreachable_peer_is_undeliverable(void **state);
 void restarted_peer_is_resynchronised(void **state);
 void gone_peer_answers_reset(void **state);
+void busy_host_holds_frames_back(void **state);
+
+/* test_faults_auth.c: signed frames (PROTOCOL.md 2.3) */
+void unsigned_link_is_reset_by_a_forged_frame(void **state);
+void signed_peer_ignores_unsigned_frames(void **state);
+void signed_peer_refuses_older_incarnation(void **state);
+void keyed_station_talks_to_unkeyed(void **state);
 
 /* test_faults_large.c: a large message and small ones through loss */
 void large_and_small_lossy_link(void **state);

@@ -94,3 +94,36 @@ void gone_peer_answers_reset(void **state)
     ev = st_expect(&A, PTL_EVENT_PUT);
     assert_int_equal(ev.hdr_data, 2);
 }
+
+/* A host that cannot take frames for a while (a node's loop queue to a
+ * busy endpoint of its own, a full ring) holds them back: the operation
+ * waits and completes; it is not lost, and the peer is not given up,
+ * although the wait is longer than max_retries timeouts (16 at most 1 s
+ * each on Linux) would allow a silent peer. */
+void busy_host_holds_frames_back(void **state)
+{
+    static uint8_t src[64], dst[64];
+    ptl_handle_me_t meh;
+    ptl_handle_md_t md = md_make(&A, src, sizeof(src), 0, PTL_CT_NONE);
+    ptl_me_t me = me_make(dst, sizeof(dst), 9, PTL_ME_OP_PUT |
+                          PTL_ME_EVENT_LINK_DISABLE);
+    struct ptl_lib_stats st;
+
+    (void)state;
+    assert_int_equal(PtlMEAppend(B.ni, PT, &me, PTL_PRIORITY_LIST, NULL,
+                                 &meh), PTL_OK);
+    ptl_memnet_set_faults(&(struct ptl_memnet_faults){
+        .busy_until_ns = ptl_memnet_now() + 14000000000ull });
+    assert_int_equal(PtlPut(md, 0, 8, PTL_ACK_REQ, B.id, PT, 9, 0, NULL, 0),
+                     PTL_OK);
+    for (int i = 0; i < 2; i++) {         /* SEND, ACK; 30 s at most */
+        ptl_event_t ev;
+        assert_int_equal(PtlEQPoll(&A.eq, 1, 30000, &ev, &(unsigned){ 0 }),
+                         PTL_OK);
+        assert_int_equal(ev.type, i ? PTL_EVENT_ACK : PTL_EVENT_SEND);
+        assert_int_equal(ev.ni_fail_type, PTL_NI_OK);
+    }
+    assert_true(ptl_memnet_now() > 14000000000ull);
+    ptl_lib_get_stats(ptl_linux_lib(A.iface), &st);
+    assert_true(st.tx_busy > 0);
+}

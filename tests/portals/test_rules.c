@@ -25,18 +25,19 @@ bool in_process(void)
     return strcmp(link_spec, "mem:") == 0;
 }
 
+const char *rules_link(void)
+{
+    return link_spec;
+}
+
 void open_station(struct station *s, unsigned iface, ptl_nid_t nid,
                   ptl_pid_t pid, const ptl_ni_limits_t *desired,
                   ptl_ni_limits_t *actual)
 {
     assert_int_equal(ptl_linux_iface_open(iface, link_spec, nid, pid, 0),
                      PTL_OK);
-    s->iface = iface;
-    assert_int_equal(PtlNIInit(iface, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
-                               desired, actual, &s->ni), PTL_OK);
-    assert_int_equal(PtlEQAlloc(s->ni, 256, &s->eq), PTL_OK);
-    s->id.phys.nid = nid;
-    s->id.phys.pid = pid;
+    st_ni(s, iface, nid, pid, PTL_NI_MATCHING | PTL_NI_PHYSICAL, 256,
+          desired, actual);
 }
 
 static int setup(void **state)
@@ -122,9 +123,12 @@ int main(void)
         T(search_only_reports_every_match),
         T(search_delete_use_once_deletes_first_only),
         T(search_counts_on_the_searching_entrys_counter),
+        T(search_done_marked_by_one_failure),
         T(search_without_room_for_its_events_says_no_space),
         T(eq_free_while_named_by_pt_and_md),
         T(ni_init_honours_desired_limits),
+        T(ni_unexpected_header_limit_disables_flowctl_pt),
+        T(unexpected_header_limit_drops_without_flowctl),
         T(triggered_1024_puts_all_arrive),
         T(md_covering_all_memory),
         T(triggered_me_append_links_at_threshold),
@@ -135,6 +139,9 @@ int main(void)
         T(ack_disable_in_a_response_record),
         T(le_ack_disable),
         T(abort_returns_aborted_to_every_waiter),
+        T(ops_to_self_beyond_the_message_slots_all_complete),
+        T(stations_flooding_each_other_with_few_slots_all_complete),
+        T(a_target_short_of_slots_is_waited_for_not_given_up),
     };
     const char *l = getenv("PTL_TEST_LINK");
 

@@ -64,6 +64,7 @@ void ni_init_honours_desired_limits(void **state)
     assert_int_equal(got.max_cts, 1);
     assert_int_equal(got.max_mds, 3);
     assert_int_equal(got.max_entries, 4);
+    assert_int_equal(got.max_list_size, 4);
     assert_int_equal(got.max_pt_index, 3);
     assert_int_equal(got.max_msg_size, 1000);
     assert_int_equal(got.max_triggered_ops, 5);
@@ -92,6 +93,95 @@ void ni_init_honours_desired_limits(void **state)
                          PTL_OK);
     assert_int_equal(PtlTriggeredPut(md[1], 0, 8, PTL_NO_ACK_REQ, B.id, PT,
                                      0, 0, NULL, 0, ct, 100), PTL_NO_SPACE);
+}
+
+/* max_unexpected_headers is the NI's own limit, as `actual` says: a
+ * FLOWCTRL entry is disabled when the NI has that many headers queued,
+ * although the lib's pool (which its other NIs share) has thousands. */
+void ni_unexpected_header_limit_disables_flowctl_pt(void **state)
+{
+    struct station C;
+    ptl_ni_limits_t want = { .max_unexpected_headers = 4 }, got;
+    ptl_me_t ov = me_make(NULL, 0, 0, PTL_ME_OP_PUT |
+                          PTL_ME_EVENT_LINK_DISABLE);
+    ptl_handle_md_t md = md_make(&A, sbuf, 8, 0, PTL_CT_NONE);
+    ptl_handle_me_t h;
+    ptl_pt_index_t pt;
+    int landed = 0, disabled = 0, refused = 0;
+
+    (void)state;
+    open_station(&C, 3, 3, 30, &want, &got);
+    assert_int_equal(got.max_unexpected_headers, 4);
+    assert_int_equal(PtlPTAlloc(C.ni, PTL_PT_FLOWCTRL, C.eq, 5, &pt),
+                     PTL_OK);
+    assert_int_equal(PtlMEAppend(C.ni, pt, &ov, PTL_OVERFLOW_LIST, NULL, &h),
+                     PTL_OK);
+    for (int i = 0; i < 8; i++) {
+        ptl_event_t ev;
+        assert_int_equal(PtlPut(md, 0, 0, PTL_ACK_REQ, C.id, pt, 0, 0, NULL,
+                                0), PTL_OK);
+        st_expect(&A, PTL_EVENT_SEND);
+        ev = st_expect(&A, PTL_EVENT_ACK);
+        refused += ev.ni_fail_type == PTL_NI_PT_DISABLED;
+    }
+    for (ptl_event_t ev; PtlEQGet(C.eq, &ev) == PTL_OK; ) {
+        landed += ev.type == PTL_EVENT_PUT;
+        disabled += ev.type == PTL_EVENT_PT_DISABLED;
+    }
+    assert_int_equal(landed, 4);
+    assert_int_equal(disabled, 1);
+    assert_int_equal(refused, 4);
+    /* A search takes the headers away: the PT, enabled again, takes 4
+     * more. */
+    ov.ignore_bits = ~(ptl_match_bits_t)0;
+    assert_int_equal(PtlMESearch(C.ni, pt, &ov, PTL_SEARCH_DELETE, NULL),
+                     PTL_OK);
+    for (int i = 0; i < 4; i++)
+        st_expect(&C, PTL_EVENT_PUT_OVERFLOW);
+    assert_int_equal(PtlPTEnable(C.ni, pt), PTL_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(PtlPut(md, 0, 0, PTL_ACK_REQ, C.id, pt, 0, 0, NULL,
+                                0), PTL_OK);
+        st_expect(&A, PTL_EVENT_SEND);
+        assert_int_equal(st_expect(&A, PTL_EVENT_ACK).ni_fail_type,
+                         PTL_NI_OK);
+    }
+}
+
+/* Without flow control, a message the overflow list would take when the
+ * NI has no unexpected header left is dropped, and its initiator is told
+ * (PTL_NI_DROPPED): landed without a header, a late receive would wait
+ * for it for ever. */
+void unexpected_header_limit_drops_without_flowctl(void **state)
+{
+    struct station C;
+    ptl_ni_limits_t want = { .max_unexpected_headers = 2 };
+    static uint8_t ob[64];
+    ptl_me_t ov = me_make(ob, sizeof(ob), 0, PTL_ME_OP_PUT |
+                          PTL_ME_MANAGE_LOCAL | PTL_ME_EVENT_LINK_DISABLE);
+    ptl_handle_md_t md = md_make(&A, sbuf, 8, 0, PTL_CT_NONE);
+    ptl_handle_me_t h;
+    ptl_pt_index_t pt;
+    int fails[3];
+
+    (void)state;
+    open_station(&C, 3, 3, 30, &want, NULL);
+    assert_int_equal(PtlPTAlloc(C.ni, 0, C.eq, 5, &pt), PTL_OK);
+    ov.ignore_bits = ~(ptl_match_bits_t)0;
+    assert_int_equal(PtlMEAppend(C.ni, pt, &ov, PTL_OVERFLOW_LIST, NULL, &h),
+                     PTL_OK);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(PtlPut(md, 0, 4, PTL_ACK_REQ, C.id, pt, i, 0, NULL,
+                                i), PTL_OK);
+        st_expect(&A, PTL_EVENT_SEND);
+        fails[i] = st_expect(&A, PTL_EVENT_ACK).ni_fail_type;
+    }
+    assert_int_equal(fails[0], PTL_NI_OK);
+    assert_int_equal(fails[1], PTL_NI_OK);
+    assert_int_equal(fails[2], PTL_NI_DROPPED);
+    assert_int_equal(st_expect(&C, PTL_EVENT_PUT).hdr_data, 0);
+    assert_int_equal(st_expect(&C, PTL_EVENT_PUT).hdr_data, 1);
+    st_expect_none(&C);
 }
 
 /* 1024 triggered puts (the default max_triggered_ops) released by one

@@ -70,12 +70,13 @@ void search_counts_on_the_searching_entrys_counter(void **state)
     st_expect(&B, PTL_EVENT_SEARCH);
     assert_int_equal(PtlCTGet(me.ct_handle, &c), PTL_OK);
     assert_int_equal(c.success, 2);
+    assert_int_equal(c.failure, 1);         /* "search done" */
     me.match_bits = 24;                     /* no match: a failure */
     PtlMESearch(B.ni, PT, &me, PTL_SEARCH_ONLY, NULL);
     st_expect(&B, PTL_EVENT_SEARCH);
     PtlCTGet(me.ct_handle, &c);
     assert_int_equal(c.success, 2);
-    assert_int_equal(c.failure, 1);
+    assert_int_equal(c.failure, 2);
     /* counted even with full events off: a search can be waited on by
      * its counter alone */
     me.match_bits = 23;
@@ -84,6 +85,57 @@ void search_counts_on_the_searching_entrys_counter(void **state)
     st_expect_none(&B);
     PtlCTGet(me.ct_handle, &c);
     assert_int_equal(c.success, 4);
+    assert_int_equal(c.failure, 3);
+}
+
+/* The counter after one search, then set back to zero. */
+static ptl_ct_event_t search_ct(ptl_me_t *me, ptl_search_op_t op)
+{
+    ptl_ct_event_t c;
+
+    assert_int_equal(PtlMESearch(B.ni, PT, me, op, NULL), PTL_OK);
+    assert_int_equal(PtlCTGet(me->ct_handle, &c), PTL_OK);
+    PtlCTSet(me->ct_handle, (ptl_ct_event_t){ 0, 0 });
+    return c;
+}
+
+/* A program that waits on a search's counter alone must learn when the
+ * search is over: a persistent entry can match any number of headers, so
+ * its successes are followed by one failure, "search done" (the reference
+ * implementation's mark, which its search counter tests check); a
+ * use-once entry ends at its one success, or at the failure of no match. */
+void search_done_marked_by_one_failure(void **state)
+{
+    static uint8_t obuf[4096];
+    ptl_me_t me = me_make(NULL, 0, 26, PTL_ME_OP_PUT |
+                          PTL_ME_EVENT_SUCCESS_DISABLE |
+                          PTL_ME_EVENT_OVER_DISABLE);
+    ptl_ct_event_t c;
+
+    (void)state;
+    assert_int_equal(PtlCTAlloc(B.ni, &me.ct_handle), PTL_OK);
+    overflow_block(obuf, sizeof(obuf));
+    unexpected_puts(3, 26);
+    c = search_ct(&me, PTL_SEARCH_ONLY);
+    assert_true(c.success == 3 && c.failure == 1);
+    me.options |= PTL_ME_USE_ONCE;
+    c = search_ct(&me, PTL_SEARCH_ONLY);
+    assert_true(c.success == 1 && c.failure == 0);
+    me.match_bits = 27;
+    c = search_ct(&me, PTL_SEARCH_ONLY);
+    assert_true(c.success == 0 && c.failure == 1);
+    me.options &= ~(unsigned)PTL_ME_USE_ONCE;
+    c = search_ct(&me, PTL_SEARCH_DELETE);
+    assert_true(c.success == 0 && c.failure == 1);
+    me.match_bits = 26;
+    c = search_ct(&me, PTL_SEARCH_DELETE);
+    assert_true(c.success == 3 && c.failure == 1);
+    c = search_ct(&me, PTL_SEARCH_ONLY);    /* all deleted */
+    assert_true(c.success == 0 && c.failure == 1);
+    for (int i = 0; i < 3; i++)             /* the failures' events */
+        assert_int_equal(st_expect(&B, PTL_EVENT_SEARCH).ni_fail_type,
+                         PTL_NI_NO_MATCH);
+    st_expect_none(&B);
 }
 
 /* Our choice (portals/README.md): a search that could not post every

@@ -194,6 +194,49 @@ static void response_record_roundtrip(void **state)
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
 }
 
+/* A signed frame (version 6): the trailer (born, MAC) after the header
+ * and the response record, covered by the checksum; the MAC holds under
+ * its key only, and changes with any byte of the header, the record or
+ * born (the attacker has no key to make a new one). */
+static void signed_frame_roundtrip(void **state)
+{
+    static const uint64_t key[2] = { 11, 22 }, other[2] = { 11, 23 };
+    uint8_t f[2048], pl[16] = { 1, 2, 3 };
+    struct ptl_whdr h = { .type = PTL_W_PUT, .flags = PTL_WF_SEQ |
+                          PTL_WF_RESP, .src_nid = 7, .dst_nid = 9,
+                          .epoch = 5, .seq = 3, .resp = test_resp,
+                          .rlength = 16, .total = 16, .frag_len = 16 };
+    size_t hl = ptl_wire_hlen(h.flags | PTL_WF_AUTH), len = hl + sizeof(pl);
+    const uint8_t *data;
+    struct ptl_whdr g;
+    struct ptl_csum c;
+
+    (void)state;
+    assert_int_equal(hl, PTL_FRAME_HLEN + PTL_WIRE_RLEN + PTL_WIRE_ALEN);
+    ptl_wire_encode_auth(f, &h, key, 0x1122334455667788ull);
+    memcpy(f + hl, pl, sizeof(pl));
+    ptl_csum_init(&c, len - PTL_ETH_HLEN);
+    ptl_csum_add(&c, f + PTL_ETH_HLEN, len - PTL_ETH_HLEN);
+    h.csum = ptl_csum_final(&c);
+    for (int i = 0; i < 4; i++)
+        f[PTL_ETH_HLEN + 4 + i] = (uint8_t)(h.csum >> (8 * i));
+    assert_int_equal(ptl_wire_parse(f, len, &g, &data, 0), 0);
+    assert_true(g.flags & PTL_WF_AUTH);
+    assert_true(g.born == 0x1122334455667788ull && g.mac == h.mac);
+    assert_memory_equal(data, pl, sizeof(pl));
+    assert_true(ptl_wire_signed(key, f, &g));
+    assert_false(ptl_wire_signed(other, f, &g));
+    for (size_t i = PTL_ETH_HLEN; i < hl - 8; i++) {
+        if (i >= PTL_ETH_HLEN + 4 && i < PTL_ETH_HLEN + 8)
+            continue;                   /* the checksum field */
+        f[i] ^= 0x04;
+        assert_true(ptl_wire_mac(key, f, g.flags) != g.mac);
+        f[i] ^= 0x04;
+    }
+    f[hl - 1] ^= 1;                     /* the MAC itself: damage, caught */
+    assert_int_not_equal(ptl_wire_parse(f, len, &g, &data, 0), 0);
+}
+
 static void nid_mac_mapping(void **state)
 {
     uint8_t mac[6];
@@ -315,6 +358,12 @@ static void lack_sack_roundtrip(void **state)
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
     len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_GAP);
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    /* RNR (version 6) likewise: a LACK's, nobody else's */
+    len = make_lack(f, 77, 0, PTL_WF_RNR);
+    assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
+    assert_true(h.flags & PTL_WF_RNR && h.ack == 77);
+    len = make_frame_flags(f, pl, sizeof(pl), 0, PTL_WF_SEQ | PTL_WF_RNR);
+    assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
     /* match_bits of other frames are not taken for a bitmap */
     len = make_frame(f, pl, sizeof(pl));
     assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0), 0);
@@ -369,7 +418,7 @@ static void ack_disabled_flag_roundtrip(void **state)
     assert_int_not_equal(ptl_wire_parse(f, len, &h, &data, 1), 0);
 }
 
-/* A frame of another wire version (4: before the ACK flags) is refused
+/* A frame of another wire version (5: before the RNR flag) is refused
  * with its sender and version named, and a lib counts it apart from
  * damage. */
 static void other_version_refused(void **state)
@@ -382,11 +431,11 @@ static void other_version_refused(void **state)
     size_t len = make_frame(f, pl, sizeof(pl));
 
     (void)state;
-    f[PTL_ETH_HLEN] = 4;
+    f[PTL_ETH_HLEN] = 5;
     memset(&h, 0, sizeof(h));
     assert_int_equal(ptl_wire_parse(f, len, &h, &data, 0),
                      PTL_WIRE_EVERSION);
-    assert_int_equal(h.version, 4);
+    assert_int_equal(h.version, 5);
     assert_int_equal(h.src_nid, 7);
     assert_int_equal(ptl_linux_iface_open(7, "mem:", 9, 2, 0), PTL_OK);
     lib = ptl_linux_lib(7);
@@ -407,6 +456,7 @@ int main(void)
         cmocka_unit_test(truncated_frames_rejected),
         cmocka_unit_test(malformed_headers_rejected),
         cmocka_unit_test(response_record_roundtrip),
+        cmocka_unit_test(signed_frame_roundtrip),
         cmocka_unit_test(nid_mac_mapping),
         cmocka_unit_test(garbage_counted_never_crashes),
         cmocka_unit_test(regression_far_ack_is_ignored),

@@ -30,6 +30,15 @@
  *                           PID (-1: yod's PTL_PID), print, finish it,
  *                           print again with the working directory (a
  *                           file request to yod): both lines reach yod
+ *   yodtest steady N FILE   N times, half a second apart: a line "rank R
+ *                           line i" to stdout and to FILE.R (written and
+ *                           flushed); then "rank R: wrote N lines";
+ *                           exit 0 only if every write succeeded
+ *   yodtest takepid T V     rank T opens Portals with the pid PTL_JOB_MAP
+ *                           gives rank V and says what PtlNIInit answered;
+ *                           the others wait a second first (so T asks
+ *                           before V opens its pid); then every rank says
+ *                           "takepid: rank R on pid P done"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +100,63 @@ static int ownni(long pid)
     printf("ownni: after PtlNIFini %d, cwd %s\n", rc,
            getcwd(cwd, sizeof(cwd)) ? cwd : "unknown");
     return rc == PTL_OK ? 0 : 1;
+}
+
+static void spin(long secs);
+
+/* The Portals pid PTL_JOB_MAP gives rank r (its "nid:pid" item). */
+static long map_pid(long r)
+{
+    const char *m = getenv("PTL_JOB_MAP");
+
+    for (long i = 0; m && i < r; i++)
+        if ((m = strchr(m, ',')) != NULL)
+            m++;
+    m = m ? strchr(m, ':') : NULL;
+    return m ? atol(m + 1) : -1;
+}
+
+static int takepid(long rank, long thief, long victim)
+{
+    ptl_handle_ni_t ni;
+    int rc;
+
+    if (rank == thief) {
+        if ((rc = PtlInit()) == PTL_OK)
+            rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING |
+                           PTL_NI_PHYSICAL, (ptl_pid_t)map_pid(victim),
+                           NULL, NULL, &ni);
+        printf("takepid: rank %ld asked for rank %ld's pid %ld: %s\n",
+               rank, victim, map_pid(victim), rc == PTL_OK ? "PTL_OK"
+               : rc == PTL_PID_IN_USE ? "PTL_PID_IN_USE"
+               : rc == PTL_ARG_INVALID ? "PTL_ARG_INVALID" : "another error");
+    } else {
+        spin(1);
+    }
+    printf("takepid: rank %ld on pid %s done\n", rank, getenv("PTL_PID"));
+    return 0;
+}
+
+/* Output and file data over N half seconds: a job that something may
+   disturb meanwhile (suite-yod's forgeries). */
+static int steady(long rank, int n, const char *base)
+{
+    struct timespec pause = { 0, 500000000 };
+    char path[256];
+    FILE *f;
+    int bad = 0;
+
+    snprintf(path, sizeof(path), "%s.%ld", base, rank);
+    if (!(f = fopen(path, "w")))
+        return 1;
+    for (int i = 0; i < n; i++) {
+        bad |= printf("rank %ld line %d\n", rank, i) < 0 || fflush(stdout);
+        bad |= fprintf(f, "rank %ld line %d\n", rank, i) < 0 || fflush(f);
+        nanosleep(&pause, NULL);
+    }
+    bad |= fclose(f) != 0;
+    printf("rank %ld: wrote %d lines%s\n", rank, n, bad ? ", some failed" : "");
+    return bad;
 }
 
 static void spin(long secs)
@@ -181,6 +247,10 @@ int main(int argc, char **argv)
         return orphan();
     if (!strcmp(argv[1], "ownni") && argc == 3)
         return ownni(atol(argv[2]));
+    if (!strcmp(argv[1], "steady") && argc == 4)
+        return steady(rank, atoi(argv[2]), argv[3]);
+    if (!strcmp(argv[1], "takepid") && argc == 4)
+        return takepid(rank, atol(argv[2]), atol(argv[3]));
     if (!strcmp(argv[1], "env")) {
         const char *v[] = { "PTL_JOB_RANK", "PTL_JOB_SIZE", "PTL_JOB_MAP",
                             "PTL_JOB_ID", "PTL_PID", "LWK_YOD" };

@@ -99,6 +99,10 @@ struct lwk_proc_desc {
     uint64_t text_va, text_size;    /* text_va 2 MB aligned (LWK_APP_BASE) */
     uint64_t data_va, data_size;    /* data+bss+heap; 2 MB aligned */
     uint64_t stack_size;            /* ends at LWK_STACK_TOP */
+    uint64_t ptl_pid;               /* the one Portals pid its PtlNIInit may
+                                       open (a rank's, from the job map);
+                                       0: any the node has free.  -EBUSY if
+                                       another process has it */
 };
 
 struct lwk_proc_map {
