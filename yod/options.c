@@ -343,6 +343,11 @@ static void settle_size(void)
     int listed = o.nodes ? nodes_list_count() : 0;
     char want[80];
 
+    /* mpiexec without -n inside a Slurm job: one rank per node of the
+       allocation, as MPICH's under Slurm (slurm.c, once the cluster is
+       known to be Slurm's). */
+    if (!o.size && !o.nodes && strcmp(prog, "yod") && getenv("SLURM_JOB_ID"))
+        return;
     if (!o.size)
         o.size = o.nodes ? listed : 1;
     if (o.size > MAX_NODES && o.mode != YOD_MODE_VN) {

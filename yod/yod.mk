@@ -5,10 +5,10 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
-            yod/siphash.c kernel/elf.c
+            yod/slurm.c yod/siphash.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
-            yod/cluster.h yod/yod_proto.h yod/siphash.h \
+            yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
@@ -103,3 +103,4 @@ $(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
 
 test-build: $(BIGDATA_ELF)
 TEST_SUITES += tests/qemu/suite-yodfan
+
