@@ -32,6 +32,20 @@ $(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h \
 	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
+# srun on a Slurm-managed cluster (tools/cluster up --slurm): a SPANK
+# plugin turning a step's task 0 into yod (docs/slurm.md).  Built where
+# Slurm's headers are (libslurm-dev, make deps).
+LWK_SRUN := $(BUILD)/slurm/lwk_srun.so
+ifneq ($(wildcard /usr/include/slurm/spank.h),)
+$(LWK_SRUN): yod/lwk_srun.c
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -shared -fPIC \
+	    -o $@ $<
+yod: $(LWK_SRUN)
+test-build: $(LWK_SRUN)
+endif
+
 yod: $(YOD_BIN) $(SHOWMESH_BIN) $(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun
 all: yod
 .PHONY: yod
