@@ -118,3 +118,15 @@ $(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
 test-build: $(BIGDATA_ELF)
 TEST_SUITES += tests/qemu/suite-yodfan
 
+# Slurm over the compute partition (tools/cluster up --slurm): an MPI
+# program naming where each rank ran, for tests/qemu/suite-slurm and
+# tests/bench/slurm/run.
+SLURM_NIDS_ELF := $(BUILD)/tests/slurm/mpinids.elf
+$(SLURM_NIDS_ELF): tests/slurm/mpinids.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
+test-build: $(SLURM_NIDS_ELF)
+TEST_SUITES += tests/qemu/suite-slurm
