@@ -23,9 +23,10 @@
  * yod on scancel and at the time limit (yod kills the job and frees the
  * nodes), and exits with yod's status.
  *
- * The batch script, salloc's shell and the job's other steps are left as
- * they are, but get LWK_CLUSTER=DIR, so a yod they run finds the
- * cluster whose nodes the job holds.
+ * The job's other steps (its batch script; salloc's interactive step
+ * where that is configured) are left as they are, but get
+ * LWK_CLUSTER=DIR, so a yod they run finds the cluster whose nodes the
+ * job holds.
  */
 #include <errno.h>
 #include <stdint.h>

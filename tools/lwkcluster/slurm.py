@@ -295,10 +295,10 @@ def run_daemon(argv, log):
             'status %d' % r.returncode, log))
 
 
-def node_states(d):
-    """{nidNNNNN: (state, reason)} from sinfo, or None if slurmctld does
-    not answer."""
-    r = subprocess.run(['sinfo', '-h', '-N', '-p', PARTITION, '-o',
+def node_states(d, nids):
+    """{nidNNNNN: (state, reason)} of these nodes from sinfo, or None if
+    slurmctld does not answer."""
+    r = subprocess.run(['sinfo', '-h', '-N', '-n', hostlist(nids), '-o',
                         '%N|%T|%E'], stdin=subprocess.DEVNULL,
                        capture_output=True, env=env_of(d), timeout=30)
     if r.returncode:
@@ -314,7 +314,7 @@ def node_states(d):
 def wait_idle(d, nids, t0):
     names = [node_name(n) for n in nids]
     while True:
-        states = node_states(d) or {}
+        states = node_states(d, nids) or {}
         if all(states.get(n, ('',))[0] == 'idle' for n in names):
             return
         if time.monotonic() - t0 > UP_SECS:
@@ -427,7 +427,9 @@ def slurm_status(d):
                  pid_word(found['slurmctld']), len(found['slurmd']),
                  pid_word(found['munged']), pid_word(found['slurmwatch']))]
     healthy = all(found[k] for k in ('slurmctld', 'munged', 'slurmwatch'))
-    states = node_states(d) if found['slurmctld'] else None
+    nids = [int(l.split()[0]) for l in read_text(d.nodes).splitlines()
+            if l.split() and l.split()[0].isdigit()]
+    states = node_states(d, nids) if found['slurmctld'] and nids else None
     if states is None:
         lines.append('slurm: slurmctld does not answer (see %s)' %
                      p.log('slurmctld'))

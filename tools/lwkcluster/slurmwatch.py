@@ -25,7 +25,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clusterdir import Dir, read_nodes, write_atomic  # noqa: E402
+from clusterdir import Dir, read_nodes, read_text, write_atomic  # noqa: E402
 from processes import node_pid_ok  # noqa: E402
 from slurm import Paths, env_of, node_name, node_states  # noqa: E402
 
@@ -68,24 +68,34 @@ def scontrol(d, names, state, reason=None):
         r.stderr.decode('utf-8', 'replace').strip()), flush=True)
 
 
+def watched(d):
+    """{nid: its QEMU (a clusterdir Node), or None}: every node of DIR/nodes,
+    tools/cluster's QEMUs or real machines ("NID MAC" lines,
+    docs/hardware.md)."""
+    qemus = {n.nid: n for n in read_nodes(d)}
+    return {int(f[0]): qemus.get(int(f[0]))
+            for f in (l.split() for l in read_text(d.nodes).splitlines())
+            if f and f[0].isdigit()}
+
+
 def judge(d, nodes, seen, heard, now):
     """DOWN the nodes silent too long or whose QEMU is gone; RESUME ours
     that answer again."""
-    slurm = node_states(d)
+    slurm = node_states(d, list(nodes))
     if slurm is None:
         return
     down, back = {}, []
-    for n in nodes:
-        name = node_name(n.nid)
+    for nid, qemu in nodes.items():
+        name = node_name(nid)
         state, why = slurm.get(name, ('', ''))
-        if n.nid in seen and seen[n.nid][0] != 'down':
-            heard[n.nid] = now
+        if nid in seen and seen[nid][0] != 'down':
+            heard[nid] = now
             if state.startswith('down') and why.startswith(REASON):
                 back.append(name)
         elif not state.startswith('down'):
-            if not node_pid_ok(n):
+            if qemu and not node_pid_ok(qemu):
                 down.setdefault(REASON + ': its QEMU exited', []).append(name)
-            elif now - heard[n.nid] >= SILENT:
+            elif now - heard[nid] >= SILENT:
                 down.setdefault(REASON + ' for %.0f s' % SILENT,
                                 []).append(name)
     for reason, names in down.items():
@@ -102,8 +112,8 @@ def main(argv):
     signal.signal(signal.SIGUSR1, on_usr1)
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
     write_atomic(p.watch_pid, '%d\n' % os.getpid())
-    nodes = read_nodes(d)
-    heard = {n.nid: time.time() for n in nodes}
+    nodes = watched(d)
+    heard = {nid: time.time() for nid in nodes}
     print('slurmwatch: watching %d nodes every %g s' % (len(nodes), PERIOD),
           flush=True)
     while True:
@@ -111,8 +121,8 @@ def main(argv):
         now = time.time()
         seen = look(d, showmesh)
         write_atomic(p.pct_state, 'at %.6f\n' % now + ''.join(
-            '%d %s %s\n' % ((n.nid,) + seen.get(n.nid, ('down', '-')))
-            for n in nodes))
+            '%d %s %s\n' % ((nid,) + seen.get(nid, ('down', '-')))
+            for nid in sorted(nodes)))
         judge(d, nodes, seen, heard, now)
         end = now + PERIOD
         while time.time() < end and not look_now:
