@@ -73,9 +73,11 @@ static const char yod_usage[] =
     "no such program; 74 its output could not be written (141: nothing\n"
     "reads it any more, as with yod ... | head); 2 bad usage.\n"
     "The cluster: $LWK_CLUSTER, else the one `tools/cluster up` last\n"
-    "recorded in ${XDG_CONFIG_HOME:-~/.config}/lwk/cluster.\n"
+    "recorded in ${XDG_CONFIG_HOME:-~/.config}/lwk/cluster.  On one booted\n"
+    "with --slurm, yod runs only inside a Slurm allocation (sbatch, salloc,\n"
+    "srun), on its nodes (docs/slurm.md).\n"
     "  mpiexec -n 4 prog       srun -n 4 prog           yod -sz 4 prog\n"
-    "  mpiexec -host 0,2 prog  srun -w node[0,2] prog   yod -nodes 0,2 prog\n"
+    "  mpiexec -host 0,2 prog  srun -w nid[00000,00002] yod -nodes 0,2 prog\n"
     "  mpiexec -env A 1 prog   srun --export=A=1 prog   yod -env A=1 prog\n"
     "  mpiexec -l prog         srun --label prog        yod -label prog\n"
     "  mpiexec --timeout 60    srun -t 1 (minutes)      yod -t 60 (or 1:00)\n";
@@ -343,6 +345,11 @@ static void settle_size(void)
     int listed = o.nodes ? nodes_list_count() : 0;
     char want[80];
 
+    /* mpiexec without -n inside a Slurm job: one rank per node of the
+       allocation, as MPICH's under Slurm (slurm.c, once the cluster is
+       known to be Slurm's). */
+    if (!o.size && !o.nodes && strcmp(prog, "yod") && getenv("SLURM_JOB_ID"))
+        return;
     if (!o.size)
         o.size = o.nodes ? listed : 1;
     if (o.size > MAX_NODES && o.mode != YOD_MODE_VN) {

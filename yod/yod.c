@@ -26,6 +26,7 @@
 #include "fileio.h"
 #include "uapi/abi.h"
 #include "cluster.h"
+#include "slurm.h"
 #include "yod.h"
 
 struct node nodes[MAX_NODES];
@@ -152,6 +153,11 @@ static void check_listed(unsigned lo, unsigned hi)
             continue;
         for (int i = 0; i < nnodes && !found; i++)
             found = nodes[i].nid == nid;
+        if (!found && nid >= lo && nid <= hi && !slurm_allows(nid)) {
+            snprintf(want, sizeof(want), "node %lu is not in %s", nid,
+                     slurm_what());
+            bad("-nodes", o.nodes, want);
+        }
         if (!found) {
             snprintf(want, sizeof(want), "node %lu is not in the cluster in "
                      "%s (its nids are %u..%u)", nid, cluster, lo, hi);
@@ -174,12 +180,16 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
         all++;
         lo = nid < lo ? nid : lo;
         hi = nid > hi ? nid : hi;
-        if (nodes_listed(nid))
+        if (nodes_listed(nid) && slurm_allows(nid))
             nodes[nnodes++] = (struct node){ .nid = nid, .rank = -1 };
     }
     fclose(f);
     if (o.nodes)
         check_listed(lo, hi);
+    if (nnodes < (o.mode == YOD_MODE_VN ? 1 : o.size) && slurm_what())
+        die("%d nodes asked, %s has %d%s", o.size, slurm_what(), nnodes,
+            o.nodes ? " of those listed" : "; ask for fewer, or allocate "
+            "more (salloc -N, sbatch -N)");
     if (nnodes < (o.mode == YOD_MODE_VN ? 1 : o.size))
         die("%d nodes asked, the cluster in %s has %u%s", o.size, cluster,
             all, o.nodes ? "" : "; boot a bigger one (tools/cluster up -n N)");
@@ -406,6 +416,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     read_program(o.argv[0]);
     cluster_find();
+    slurm_allocation();
     read_cluster(&first, &last);
     args_fit();
     auth_init();

@@ -5,10 +5,10 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
-            yod/siphash.c kernel/elf.c
+            yod/slurm.c yod/siphash.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
-            yod/cluster.h yod/yod_proto.h yod/siphash.h \
+            yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
@@ -31,6 +31,20 @@ $(SHOWMESH_BIN): yod/showmesh.c yod/cluster.c yod/cluster.h yod/yod_proto.h \
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote yod -o $@ yod/showmesh.c yod/cluster.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
+
+# srun on a Slurm-managed cluster (tools/cluster up --slurm): a SPANK
+# plugin turning a step's task 0 into yod (docs/slurm.md).  Built where
+# Slurm's headers are (libslurm-dev, make deps).
+LWK_SRUN := $(BUILD)/slurm/lwk_srun.so
+ifneq ($(wildcard /usr/include/slurm/spank.h),)
+$(LWK_SRUN): yod/lwk_srun.c
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -shared -fPIC \
+	    -o $@ $<
+yod: $(LWK_SRUN)
+test-build: $(LWK_SRUN)
+endif
 
 yod: $(YOD_BIN) $(SHOWMESH_BIN) $(BUILD)/bin/mpiexec $(BUILD)/bin/mpirun
 all: yod
@@ -122,3 +136,16 @@ $(BIGDATA_ELF): tests/yod/bigdata.c $(BUILD)/tests/yod/bigdata.h $(LIBC_ALL)
 
 test-build: $(BIGDATA_ELF)
 TEST_SUITES += tests/qemu/suite-yodfan
+
+# Slurm over the compute partition (tools/cluster up --slurm): an MPI
+# program naming where each rank ran, for tests/qemu/suite-slurm and
+# tests/bench/slurm/run.
+SLURM_NIDS_ELF := $(BUILD)/tests/slurm/mpinids.elf
+$(SLURM_NIDS_ELF): tests/slurm/mpinids.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
+test-build: $(SLURM_NIDS_ELF)
+TEST_SUITES += tests/qemu/suite-slurm

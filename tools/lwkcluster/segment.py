@@ -255,6 +255,9 @@ def write_env(d, opts):
         env.append(('PTL_WINDOW', segment_window(opts)))
     if kind == 'tap':
         env.append(('LWK_NETNS', where))
+    if opts.slurm:      # the cluster's own Slurm (slurm.py)
+        env.append(('SLURM_CONF', os.path.join(d.path, 'slurm',
+                                                'slurm.conf')))
     text = ''.join('%s=%s\n' % kv for kv in env)
     text += 'export ' + ' '.join(k for k, _ in env) + '\n'
     write_atomic(d.env, text)
