@@ -29,7 +29,12 @@ MESH_MS = 2000          # status: how long the other hosts' nodes may take
 
 
 def host_id(d):
+    """How the partition names this host: HOSTNAME:DIR."""
     return '%s:%s' % (socket.gethostname(), d.path)
+
+
+def host_id_of(host):
+    return '%s:%s' % (host.host or socket.gethostname(), host.dir)
 
 
 # ---- another host's cluster directory -------------------------------------
@@ -54,6 +59,9 @@ class Host:
         if not self.dir:
             self.dir = self.sh('cat "${XDG_CONFIG_HOME:-$HOME/.config}'
                                '/lwk/cluster"', 'find its cluster').strip()
+            if not self.dir:
+                raise Fail('%s has no cluster recorded: give --join %s:DIR'
+                           % (spec, spec))
 
     def __str__(self):
         return '%s:%s' % (self.host, self.dir) if self.host else self.dir
@@ -132,6 +140,9 @@ def prepare_join(d, opts):
     """Before anything starts: the head's secret, segment and nodes (the
     other hosts' nodes returned); our first nid (after the partition's
     last, if not given), MTU and segment (the head's, if not given)."""
+    if not opts.join:
+        raise usage_error("--join '': give the first host's cluster "
+                          "directory, HOST:DIR or HOST")
     head = Host(opts.join)
     if host_id_of(head) == host_id(d):
         raise usage_error('--join %s: that is the directory this host boots '
@@ -204,10 +215,6 @@ def tell_hosts(d, opts):
     print('cluster: joined %s: %d nodes on %d hosts (%s)' % (
         opts.head, len(nodes), len(set(h for _, h in nodes)),
         d.file('partition')))
-
-
-def host_id_of(host):
-    return '%s:%s' % (host.host or socket.gethostname(), host.dir)
 
 
 # ---- status ----------------------------------------------------------------
