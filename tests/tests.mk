@@ -87,6 +87,10 @@ TEST_SUITES += tests/qemu/suite-portals
 # from USER_PROGS on every node and libportals' ptl-node beside them.
 TEST_SUITES += tests/qemu/suite-cluster
 
+# One partition over two hosts (root only): two network namespaces joined
+# by a veth pair, two nodes on each, their switches tied by vxvde://.
+TEST_SUITES += tests/qemu/suite-hosts
+
 # Virtual-node mode (yod -vn): 8 ranks on 4 two-CPU nodes, MPI and NX,
 # the loop queues' counts, showmesh's CPUs, a rank's fault.
 TEST_SUITES += tests/qemu/suite-vnode

@@ -90,6 +90,17 @@ FILE *cluster_file(const char *name)
     return f;
 }
 
+/* A partition of several hosts (tools/cluster up --segment, --join) lists
+   every host's nodes in `partition`; a host of its own, in `nodes`. */
+FILE *cluster_nodes(void)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/partition", cluster);
+    return (f = fopen(path, "r")) ? f : cluster_file("nodes");
+}
+
 void cluster_env(unsigned *svc_first, unsigned *svc_last)
 {
     char line[4096];

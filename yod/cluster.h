@@ -19,6 +19,8 @@ extern const char *cluster;     /* the cluster's directory */
 
 void cluster_find(void);                        /* sets `cluster`, or dies */
 FILE *cluster_file(const char *name);           /* opened for reading */
+/* The compute nodes, "NID ..." per line: `partition` or `nodes`. */
+FILE *cluster_nodes(void);
 /* env: the service nid range, and PTL_* put into our environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);

@@ -60,7 +60,7 @@ static struct {
 static void read_cluster(unsigned *svc_first, unsigned *svc_last)
 {
     char line[4096];
-    FILE *f = cluster_file("nodes");
+    FILE *f = cluster_nodes();
 
     while (fgets(line, sizeof(line), f) && nnodes < MAX_NODES)
         if (sscanf(line, "%u", &nodes[nnodes].nid) == 1)

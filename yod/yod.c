@@ -171,7 +171,7 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
 {
     unsigned lo = ~0u, hi = 0, all = 0;
     char line[4096];
-    FILE *f = cluster_file("nodes");
+    FILE *f = cluster_nodes();
 
     while (fgets(line, sizeof(line), f) && nnodes < MAX_NODES) {
         unsigned nid;

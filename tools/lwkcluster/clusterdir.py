@@ -128,8 +128,12 @@ def read_nodes(d):
 
 
 def read_segment(d):
-    """(kind, where, {key: value}) or None."""
-    f = read_text(d.segment).split()
+    return parse_segment(read_text(d.segment))
+
+
+def parse_segment(text):
+    """The segment file's (kind, where, {key: value}), or None."""
+    f = text.split()
     if len(f) < 2:
         return None
     return f[0], f[1], dict(w.split('=', 1) for w in f[2:] if '=' in w)
@@ -139,16 +143,17 @@ def read_programs(d):
     return [p for p in read_text(d.programs).splitlines() if p]
 
 
-def make_secret(d):
-    """A new secret for every cluster, readable only by its owner; QEMU
-    reads it as a file, so it never shows on a command line (ps)."""
+def make_secret(d, text=None):
+    """A new secret for every cluster (or, on a host that joins another's,
+    that one's `text`), readable only by its owner; QEMU reads it as a
+    file, so it never shows on a command line (ps)."""
     try:
         os.unlink(d.secret)
     except FileNotFoundError:
         pass
     fd = os.open(d.secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, 'w') as f:
-        f.write(os.urandom(16).hex() + '\n')
+        f.write((text or os.urandom(16).hex()) + '\n')
 
 
 class Lock:

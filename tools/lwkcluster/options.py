@@ -49,6 +49,16 @@ def check_up_options(opts, kernel, pct):
         raise Fail('--boot net needs %s: install dnsmasq-base, vde2 and '
                    'ipxe-qemu (make deps)' % ', '.join(netboot.missing_tools()),
                    2)
+    if opts.segment == '':
+        raise usage_error("--segment '': give the URL of a vdeplug4 network "
+                          "that reaches the other hosts, e.g. vxvde://GROUP")
+    if opts.segment and opts.net != 'vde':
+        raise usage_error('--net %s: a partition of several hosts (--segment, '
+                          '--join) needs --net vde: the switch\'s uplink '
+                          'joins the hosts' % opts.net)
+    if opts.segment and opts.boot == 'net':
+        raise usage_error('--boot net: on one host only (every host\'s boot '
+                          'server would answer every node)')
     if opts.timeout is None:
         opts.timeout = 180 if opts.boot == 'net' else 60
     opts.append = shlex.split(' '.join(opts.append))

@@ -9,7 +9,7 @@ import subprocess
 
 from clusterdir import Node, mac_of, write_atomic
 from processes import wait_for
-from segment import (netns_name, port_attached, segment_window,
+from segment import (debian_switch, netns_name, port_attached, segment_window,
                      service_range, vde_netdev)
 
 MODNAME_MAX = 63        # kernel/include/bootinfo.h BOOTINFO_MODNAME_LEN - 1
@@ -126,7 +126,7 @@ def spawn_nodes(d, opts):
     what is sent to it goes there), and the node answers only frames the
     switch floods."""
     procs = {}
-    one_by_one = opts.net == 'vde' and opts.mtu <= 1500
+    one_by_one = debian_switch(opts)
     for i in range(opts.nodes):
         nid = opts.first_nid + i
         for path in (d.log(nid), d.out(nid), d.err(nid)):

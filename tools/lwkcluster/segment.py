@@ -9,11 +9,20 @@ import re
 import shutil
 import socket
 import subprocess
+from urllib.parse import quote, unquote
 
 from clusterdir import Fail, read_segment, read_text, write_atomic
 from processes import proc_alive, proc_argv, wait_for
 
 SERVICE_NIDS = 1000     # Linux processes take nids from here (a block of 1000)
+STATIONS = 16           # several hosts: service nids per node of a host
+
+
+def debian_switch(opts):
+    """Does Debian's vde_switch carry the segment?  At MTU 1500 or less
+    on vde, unless --segment gives the switch an uplink to other hosts:
+    only vdeplug4's switch has one."""
+    return opts.net == 'vde' and opts.mtu <= 1500 and not opts.segment
 
 
 def unix_listening(path):
@@ -81,39 +90,56 @@ def start_vde_switch(d, nnodes):
     return int(read_text(pidfile)), 'vde_switch'
 
 
-def start_plug_switch(d, log):
-    """vdeplug4's switch, hosted by a vde_plug with nothing on its other
-    side: it carries frames up to 9018 bytes (MTU 9000); no port numbers."""
+def start_plug_switch(d, log, uplink):
+    """vdeplug4's switch, hosted by a vde_plug whose other side is
+    `uplink` (null://: nothing; a --segment URL: the segment's other
+    hosts): it carries frames up to 9018 bytes (MTU 9000); no port
+    numbers."""
     if not shutil.which('vde_plug'):
         raise Fail('vde_plug not found: install vdeplug (make deps); it '
                    'provides the switch for MTUs above 1500')
     # Sockets 0666 in a 0700 directory: the directory decides who joins,
     # as with vde_switch (its default 0600 sockets would keep out a user
     # the owner lets in by opening the directory: docs/SECURITY.md).
-    p = subprocess.Popen(['vde_plug', 'null://',
+    p = subprocess.Popen(['vde_plug', uplink,
                           'switch://%s[mode=0666/dirmode=0700]' % d.sw],
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                          start_new_session=True)
     wait_for(lambda: os.path.exists(os.path.join(d.sw, 'ctl')) or
              p.poll() is not None, 10, 'vdeplug4 switch did not start')
     if p.poll() is not None:
-        raise Fail('vde_plug null:// switch://%s exited with status %d; see '
-                   '%s' % (d.sw, p.returncode, log.name))
+        log.flush()
+        said = read_text(log.name).strip().splitlines()
+        raise Fail('vde_plug %s switch://%s exited with status %d: %s (%s)' %
+                   (uplink, d.sw, p.returncode,
+                    said[-1] if said else 'no message', log.name))
     return p.pid, 'vdeplug4'
 
 
 def start_vde(d, opts):
     with open(d.file('sw.log'), 'w') as log:
-        if opts.mtu <= 1500:
+        if debian_switch(opts):
             pid, kind = start_vde_switch(d, opts.nodes)
         else:
-            pid, kind = start_plug_switch(d, log)
-    write_atomic(d.segment, 'vde %s mtu=%d switch=%s pid=%d\n' %
-                 (d.sw, opts.mtu, kind, pid))
+            pid, kind = start_plug_switch(d, log, opts.segment or 'null://')
+    uplink = ' ' + uplink_word(opts.segment) if opts.segment else ''
+    write_atomic(d.segment, 'vde %s mtu=%d switch=%s pid=%d%s\n' %
+                 (d.sw, opts.mtu, kind, pid, uplink))
+
+
+def uplink_word(url):
+    """The segment file's uplink=URL: the other hosts' side of the switch
+    (quoted: a cmd:// URL has spaces)."""
+    return 'uplink=' + quote(url, safe="/:=@[]<>,.~-+!*'();&$")
+
+
+def uplink_of(seg):
+    """The --segment URL of a parsed segment file, or None."""
+    return unquote(seg[2]['uplink']) if seg and 'uplink' in seg[2] else None
 
 
 def vde_netdev(d, opts, index):
-    port = ',port=%d' % (index + 1) if opts.mtu <= 1500 else ''
+    port = ',port=%d' % (index + 1) if debian_switch(opts) else ''
     return 'vde,id=net0,sock=%s%s' % (d.sw, port)
 
 
@@ -216,7 +242,7 @@ def segment_window(opts):
     resent 1.3% of their frames and with 12 0.04%, at the same bandwidth
     (docs/PERFORMANCE.md); with wmem_default raised to 4 MiB a window of
     64 lost none."""
-    if opts.net != 'vde' or opts.mtu <= 1500:
+    if opts.net != 'vde' or debian_switch(opts):
         return None         # vde_switch: libportals and the kernel use 8
     try:
         with open('/proc/sys/net/core/wmem_default') as f:
@@ -228,8 +254,12 @@ def segment_window(opts):
 
 
 def service_range(opts):
-    """The service partition's nids: a block of SERVICE_NIDS clear of the
-    nodes'."""
+    """The service partition's nids, those every node accepts: a block of
+    SERVICE_NIDS clear of the nodes'.  On a partition of several hosts
+    (--segment) the nodes' nids are below SERVICE_NIDS and the block is
+    STATIONS times bigger, STATIONS per node nid."""
+    if opts.segment:
+        return SERVICE_NIDS, SERVICE_NIDS * (STATIONS + 1) - 1
     first, last = opts.first_nid, opts.first_nid + opts.nodes - 1
     svc = SERVICE_NIDS
     while svc <= last and svc + SERVICE_NIDS - 1 >= first:
@@ -237,9 +267,22 @@ def service_range(opts):
     return svc, svc + SERVICE_NIDS - 1
 
 
+def station_range(opts):
+    """The service nids this host's Linux processes (yod, showmesh) take.
+    On a partition of several hosts, the host whose nodes are F..L takes
+    the STATIONS nids of each, SERVICE_NIDS + STATIONS * F ..
+    SERVICE_NIDS + STATIONS * (L + 1) - 1: no two hosts ever take the
+    same one, and none has to ask the others."""
+    if not opts.segment:
+        return service_range(opts)
+    last = opts.first_nid + opts.nodes
+    return (SERVICE_NIDS + STATIONS * opts.first_nid,
+            SERVICE_NIDS + STATIONS * last - 1)
+
+
 def write_env(d, opts):
     first = opts.first_nid
-    svc, svc_last = service_range(opts)
+    svc, svc_last = station_range(opts)
     kind, where, kv = read_segment(d)
     if kind == 'vde':
         iface = 'vde://' + where
@@ -293,5 +336,7 @@ def segment_status(d):
         alive = proc_alive(pid) and any(d.sw in a for a in proc_argv(pid))
         extra = ', %s pid %d %s' % (kv.get('switch', 'vde_plug'), pid,
                                     'running' if alive else 'GONE')
+    if uplink_of(seg):
+        extra += ', uplink %s' % uplink_of(seg)
     return 'segment: %s %s (MTU %s%s)' % (kind, where, kv.get('mtu', '?'),
                                           extra), alive
