@@ -128,7 +128,9 @@ int main(int argc, char **argv)
 {
     uint64_t max = 4u << 20, min = 0;
     int fixed = 0, all = 0, i;
-    ptl_pid_t pid = 7;
+    /* Under yod a rank may open only its job map's pid (PTL_PID); alone
+       on a node (tools/cluster --run) or on Linux, 7 unless -p says. */
+    ptl_pid_t pid = getenv("PTL_PID") ? (ptl_pid_t)atoi(getenv("PTL_PID")) : 7;
     ptl_process_t peer;
     unsigned a, b;
 
