@@ -1,15 +1,18 @@
 """The configuration of a Slurm-managed cluster, for tools/cluster up
 --slurm (slurm.py; docs/slurm.md): the Slurm names of the nodes, the files
-of DIR/slurm, slurm.conf, the munge key.
+of DIR/slurm and the paths slurm.conf gives them, slurm.conf itself, the
+munge key.  slurm.conf is the same on every host of a partition of several
+hosts (slurmhosts.py).
 """
 import os
 import pwd
 import random
 import shutil
 import socket
-import tempfile
 
-from clusterdir import Fail, write_atomic
+import slurmhosts
+from clusterdir import Fail, read_text, write_atomic
+from partition import host_id
 
 PARTITION = 'compute'
 
@@ -35,20 +38,26 @@ def hostlist(nids):
 
 
 class Paths:
-    """The files of DIR/slurm."""
+    """The files of DIR/slurm, and the paths slurm.conf names for them."""
 
-    def __init__(self, d):
+    def __init__(self, d, name=None):
         self.top = d.file('slurm')
         f = lambda *p: os.path.join(self.top, *p)  # noqa: E731
         self.conf = f('slurm.conf')
         self.plugstack = f('plugstack.conf')
         self.epilog = f('epilog')
         self.name = f('name')           # yod: this cluster is Slurm's
-        # munge's socket: in a directory of /tmp (munged wants every
-        # directory above its socket searchable by all, which a home
-        # directory or mktemp -d often is not), linked from here.
+        self.cluster = name or read_text(self.name).strip() or \
+            cluster_name(d)
+        # slurm.conf is the same on every host of a partition (Slurm
+        # compares its hash), so the paths it names are too: ROOT, a
+        # directory of /tmp named for the Slurm cluster, holds munge's
+        # socket (munged wants every directory above it searchable by all,
+        # which a home directory may not be) and `dir`, a link to this
+        # host's DIR/slurm.  DIR/slurm/munge links to ROOT.
+        self.root = '/tmp/lwk-slurm-' + self.cluster
+        self.sock = os.path.join(self.root, 'sock')
         self.munge = f('munge')
-        self.sock = os.path.join(os.path.realpath(self.munge), 'sock')
         self.private = f('private')     # munge's key, pid and seed (0700)
         self.key = f('private', 'munge.key')
         self.state = f('state')         # slurmctld's StateSaveLocation
@@ -58,9 +67,15 @@ class Paths:
         self.jobs = f('jobs.txt')       # jobcomp/filetxt: sacct -c
         self.pct_state = f('pct-state')  # the monitor's last look
         self.watch_pid = f('run', 'slurmwatch.pid')
+        self.joined = f('joined')       # a joined host: the first's HOST
 
     def log(self, name):
         return os.path.join(self.logs, name + '.log')
+
+    def named(self, path):
+        """A file of DIR/slurm as slurm.conf names it: through ROOT."""
+        return os.path.join(self.root, 'dir',
+                            os.path.relpath(path, self.top))
 
 
 def env_of(d):
@@ -104,26 +119,46 @@ def cluster_name(d):
         os.path.abspath(d.path).encode(), 'little') % 0xffffffff)
 
 
-def slurm_conf(d, opts, port, user, nids):
-    p = Paths(d)
-    nodes = hostlist(nids)
+def where(opts):
+    """(SlurmctldHost, this host's name and address for its nodes' line):
+    localhost for a host of its own; on the first host of a partition of
+    several hosts its name and the address the others reach it at."""
+    if not getattr(opts, 'segment', None):
+        return 'localhost', 'localhost', '127.0.0.1'
+    name = slurmhosts.short_hostname()
+    addr = slurmhosts.own_addr(slurmhosts.segment_ip(opts.segment))
+    return '%s(%s)' % (name, addr), name, addr
+
+
+def node_line(d, opts, nids, port, host, addr):
+    """One host's nodes (nids consecutive), on ports port.. of that host,
+    tagged with the host (slurmhosts.MERGE finds a host's line by it)."""
+    return ('NodeName=%s NodeHostname=%s NodeAddr=%s Port=[%d-%d] CPUs=%d '
+            'RealMemory=%d State=UNKNOWN  # %s\n' % (
+                hostlist(nids), host, addr, port, port + len(nids) - 1,
+                opts.cpus, mebibytes(opts.mem), host_id(d)))
+
+
+def slurm_conf(p, ctld, port, user):
+    """Everything but the node lines: the same on every host."""
+    n = p.named
     return '\n'.join([
-        '# Made by tools/cluster up --slurm for the cluster in %s;' % d.path,
-        '# what each line is for: docs/slurm.md.',
-        'ClusterName=%s' % cluster_name(d),
-        'SlurmctldHost=localhost',
+        '# Made by tools/cluster up --slurm; what each line is for:',
+        '# docs/slurm.md.  The same on every host of the partition.',
+        'ClusterName=%s' % p.cluster,
+        'SlurmctldHost=%s' % ctld,
         'SlurmctldPort=%d' % port,
         'SlurmUser=%s' % user,
         'SlurmdUser=%s' % user,
         'AuthType=auth/munge',
         'CredType=cred/munge',
         'AuthInfo=socket=%s' % p.sock,
-        'StateSaveLocation=%s' % p.state,
-        'SlurmdSpoolDir=%s/%%n' % p.spool,
-        'SlurmctldPidFile=%s/slurmctld.pid' % p.run,
-        'SlurmdPidFile=%s/slurmd-%%n.pid' % p.run,
-        'SlurmctldLogFile=%s' % p.log('slurmctld'),
-        'SlurmdLogFile=%s/slurmd-%%n.log' % p.logs,
+        'StateSaveLocation=%s' % n(p.state),
+        'SlurmdSpoolDir=%s/%%n' % n(p.spool),
+        'SlurmctldPidFile=%s/slurmctld.pid' % n(p.run),
+        'SlurmdPidFile=%s/slurmd-%%n.pid' % n(p.run),
+        'SlurmctldLogFile=%s' % n(p.log('slurmctld')),
+        'SlurmdLogFile=%s/slurmd-%%n.log' % n(p.logs),
         # The nodes are what the configuration says (CPUs, memory), not
         # what the service host has.
         'SlurmdParameters=config_overrides',
@@ -138,32 +173,28 @@ def slurm_conf(d, opts, port, user, nids):
         'AccountingStorageType=accounting_storage/none',
         'JobAcctGatherType=jobacct_gather/none',
         'JobCompType=jobcomp/filetxt',
-        'JobCompLoc=%s' % p.jobs,
+        'JobCompLoc=%s' % n(p.jobs),
         # A node set DOWN by the monitor stays down until it resumes it.
         'ReturnToService=1',
         # yod ends its job and frees the nodes on SIGTERM; SIGKILL after
         # this long (then the PCTs' lease frees them, and the Epilog waits).
         'KillWait=10',
         'MinJobAge=300',
-        'Epilog=%s' % p.epilog,
-        'PlugStackConfig=%s' % p.plugstack,
+        'Epilog=%s' % n(p.epilog),
+        'PlugStackConfig=%s' % n(p.plugstack),
         'MailProg=/bin/true',
-        'NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 '
-        'Port=[%d-%d] CPUs=%d RealMemory=%d State=UNKNOWN' % (
-            nodes, port + 1, port + len(nids), opts.cpus,
-            mebibytes(opts.mem)),
-        'PartitionName=%s Nodes=%s Default=YES MaxTime=INFINITE State=UP '
-        'OverSubscribe=EXCLUSIVE' % (PARTITION, nodes),
+        # Every node of every host, whichever hosts join later.
+        'PartitionName=%s Nodes=ALL Default=YES MaxTime=INFINITE State=UP '
+        'OverSubscribe=EXCLUSIVE' % PARTITION,
         ''])
 
 
 def remove_files(d):
-    """Everything of DIR/slurm but the logs, and munge's socket
-    directory."""
+    """Everything of DIR/slurm but the logs, and ROOT if it is ours."""
     p = Paths(d)
-    if os.path.islink(p.munge) and os.path.basename(
-            os.path.realpath(p.munge)).startswith('lwk-munge-'):
-        shutil.rmtree(os.path.realpath(p.munge), ignore_errors=True)
+    if os.path.realpath(os.path.join(p.root, 'dir')) == \
+            os.path.realpath(p.top):
+        shutil.rmtree(p.root, ignore_errors=True)
     if not os.path.isdir(p.top):
         return
     for name in os.listdir(p.top):
@@ -176,26 +207,62 @@ def remove_files(d):
             os.unlink(path)
 
 
-def write_files(d, opts, tools, nids):
-    p = Paths(d)
+def root_taken(p):
+    """Why ROOT (Paths) cannot be this host's, or None: it is another
+    cluster's, or another user's."""
+    try:
+        st = os.lstat(p.root)
+    except FileNotFoundError:
+        return None
+    try:
+        link = os.readlink(os.path.join(p.root, 'dir'))
+    except OSError:
+        link = None
+    if st.st_uid == os.getuid() and link == p.top:
+        return None                 # ours, left by an `up` that was killed
+    return ('%s, where slurm.conf puts the Slurm of cluster %s, is %s: on '
+            'one machine two hosts of one partition need a /tmp each' % (
+                p.root, p.cluster, 'the cluster in %s\'s' %
+                os.path.dirname(link) if link else 'taken'))
+
+
+def make_root(p):
+    """ROOT for this host (Paths), and DIR/slurm/munge linking to it."""
+    err = root_taken(p)
+    if err:
+        raise Fail(err)
+    shutil.rmtree(p.root, ignore_errors=True)
+    os.mkdir(p.root, 0o755)
+    os.chmod(p.root, 0o755)         # munged checks the modes
+    os.symlink(p.top, os.path.join(p.root, 'dir'))
+    os.symlink(p.root, p.munge)
+
+
+def write_files(d, opts, tools, nids, head=None):
+    """DIR/slurm and ROOT; the munge key, Slurm name and slurm.conf: new,
+    or `head`'s (key, name, conf) on a host that joins."""
     remove_files(d)
+    p = Paths(d, head[1] if head else None)
     for path, mode in ((p.top, 0o755), (p.private, 0o700), (p.state, 0o700),
                        (p.spool, 0o755), (p.run, 0o755), (p.logs, 0o755)):
         os.makedirs(path, exist_ok=True)
         os.chmod(path, mode)    # munged checks the modes
-    sockdir = tempfile.mkdtemp(prefix='lwk-munge-', dir='/tmp')
-    os.chmod(sockdir, 0o755)
-    os.symlink(sockdir, p.munge)
-    p = Paths(d)                # now the socket's path is known
+    make_root(p)
     fd = os.open(p.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, 'wb') as f:
-        f.write(os.urandom(128))
-    user = pwd.getpwuid(os.getuid()).pw_name
-    port = free_ports(len(nids) + 1)
-    write_atomic(p.conf, slurm_conf(d, opts, port, user, nids))
+        f.write(head[0] if head else os.urandom(128))
+    if head:
+        write_atomic(p.conf, head[2])
+    else:
+        ctld, host, addr = where(opts)
+        port = free_ports(len(nids) + 1)
+        write_atomic(p.conf, slurm_conf(
+            p, ctld, port, pwd.getpwuid(os.getuid()).pw_name) +
+            node_line(d, opts, nids, port + 1, host, addr))
     write_atomic(p.plugstack, 'required %s yod=%s cluster=%s\n' % (
         tools['spank'], tools['yod'], d.path))
     write_atomic(p.epilog, '#!/bin/sh\nexec %s %s\n' % (
         tools['epilog'], d.path))
     os.chmod(p.epilog, 0o755)
-    write_atomic(p.name, cluster_name(d) + '\n')
+    write_atomic(p.name, p.cluster + '\n')
+    return p
