@@ -149,3 +149,5 @@ $(SLURM_NIDS_ELF): tests/slurm/mpinids.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 
 test-build: $(SLURM_NIDS_ELF)
 TEST_SUITES += tests/qemu/suite-slurm
+# The same over a partition of two hosts (root only: tests/qemu/twohosts.sh).
+TEST_SUITES += tests/qemu/suite-slurmhosts

@@ -9,13 +9,27 @@
 #                             the wire itself (VXLAN empty) or a VXLAN
 #                             device to the other host (VXLAN=vxlan)
 #   in_a CMD..., in_b CMD...  run a command on host A or B
+#   twohosts_own_tmp          host B gets a /tmp of its own, as another
+#                             machine has (a mount namespace with a tmpfs
+#                             there; on_b enters it)
+#   on_a CMD..., on_b CMD...  the same as in_a, in_b, but keep the
+#                             machine's /sys (ip netns exec mounts the
+#                             namespace's own, without the cgroup file
+#                             system slurmd needs) and, after
+#                             twohosts_own_tmp, B's own /tmp
 #   twohosts_down             delete both (and everything in them); safe
 #                             to repeat
 HOST_A=lwkh-a-$$ HOST_B=lwkh-b-$$
 HOST_A_IP=10.233.0.1 HOST_B_IP=10.233.0.2
+TWOHOSTS_MNT=/run/lwkh-mnt-$$ TWOHOSTS_OWN_TMP=
 
 in_a() { ip netns exec "$HOST_A" "$@"; }
 in_b() { ip netns exec "$HOST_B" "$@"; }
+on_a() { nsenter --net="/run/netns/$HOST_A" "$@"; }
+on_b() {
+    nsenter ${TWOHOSTS_OWN_TMP:+--mount="$TWOHOSTS_MNT/b" --wd="$PWD"} \
+        --net="/run/netns/$HOST_B" "$@"
+}
 
 twohosts_up() {
     local mtu=$1 ns ip
@@ -49,7 +63,23 @@ twohosts_bridge() {
     done
 }
 
+twohosts_own_tmp() {
+    # A mount namespace outlives its processes while bound to a file, on
+    # a mount of its own that does not propagate.
+    mkdir -p "$TWOHOSTS_MNT" && mount --bind "$TWOHOSTS_MNT" "$TWOHOSTS_MNT" &&
+    mount --make-private "$TWOHOSTS_MNT" && touch "$TWOHOSTS_MNT/b" &&
+    unshare --mount="$TWOHOSTS_MNT/b" --propagation private \
+        mount -t tmpfs -o mode=1777 lwkh-tmp /tmp &&
+    TWOHOSTS_OWN_TMP=1
+}
+
 twohosts_down() {
+    if [ -d "$TWOHOSTS_MNT" ]; then
+        umount "$TWOHOSTS_MNT/b" 2>/dev/null
+        umount "$TWOHOSTS_MNT" 2>/dev/null
+        rm -rf "$TWOHOSTS_MNT"
+    fi
+    TWOHOSTS_OWN_TMP=
     ip netns del "$HOST_A" 2>/dev/null
     ip netns del "$HOST_B" 2>/dev/null
     return 0

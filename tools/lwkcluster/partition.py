@@ -101,15 +101,19 @@ class Host:
                        'writes them' % self.spec)
         return parts
 
+    def locked(self, script, what, stdin=''):
+        """Run a shell script in that host's directory under its lock (one
+        `up` or `down` at a time): its output."""
+        return self.sh('cd %s && exec 9>>.lock && flock -w %d 9 && %s' % (
+            shlex.quote(self.dir), LOCK_WAIT, script), what, stdin)
+
     def add(self, me, lines):
         """Under that host's lock: its partition without our old lines,
         with our new ones; the result."""
-        q = shlex.quote(self.dir)
-        return self.sh(
-            'cd %s && exec 9>>.lock && flock -w %d 9 && test -f partition '
-            '&& { awk -v me=%s "\\$2 != me" partition; cat; } | sort -n '
-            '>partition.tmp && mv partition.tmp partition && cat partition'
-            % (q, LOCK_WAIT, shlex.quote(me)), 'add our nodes', lines)
+        return self.locked(
+            'test -f partition && { awk -v me=%s "\\$2 != me" partition; '
+            'cat; } | sort -n >partition.tmp && mv partition.tmp partition '
+            '&& cat partition' % shlex.quote(me), 'add our nodes', lines)
 
 
 # ---- the partition file --------------------------------------------------

@@ -92,9 +92,9 @@ def reap():
         pass
 
 
-def wait_for(cond, secs, what):
+def wait_for(cond, secs, what, every=POLL):
     end = time.monotonic() + secs
     while not cond():
         if time.monotonic() > end:
             raise Fail(what)
-        time.sleep(POLL)
+        time.sleep(every)

@@ -4,83 +4,29 @@ node on the service host (`slurmd -N nidNNNNN`), each node of the cluster
 a Slurm node of partition `compute`; the node-health monitor
 (slurmwatch.py), the Epilog that holds a node until its PCT is free
 (epilog.sh); all of it private to the cluster directory (DIR/slurm: the
-configuration, munge's key and socket, the controller's state, the
-slurmds' spool, the logs), on free TCP ports, run by the user who runs
-`up` (SlurmUser: that user).
+configuration, munge's key, the controller's state, the slurmds' spool,
+the logs), on free TCP ports, run by the user who runs `up` (SlurmUser:
+that user).  On a partition of several hosts slurmctld runs on the first
+and each host runs the slurmds of its own nodes (slurmhosts.py).
 """
 import os
-import pwd
-import random
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 
-from clusterdir import Fail, read_text, write_atomic
+import slurmhosts
+from clusterdir import Fail, read_text, usage_error, write_atomic
+from partition import host_id, host_id_of, read_partition
 from processes import pids_where, proc_argv, stop, wait_for
+# The configuration (tests/bench/slurm/run calls these through here too).
+from slurmconf import (PARTITION, Paths, env_of, free_ports,  # noqa: F401
+                       hostlist, node_line, node_name, remove_files,
+                       root_taken, write_files)
 
 DAEMONS = ('munged', 'slurmctld', 'slurmd', 'sinfo', 'scontrol', 'squeue',
            'scancel')
-PARTITION = 'compute'
 UP_SECS = 60            # slurmctld up and every node idle within this
-
-
-def node_name(nid):
-    """nidNNNNN, as Cray names its compute nodes: the LWK nid in decimal,
-    at least 5 digits (yod/slurm.c reads them back)."""
-    return 'nid%05d' % nid
-
-
-def hostlist(nids):
-    """nid[00000-00003],nid[100000-100001]: Slurm's compressed hostlist of
-    consecutive nids, one bracket per run of names of one width."""
-    runs = []
-    for nid in sorted(nids):
-        width = len(str(nid)) if nid > 99999 else 5
-        if runs and runs[-1][1] == nid - 1 and runs[-1][2] == width:
-            runs[-1][1] = nid
-        else:
-            runs.append([nid, nid, width])
-    return ','.join('nid%0*d' % (w, a) if a == b else
-                    'nid[%0*d-%0*d]' % (w, a, w, b) for a, b, w in runs)
-
-
-class Paths:
-    """The files of DIR/slurm."""
-
-    def __init__(self, d):
-        self.top = d.file('slurm')
-        f = lambda *p: os.path.join(self.top, *p)  # noqa: E731
-        self.conf = f('slurm.conf')
-        self.plugstack = f('plugstack.conf')
-        self.epilog = f('epilog')
-        self.name = f('name')           # yod: this cluster is Slurm's
-        # munge's socket: in a directory of /tmp (munged wants every
-        # directory above its socket searchable by all, which a home
-        # directory or mktemp -d often is not), linked from here.
-        self.munge = f('munge')
-        self.sock = os.path.join(os.path.realpath(self.munge), 'sock')
-        self.private = f('private')     # munge's key, pid and seed (0700)
-        self.key = f('private', 'munge.key')
-        self.state = f('state')         # slurmctld's StateSaveLocation
-        self.spool = f('spool')
-        self.run = f('run')             # pid files
-        self.logs = f('log')
-        self.jobs = f('jobs.txt')       # jobcomp/filetxt: sacct -c
-        self.pct_state = f('pct-state')  # the monitor's last look
-        self.watch_pid = f('run', 'slurmwatch.pid')
-
-    def log(self, name):
-        return os.path.join(self.logs, name + '.log')
-
-
-def env_of(d):
-    """What the Slurm commands need to reach this cluster's controller."""
-    env = dict(os.environ, SLURM_CONF=Paths(d).conf)
-    env.pop('SLURM_JOB_ID', None)
-    return env
 
 
 def check_slurm(opts, tools):
@@ -102,165 +48,110 @@ def check_slurm(opts, tools):
                        tools[what], 2)
 
 
+def check_join(d, opts):
+    """Before anything starts, on a host that joins: a partition whose
+    nodes Slurm hands out is joined with --slurm, one without it without;
+    with --slurm, the first host's Slurm (slurmhosts.read_head) goes to
+    opts.slurm_head, and this machine's /tmp must not hold that Slurm
+    already (the first host's, if it is this machine)."""
+    head = slurmhosts.read_head(opts)
+    if not head and opts.slurm:
+        raise usage_error('--slurm: the partition in %s has no Slurm (its '
+                          'first host was booted without --slurm); join '
+                          'without --slurm' % opts.head)
+    if head and not opts.slurm:
+        raise usage_error('--join %s: Slurm hands out that partition\'s '
+                          'nodes; join with --slurm (without it yod here '
+                          'would take nodes behind Slurm\'s back)' %
+                          opts.head)
+    if head:
+        err = root_taken(Paths(d, head[1]))
+        if err:
+            raise Fail(err)
+        opts.slurm_head = head
+
+
 def daemon(name):
     return shutil.which(name, path=os.environ.get('PATH', '') +
                         ':/usr/sbin:/sbin') or name
 
 
-# ---- configuration -------------------------------------------------------
-
-def free_ports(count):
-    """count consecutive TCP ports nobody listens on: slurmctld's, then one
-    per slurmd.  A random start keeps two clusters' daemons apart."""
-    for _ in range(100):
-        base = random.randrange(20000, 60000 - count)
-        socks = []
-        try:
-            for port in range(base, base + count):
-                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-                socks.append(s)
-                s.bind(('', port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-    raise Fail('no %d consecutive free TCP ports for Slurm' % count)
-
-
-def mebibytes(mem):
-    return int(mem[:-1]) * (1024 if mem.endswith('G') else 1) \
-        if mem[-1] in 'MG' else max(1, int(mem) >> 20)
-
-
-def cluster_name(d):
-    """Slurm's ClusterName: lowercase letters and digits, the same for a
-    directory every time (jobs say which cluster they ran on)."""
-    return 'lwk%08x' % (int.from_bytes(
-        os.path.abspath(d.path).encode(), 'little') % 0xffffffff)
-
-
-def slurm_conf(d, opts, port, user, nids):
-    p = Paths(d)
-    nodes = hostlist(nids)
-    return '\n'.join([
-        '# Made by tools/cluster up --slurm for the cluster in %s;' % d.path,
-        '# what each line is for: docs/slurm.md.',
-        'ClusterName=%s' % cluster_name(d),
-        'SlurmctldHost=localhost',
-        'SlurmctldPort=%d' % port,
-        'SlurmUser=%s' % user,
-        'SlurmdUser=%s' % user,
-        'AuthType=auth/munge',
-        'CredType=cred/munge',
-        'AuthInfo=socket=%s' % p.sock,
-        'StateSaveLocation=%s' % p.state,
-        'SlurmdSpoolDir=%s/%%n' % p.spool,
-        'SlurmctldPidFile=%s/slurmctld.pid' % p.run,
-        'SlurmdPidFile=%s/slurmd-%%n.pid' % p.run,
-        'SlurmctldLogFile=%s' % p.log('slurmctld'),
-        'SlurmdLogFile=%s/slurmd-%%n.log' % p.logs,
-        # The nodes are what the configuration says (CPUs, memory), not
-        # what the service host has.
-        'SlurmdParameters=config_overrides',
-        'ProctrackType=proctrack/linuxproc',
-        'TaskPlugin=task/none',
-        'MpiDefault=none',
-        'SchedulerType=sched/backfill',
-        # A batch job is scheduled when submitted, not up to 3 s later
-        # (sbatch to running: 2.1-2.6 s by default, 0.13-0.37 s so).
-        'SchedulerParameters=batch_sched_delay=0',
-        'SelectType=select/linear',
-        'AccountingStorageType=accounting_storage/none',
-        'JobAcctGatherType=jobacct_gather/none',
-        'JobCompType=jobcomp/filetxt',
-        'JobCompLoc=%s' % p.jobs,
-        # A node set DOWN by the monitor stays down until it resumes it.
-        'ReturnToService=1',
-        # yod ends its job and frees the nodes on SIGTERM; SIGKILL after
-        # this long (then the PCTs' lease frees them, and the Epilog waits).
-        'KillWait=10',
-        'MinJobAge=300',
-        'Epilog=%s' % p.epilog,
-        'PlugStackConfig=%s' % p.plugstack,
-        'MailProg=/bin/true',
-        'NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 '
-        'Port=[%d-%d] CPUs=%d RealMemory=%d State=UNKNOWN' % (
-            nodes, port + 1, port + len(nids), opts.cpus,
-            mebibytes(opts.mem)),
-        'PartitionName=%s Nodes=%s Default=YES MaxTime=INFINITE State=UP '
-        'OverSubscribe=EXCLUSIVE' % (PARTITION, nodes),
-        ''])
-
-
-def remove_files(d):
-    """Everything of DIR/slurm but the logs, and munge's socket
-    directory."""
-    p = Paths(d)
-    if os.path.islink(p.munge) and os.path.basename(
-            os.path.realpath(p.munge)).startswith('lwk-munge-'):
-        shutil.rmtree(os.path.realpath(p.munge), ignore_errors=True)
-    if not os.path.isdir(p.top):
-        return
-    for name in os.listdir(p.top):
-        path = os.path.join(p.top, name)
-        if name == 'log':
-            continue
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            os.unlink(path)
-
-
-def write_files(d, opts, tools, nids):
-    p = Paths(d)
-    remove_files(d)
-    for path, mode in ((p.top, 0o755), (p.private, 0o700), (p.state, 0o700),
-                       (p.spool, 0o755), (p.run, 0o755), (p.logs, 0o755)):
-        os.makedirs(path, exist_ok=True)
-        os.chmod(path, mode)    # munged checks the modes
-    sockdir = tempfile.mkdtemp(prefix='lwk-munge-', dir='/tmp')
-    os.chmod(sockdir, 0o755)
-    os.symlink(sockdir, p.munge)
-    p = Paths(d)                # now the socket's path is known
-    fd = os.open(p.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, 'wb') as f:
-        f.write(os.urandom(128))
-    user = pwd.getpwuid(os.getuid()).pw_name
-    port = free_ports(len(nids) + 1)
-    write_atomic(p.conf, slurm_conf(d, opts, port, user, nids))
-    write_atomic(p.plugstack, 'required %s yod=%s cluster=%s\n' % (
-        tools['spank'], tools['yod'], d.path))
-    write_atomic(p.epilog, '#!/bin/sh\nexec %s %s\n' % (
-        tools['epilog'], d.path))
-    os.chmod(p.epilog, 0o755)
-    write_atomic(p.name, cluster_name(d) + '\n')
-
-
 # ---- the daemons ---------------------------------------------------------
 
 def start_slurm(d, opts, tools):
-    """munged, slurmctld, a slurmd per node, then the monitor; returns once
-    sinfo shows every node idle."""
+    """munged, slurmctld (on the first host, or the only one), a slurmd
+    per node of this host, then the monitor; returns once sinfo shows
+    every node of this host idle."""
     t0 = time.monotonic()
-    p = Paths(d)
     nids = [opts.first_nid + i for i in range(opts.nodes)]
-    write_files(d, opts, tools, nids)
-    start_daemons(d, nids)
+    head = getattr(opts, 'slurm_head', None)
+    p = write_files(d, opts, tools, nids, head)
+    if head:
+        join_slurm(d, opts, nids)
+    else:
+        start_daemons(d, nids)
     wait_idle(d, nids, t0)
-    start_watch(d, tools)
+    start_watch(d, tools, bool(head))
+    ctld = slurmhosts.controller(read_text(p.conf))
     print('cluster: Slurm: %d nodes %s idle in partition %s of cluster %s '
-          'in %.2f s; SLURM_CONF=%s' % (len(nids), hostlist(nids),
-                                        PARTITION, cluster_name(d),
-                                        time.monotonic() - t0, p.conf),
-          flush=True)
+          '%sin %.2f s; SLURM_CONF=%s' % (
+              len(nids), hostlist(nids), PARTITION, p.cluster,
+              '(slurmctld on %s %s:%d) ' % ctld if ctld[0] != 'localhost'
+              else '', time.monotonic() - t0, p.conf), flush=True)
 
 
 def start_daemons(d, nids):
     """munged, slurmctld and the slurmds, each started once it can work
     (tests/bench/slurm/run starts these alone, for nodes not booted)."""
     p = Paths(d)
+    start_munged(p)
+    run_daemon([daemon('slurmctld'), '-f', p.conf], p.log('slurmctld'))
+    start_slurmds(d, nids)
+
+
+def join_slurm(d, opts, nids):
+    """On a host that joins (slurmhosts.py): munged with the first host's
+    key; our nodes' line in every host's slurm.conf; once slurmctld,
+    restarted by the first host's monitor, has our nodes as that line
+    says, their slurmds; the nodes our last `down` set DOWN resumed."""
+    p = Paths(d)
+    write_atomic(p.joined, host_id_of(opts.head) + '\n')
+    addr = slurmhosts.own_addr(slurmhosts.controller(opts.slurm_head[2])[1])
+    port = free_ports(len(nids))
+    start_munged(p)
+    slurmhosts.tell_hosts(d, opts, p.conf, node_line(
+        d, opts, nids, port, slurmhosts.short_hostname(), addr))
+    want = {node_name(nid): 'NodeAddr=%s Port=%d' % (addr, port + i)
+            for i, nid in enumerate(nids)}
+    wait_for(lambda: controller_has(d, want), UP_SECS,
+             'Slurm: slurmctld on %s does not have our nodes after %d s (the '
+             'first host\'s node monitor restarts it when its slurm.conf '
+             'changes: see %s/slurm/log/slurmwatch.log there)' % (
+                 opts.head, UP_SECS, opts.head.dir), every=0.2)
+    start_slurmds(d, nids)
+    left = slurmhosts.LEFT % host_id(d)
+    back = [n for n, (state, why) in sorted(node_states(d, nids).items())
+            if state.startswith('down') and why == left]
+    if back:
+        scontrol_update(d, back, 'RESUME')
+
+
+def controller_has(d, want):
+    """Does slurmctld have these nodes ({nidNNNNN: "NodeAddr=A Port=P"})
+    with these addresses?  A host joining again has new ports, which
+    slurmctld takes only once restarted."""
+    r = subprocess.run(['scontrol', '-o', 'show', 'node'],
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       env=env_of(d), timeout=30)
+    have = {}
+    for line in r.stdout.decode('utf-8', 'replace').splitlines():
+        f = dict(w.split('=', 1) for w in line.split() if '=' in w)
+        have[f.get('NodeName')] = 'NodeAddr=%s Port=%s' % (
+            f.get('NodeAddr'), f.get('Port'))
+    return all(have.get(n) == w for n, w in want.items())
+
+
+def start_munged(p):
     run_daemon([daemon('munged'), '-S', p.sock, '--key-file=' + p.key,
                 '--log-file=' + p.log('munged'),
                 '--pid-file=' + os.path.join(p.private, 'munged.pid'),
@@ -268,7 +159,10 @@ def start_daemons(d, nids):
                p.log('munged'))
     wait_for(lambda: os.path.exists(p.sock), 10,
              'munged did not start (see %s)' % p.log('munged'))
-    run_daemon([daemon('slurmctld'), '-f', p.conf], p.log('slurmctld'))
+
+
+def start_slurmds(d, nids):
+    p = Paths(d)
     procs = [subprocess.Popen([daemon('slurmd'), '-f', p.conf, '-N',
                                node_name(nid)],
                               stdin=subprocess.DEVNULL,
@@ -284,6 +178,40 @@ def start_daemons(d, nids):
                 os.path.join(p.logs, 'slurmd-%s.log' % node_name(nid))))
 
 
+def restart_controller(d):
+    """slurmctld again, after a host added its nodes to slurm.conf (the
+    first host's monitor calls this): Slurm 22.05 learns new nodes only
+    when it starts (`scontrol reconfigure` with more nodes makes slurmctld
+    exit: "node count has changed ... You have to restart slurmctld"); on
+    SIGTERM it saves its state and the new one takes the jobs up again.
+    Then every slurmd of every host rereads its host's copy."""
+    p = Paths(d)
+    pids = our_daemons(d)['slurmctld']
+    if not pids:            # a site's own Slurm (docs/slurm.md) is not ours
+        raise Fail('no slurmctld of %s runs here to restart' % d.path)
+    stop(pids)
+    run_daemon([daemon('slurmctld'), '-f', p.conf], p.log('slurmctld'))
+    wait_for(lambda: node_states(d, []) is not None, UP_SECS,
+             'slurmctld did not answer after its restart (see %s)' %
+             p.log('slurmctld'), every=0.2)
+    subprocess.run(['scontrol', 'reconfigure'], stdin=subprocess.DEVNULL,
+                   capture_output=True, env=env_of(d), timeout=30)
+
+
+def scontrol_update(d, names, state, reason=None, secs=30):
+    """Set Slurm nodes' state: scontrol's complaint, or ''.  A controller
+    on another host whose link is down takes about 10 s to give up."""
+    argv = ['scontrol', 'update', 'NodeName=' + ','.join(names),
+            'State=' + state] + (['Reason=' + reason] if reason else [])
+    try:
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                           capture_output=True, env=env_of(d), timeout=secs)
+    except subprocess.TimeoutExpired:
+        return 'slurmctld did not answer in %d s' % secs
+    return r.stderr.decode('utf-8', 'replace').strip() if r.returncode \
+        else ''
+
+
 def run_daemon(argv, log):
     """A daemon that puts itself in the background: its start must work."""
     r = subprocess.run(argv, stdin=subprocess.DEVNULL,
@@ -296,17 +224,18 @@ def run_daemon(argv, log):
 
 
 def node_states(d, nids):
-    """{nidNNNNN: (state, reason)} of these nodes from sinfo, or None if
-    slurmctld does not answer."""
-    r = subprocess.run(['sinfo', '-h', '-N', '-n', hostlist(nids), '-o',
-                        '%N|%T|%E'], stdin=subprocess.DEVNULL,
-                       capture_output=True, env=env_of(d), timeout=30)
+    """{nidNNNNN: (state, reason)} of these nodes that Slurm knows, from
+    sinfo, or None if slurmctld does not answer."""
+    names = set(node_name(n) for n in nids)
+    r = subprocess.run(['sinfo', '-h', '-N', '-o', '%N|%T|%E'],
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       env=env_of(d), timeout=30)
     if r.returncode:
         return None
     states = {}
     for line in r.stdout.decode('utf-8', 'replace').splitlines():
         f = line.split('|', 2)
-        if len(f) == 3:
+        if len(f) == 3 and f[0] in names:
             states[f[0]] = (f[1], f[2] if f[2] != 'none' else '')
     return states
 
@@ -326,13 +255,15 @@ def wait_idle(d, nids, t0):
         time.sleep(0.1)
 
 
-def start_watch(d, tools):
+def start_watch(d, tools, joined):
     """The node-health monitor (slurmwatch.py), in its own session so it
-    outlives `up`."""
+    outlives `up`; on a joined host it looks at our nodes for the Epilog
+    only (the first host's tells Slurm)."""
     p = Paths(d)
     with open(p.log('slurmwatch'), 'a') as log:
         proc = subprocess.Popen(
-            [sys.executable, tools['watch'], d.path, tools['showmesh']],
+            [sys.executable, tools['watch'], d.path, tools['showmesh']] +
+            (['--joined'] if joined else []),
             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
             env=dict(env_of(d), LWK_CLUSTER=d.path), start_new_session=True)
     wait_for(lambda: read_text(p.pct_state) or proc.poll() is not None, 30,
@@ -351,7 +282,7 @@ def our_daemons(d):
     p = Paths(d)
     found = {}
     for kind, mark in (('slurmwatch', d.path), ('slurmd', p.conf),
-                       ('slurmctld', p.conf), ('munged', p.sock)):
+                       ('slurmctld', p.conf), ('munged', p.key)):
         want = (lambda prog: prog.startswith('python')) \
             if kind == 'slurmwatch' else (lambda prog, k=kind: prog == k)
         pids = pids_where(want, (mark,))
@@ -391,15 +322,21 @@ def stepds(p):
 
 def stop_slurm(d):
     """The monitor, the jobs, the slurmds, slurmctld, munged; the logs
-    stay.  Returns how many processes there were."""
+    stay.  On a joined host, its nodes instead of the jobs: DOWN, with
+    the host named, which ends their jobs.  Returns how many processes
+    there were."""
     p = Paths(d)
     found = our_daemons(d)
     stop(found['slurmwatch'])
-    if found['slurmctld'] and os.path.exists(p.conf):
+    ends = None
+    if os.path.exists(p.joined) and found['slurmd']:
+        ends = leave(d)
+    elif found['slurmctld'] and os.path.exists(p.conf):
         # End the jobs the Slurm way first: their yods free the nodes.
-        subprocess.run(['scancel', '--full', '--partition', PARTITION],
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       env=env_of(d), timeout=30)
+        ends = subprocess.run(['scancel', '--full', '--partition', PARTITION],
+                              stdin=subprocess.DEVNULL, capture_output=True,
+                              env=env_of(d), timeout=30)
+    if ends:
         try:
             wait_for(lambda: not stepds(p), 15, '')
         except Fail:
@@ -412,27 +349,51 @@ def stop_slurm(d):
     return sum(len(v) for v in found.values())
 
 
+def leave(d):
+    """`down` on a joined host: its nodes DOWN with a reason naming the
+    host, which ends their jobs; if slurmctld does not answer, the first
+    host's monitor sets them DOWN once they stop answering.  Were they
+    set down?"""
+    names = [node_name(n) for n in own_nids(d)]
+    err = scontrol_update(d, names, 'DOWN', slurmhosts.LEFT % host_id(d),
+                          secs=15) if names else 'no nodes'
+    if err:
+        print('cluster: could not set our Slurm nodes down (%s); the first '
+              'host\'s node monitor will' % err)
+    return not err
+
+
+def own_nids(d):
+    """The nids of this host's nodes (DIR/nodes)."""
+    return [int(l.split()[0]) for l in read_text(d.nodes).splitlines()
+            if l.split() and l.split()[0].isdigit()]
+
+
 # ---- status --------------------------------------------------------------
 
 def slurm_status(d):
     """(lines, healthy) for `tools/cluster status`, or ([], True) if this
-    cluster has no Slurm."""
+    cluster has no Slurm.  Every node of the partition, as Slurm sees
+    it."""
     p = Paths(d)
     if not os.path.exists(p.conf):
         return [], True
     found = our_daemons(d)
+    joined = read_text(p.joined).strip()
     lines = ['slurm: cluster %s, SLURM_CONF=%s: slurmctld %s, %d slurmd, '
              'munged %s, node monitor %s' % (
-                 read_text(p.name).strip(), p.conf,
+                 p.cluster, p.conf, 'on ' + joined if joined else
                  pid_word(found['slurmctld']), len(found['slurmd']),
                  pid_word(found['munged']), pid_word(found['slurmwatch']))]
-    healthy = all(found[k] for k in ('slurmctld', 'munged', 'slurmwatch'))
-    nids = [int(l.split()[0]) for l in read_text(d.nodes).splitlines()
-            if l.split() and l.split()[0].isdigit()]
-    states = node_states(d, nids) if found['slurmctld'] and nids else None
+    healthy = all(found[k] for k in ('munged', 'slurmwatch')) and \
+        bool(joined or found['slurmctld'])
+    nids = [nid for nid, _ in read_partition(d)] or own_nids(d)
+    states = node_states(d, nids) if (joined or found['slurmctld']) and \
+        nids else None
     if states is None:
-        lines.append('slurm: slurmctld does not answer (see %s)' %
-                     p.log('slurmctld'))
+        lines.append('slurm: slurmctld does not answer (see %s)' % (
+            p.log('slurmctld') if not joined else
+            joined + '/slurm/log/slurmctld.log'))
         return lines, False
     for name, (state, reason) in sorted(states.items()):
         lines.append('slurm node %s %s%s' % (
