@@ -11,6 +11,8 @@ static const char *fault_kind(const struct job *j)
 
     switch (r->fault_vector) {
     case 0: return "divide error";
+    case 1: return "debug trap (a single step, with no debugger)";
+    case 3: return "breakpoint (int3, with no debugger)";
     case 6: return "invalid opcode";
     case 13: return "general protection fault (privileged instruction or "
                     "bad address)";
