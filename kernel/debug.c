@@ -269,19 +269,18 @@ static long stop(struct proc *p)
     return 0;
 }
 
+/* The main thread's stop ends first: a thread let go that stops at once
+   must find end_reason clear, or its stop would be lost when it is
+   cleared after (CPU 0 would run the main thread on, never told). */
 static long cont(struct proc *p, uint64_t mask)
 {
-    for (int cpu = 1; cpu < ncpus; cpu++)
-        if ((mask >> cpu & 1) && parked_on(p, cpu)) {
-            if (cpu == p->home)
-                p->dbg.main_ev = (struct lwk_dbg_event){ 0 };
-            smp_call(cpu, unpark_here, p);
-        }
     if (mask >> p->home & 1) {
-        if (!p->home)
-            p->dbg.main_ev = (struct lwk_dbg_event){ 0 };
+        p->dbg.main_ev = (struct lwk_dbg_event){ 0 };
         unpublish(p);
     }
+    for (int cpu = 1; cpu < ncpus; cpu++)
+        if ((mask >> cpu & 1) && parked_on(p, cpu))
+            smp_call(cpu, unpark_here, p);
     return 0;
 }
 
