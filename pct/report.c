@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include "pct.h"
+#include "yod_debug.h"
 
 static const char *fault_kind(const struct job *j)
 {
@@ -55,18 +56,7 @@ int pct_status(const struct lwk_run_result *r)
 {
     if (r->reason != LWK_STOP_FAULT)
         return r->status;
-    switch (r->fault_vector) {
-    case 0: case 16: case 19:
-        return 128 + 8;         /* SIGFPE: divide error, x87, SIMD */
-    case 6:
-        return 128 + 4;         /* SIGILL: invalid opcode */
-    case 1: case 3:
-        return 128 + 5;         /* SIGTRAP: debug, breakpoint */
-    case 17:
-        return 128 + 7;         /* SIGBUS: alignment check */
-    default:
-        return 128 + 11;        /* SIGSEGV: page, protection, stack faults */
-    }
+    return 128 + yod_dbg_signal(LWK_DBG_FAULTED, r->fault_vector);
 }
 
 void pct_report(const struct job *j)
