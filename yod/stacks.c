@@ -380,15 +380,18 @@ static int was_taken(int rank)
 void stacks_take_live(int resume)
 {
     struct yod_dbg_info *in = malloc(sizeof(*in));
+    const struct node *silent = NULL;   /* did not answer: not asked again */
 
     for (int r = 0; in && r < o.size; r++) {
         struct node *n = job[r];
-        if (n->exited || n->down || was_taken(r))
+        if (n->exited || n->down || was_taken(r) || leader_of(n) == silent)
             continue;
         if (rankdbg_snap(r, in) < 0) {
             if (!n->exited)     /* else it ended meanwhile: no news */
                 fprintf(stderr, "yod: rank %d (nid %u): no stack: %s\n", r,
                         n->nid, rankdbg_why());
+            if (!leader_of(n)->got.type)
+                silent = leader_of(n);
             continue;
         }
         stacks_take(r, in, 0);

@@ -364,22 +364,23 @@ static void debug_start(void)
 }
 
 /* The job is being killed because something went wrong: a rank faulted
-   or aborted, the time limit, a signal, a lost node.  Its stacks are
-   wanted then; not when a rank's exit ended it (-kill-on-error, or it
-   left the parallel job: yod's line says all there is), nor when nothing
-   reads its output any more (yod | head). */
+   or aborted, the time limit, a signal.  Its stacks are wanted then; not
+   when a rank's exit ended it (-kill-on-error, or it left the parallel
+   job: yod's line says all there is), nor a lost node (the network is in
+   question: the job must end now, not after requests that may not be
+   answered), nor when nothing reads its output any more (yod | head). */
 static int abnormal_end(void)
 {
-    if (end.out_status == 128 + SIGPIPE)
+    int lost = 0, died = 0;
+
+    for (int r = 0; r < o.size; r++) {
+        lost |= job[r]->down;
+        died |= job[r]->exited && (job[r]->exit.reason == LWK_STOP_FAULT ||
+                                   job[r]->exit.reason == LWK_STOP_ABORT);
+    }
+    if (end.out_status == 128 + SIGPIPE || lost)
         return 0;
-    if (stop_signal || end.timed_out)
-        return 1;
-    for (int r = 0; r < o.size; r++)
-        if (job[r]->down || (job[r]->exited &&
-                             (job[r]->exit.reason == LWK_STOP_FAULT ||
-                              job[r]->exit.reason == LWK_STOP_ABORT)))
-            return 1;
-    return 0;
+    return stop_signal || end.timed_out || died;
 }
 
 /* Output until every rank has ended.  KILL the rest on a signal, at the
