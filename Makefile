@@ -63,6 +63,7 @@ include tests/tests.mk
 -include mpi/fortran/fortran.mk
 -include pct/pct.mk
 -include yod/yod.mk
+-include tests/debug/debug.mk
 -include tools/tools.mk
 -include nx/nx.mk
 -include lxrt/lxnode.mk

@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "console.h"
 #include "cpu.h"
+#include "debug.h"
 #include "lib.h"
 #include "printf.h"
 #include "proc.h"
@@ -34,6 +35,8 @@
 #include "x86.h"
 
 enum { LX_NONE, LX_KERNEL, LX_RUNTIME, LX_ENOSYS };
+
+#define RFLAGS_TF       0x100
 
 /* What a Linux program gets back is Linux's errno.  The kernel's own
    numbers (uapi/errno.h) are newlib's; they agree with Linux's for EPERM,
@@ -257,12 +260,34 @@ static long lx_kernel(struct trapframe *tf, uint64_t nr)
     }
 }
 
+/* CPU `cpu`'s slice of the runtime's stack (a main thread's is the
+   first, wherever it runs). */
+static uint64_t rt_stack_of(struct proc *p, int cpu)
+{
+    int slice = cpu == p->home ? 0 : cpu;
+
+    return p->lx_stack - (uint64_t)slice * LWK_LXRT_STACK_PER_CPU;
+}
+
 /* This CPU's slice of the runtime's stack. */
 static uint64_t rt_stack(struct proc *p)
 {
-    int cpu = in_thread() && !placed_main() ? this_cpu()->id : 0;
+    return rt_stack_of(p, in_thread() && !placed_main() ? this_cpu()->id
+                                                        : p->home);
+}
 
-    return p->lx_stack - (uint64_t)cpu * LWK_LXRT_STACK_PER_CPU;
+bool linux_saved(struct proc *p, int cpu, struct lx_saved *s)
+{
+    struct lx_frame *f;
+
+    if (!p->lx_entry || cpu >= LWK_LXRT_CPUS ||
+        !(__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1))
+        return false;
+    f = user_ptr(p, rt_stack_of(p, cpu) - sizeof(*f), sizeof(*f), true);
+    if (!f)
+        return false;
+    *s = (struct lx_saved){ &f->tf, &f->fs, f->fpu };
+    return true;
 }
 
 /* Hand the call to the runtime: see the top of the file. */
@@ -284,6 +309,7 @@ static long reflect(struct trapframe *tf, struct proc *p)
     };
     fxsave(f->fpu);                     /* 16-aligned: see lx_frame */
     fs_set(p, p->lx_rt_fs);
+    tf->rflags &= ~(uint64_t)RFLAGS_TF; /* a single step is the program's */
     tf->rip = p->lx_entry;
     tf->rsp = sp;                       /* 16-aligned: the stub calls */
     tf->rdi = sp;
@@ -324,7 +350,9 @@ long linux_syscall(struct trapframe *tf)
     }
 }
 
-#define RFLAGS_USER     0xCD5   /* CF PF AF ZF SF DF OF: all a program sets */
+#define RFLAGS_USER     0xDD5   /* CF PF AF ZF SF TF DF OF: all a program
+                                   sets (TF: a debugger's single step,
+                                   which the call must not lose) */
 
 /* The runtime's answer: back to the program, result in rax.  Everything
    restored comes from user memory and is checked first. */

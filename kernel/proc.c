@@ -76,6 +76,13 @@ static struct proc *proc_find(uint64_t pid)
     return NULL;
 }
 
+struct proc *proc_lookup(uint64_t pid)
+{
+    struct proc *p = proc_find(pid);
+
+    return p == pct ? NULL : p;
+}
+
 static void release(struct proc *p)
 {
     thread_release(p);          /* its threads off their CPUs first */
@@ -352,15 +359,27 @@ static long run_ended(struct proc *p, uint64_t ures)
     return copy_to_user(pct, ures, &p->result, sizeof(p->result));
 }
 
+/* A process stopped for its debugger (debug.c) runs again only once it
+   lets it go: until then proc_run says so and runs nothing. */
+static long run_stopped(uint64_t ures)
+{
+    struct lwk_run_result res = { .reason = LWK_STOP_DEBUG };
+
+    return copy_to_user(pct, ures, &res, sizeof(res));
+}
+
 /* A process placed on a CPU of its own is not run here: the PCT hears
    whether it has ended. */
 static long run_placed(struct proc *p, uint64_t ures)
 {
     struct lwk_run_result res = { .reason = LWK_STOP_ELSEWHERE };
+    uint32_t end = __atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE);
 
     if (p->state == P_DEAD)
         return -ESRCH;
-    if (__atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE)) {
+    if (end == LWK_STOP_DEBUG)
+        return run_stopped(ures);
+    if (end) {
         p->cpu_ns = tsc_to_ns(rdtsc() - p->run_start_tsc);
         p->end.ran_ns = p->cpu_ns;
         return run_ended(p, ures);
@@ -372,6 +391,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
               uint64_t ures)
 {
     struct proc *p = proc_find(pid);
+    uint32_t end;
 
     if (!p || p == pct)
         return -ESRCH;
@@ -381,7 +401,10 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
         return run_placed(p, ures);
     if (p->state != P_READY)
         return -ESRCH;
-    if (__atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE))
+    end = __atomic_load_n(&p->end_reason, __ATOMIC_ACQUIRE);
+    if (end == LWK_STOP_DEBUG)
+        return run_stopped(ures);
+    if (end)
         return run_ended(p, ures);
     tf->rax = 0;                /* what proc_run returns when we come back */
     pct_result_uva = ures;
@@ -417,6 +440,11 @@ static void stop_running(struct trapframe *tf, uint32_t reason)
     running = NULL;
     switch_to(tf, pct);
     copy_to_user(pct, pct_result_uva, &p->result, sizeof(p->result));
+}
+
+void proc_debug_stop(struct trapframe *tf)
+{
+    stop_running(tf, __atomic_load_n(&running->end_reason, __ATOMIC_ACQUIRE));
 }
 
 /* The main thread ends its process, unless a thread did first. */
@@ -460,6 +488,8 @@ void proc_abort(struct trapframe *tf, int status, uint64_t why, uint64_t len,
         memcpy(how.why, src, len);      /* how is zeroed: NUL-terminated */
     else
         ksnprintf(how.why, LWK_WHY_LEN, "(its reason was not readable)");
+    if (current->dbg.flags && debug_abort(tf, &how))
+        return;                 /* held for its debugger (debug.c) */
     if (in_thread())
         thread_end_process(LWK_STOP_ABORT, &how);
     end_running(tf, LWK_STOP_ABORT, &how);
@@ -484,6 +514,8 @@ static void user_fault(struct trapframe *tf)
         .fault_rip = tf->rip, .fault_rsp = tf->rsp, .fault_cpu = 0,
     };
 
+    if (current->dbg.flags && debug_fault(tf))
+        return;                 /* a stop for its debugger (debug.c) */
     if (in_thread())
         thread_fault(tf);
     if (current == pct) {
@@ -561,6 +593,7 @@ void proc_init(void)
         proc_nx_bit = PTE_NX;
     fpu_init();
     thread_init();
+    debug_init();
 }
 
 __noreturn void proc_start_pct(int module, const void *image, uint64_t len)

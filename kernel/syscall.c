@@ -77,6 +77,11 @@ static long sys_proc_place(struct trapframe *tf)
     return proc_place(A0(tf), A1(tf));
 }
 
+static long sys_proc_debug(struct trapframe *tf)
+{
+    return proc_debug(A0(tf), A1(tf), A2(tf), A3(tf));
+}
+
 static long sys_exit(struct trapframe *tf)
 {
     proc_exit(tf, (int)A0(tf));

@@ -134,6 +134,7 @@ __noreturn void thread_enter(struct cpu *c)
         wrmsr(MSR_FS_BASE, r->p->fs_base);
         fxrstor(r->p->fpu);
         *tf = r->p->frame;
+        debug_enter(r->p);
         trap_return_to(tf);
     }
     wrmsr(MSR_FS_BASE, r->tls);

@@ -20,6 +20,7 @@ struct idt_entry {
 _Static_assert(sizeof(struct idt_entry) == 16, "IDT gate (SDM Vol 3 6.14.1)");
 
 #define GATE_INTR       0x8E    /* present, DPL 0, 64-bit interrupt gate */
+#define GATE_INTR_USER  0xEE    /* the same, DPL 3: int3 from user mode */
 
 extern const uint64_t trap_vectors[256];
 static struct idt_entry idt[256];
@@ -71,6 +72,9 @@ void trap_init(void)
     set_gate(8, trap_vectors[8], 1);    /* double fault: IST1 */
     set_gate(2, trap_vectors[2], 2);    /* NMI: IST2 */
     set_gate(18, trap_vectors[18], 2);  /* machine check: IST2 */
+    /* int3 in a program is a breakpoint (a #BP its debugger hears:
+       debug.c), not a #GP for lack of privilege. */
+    idt[3].type = GATE_INTR_USER;
     idt_load();
 }
 

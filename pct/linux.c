@@ -118,6 +118,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         pct_cannot_run(j, "arguments do not fit on its stack");
         return -1;
     }
+    j->auxv = pct_auxv_at(j, sp);
     return 0;
 }
 
@@ -195,6 +196,6 @@ int pct_load_linux(struct job *j, uint64_t heap, uint64_t stack,
         lwk_sys_proc_destroy(pid);
         return -1;
     }
-    pct_loaded(j, pid, &m, (uint64_t)got);
+    pct_loaded(j, pid, &m, LWK_APP_BASE, (uint64_t)got);
     return 0;
 }

@@ -160,6 +160,7 @@ static int start(struct job *j, long pid, const struct lwk_proc_map *m,
         pct_cannot_run(j, "arguments do not fit on its stack");
         return -1;
     }
+    j->auxv = pct_auxv_at(j, sp);
     return 0;
 }
 
@@ -214,14 +215,24 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
         lwk_sys_proc_destroy(pid);
         return -1;
     }
-    pct_loaded(j, pid, &m, (uint64_t)got);
+    pct_loaded(j, pid, &m, heap_va, (uint64_t)got);
     return 0;
 }
 
+/* Where ustack_build put the auxiliary vector, above argc, argv and envp
+   (each NULL-ended) at the initial stack pointer sp. */
+uint64_t pct_auxv_at(const struct job *j, uint64_t sp)
+{
+    return sp + 8 * (1 + (uint64_t)j->argc + 1 + (uint64_t)j->envc + 1);
+}
+
 void pct_loaded(struct job *j, long pid, const struct lwk_proc_map *m,
-                uint64_t heap)
+                uint64_t heap_va, uint64_t heap)
 {
     j->pid = (int)pid;
+    j->map = *m;                /* made before the heap was added: */
+    j->map.app_va[LWK_REG_HEAP] = heap_va;
+    j->map.size[LWK_REG_HEAP] = heap;
     j->stack_lo = LWK_STACK_TOP - m->size[LWK_REG_STACK];
     j->mem = m->size[LWK_REG_TEXT] + m->size[LWK_REG_DATA] +
              m->size[LWK_REG_STACK] + heap;

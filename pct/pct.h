@@ -52,6 +52,8 @@ struct job {
     int envc;
     char *envp[PCT_MAX_ARGS + 1];
     uint64_t stack_lo;          /* lowest stack address: overflow check */
+    struct lwk_proc_map map;    /* its regions, here and in it */
+    uint64_t auxv;              /* its auxiliary vector (in its stack) */
     uint64_t mem;               /* bytes its regions take (heap included) */
     struct sipkey yod_key;      /* from yod: the rank's key (auxv) */
     char why[160];              /* pct_load failed: why (also on the log) */
@@ -74,9 +76,11 @@ int pct_load_linux(struct job *j, uint64_t heap, uint64_t stack,
                    uint64_t nid);
 uint64_t pct_lxrt_split(const struct job *j, const void **rt,
                         uint64_t *rt_len);
+/* Where the auxiliary vector is on a stack ustack_build made (sp). */
+uint64_t pct_auxv_at(const struct job *j, uint64_t sp);
 /* The end of pct_load for both kinds: record and say what was loaded. */
 void pct_loaded(struct job *j, long pid, const struct lwk_proc_map *m,
-                uint64_t heap);
+                uint64_t heap_va, uint64_t heap);
 /* "pct: NAME: cannot run: WHY" on the log, WHY kept in j->why. */
 void pct_cannot_run(struct job *j, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -4,11 +4,11 @@
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
             pct/serve.c pct/ranks.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
-            pct/auth.c pct/linux.c kernel/elf.c kernel/ratelimit.c \
+            pct/auth.c pct/linux.c pct/debug.c kernel/elf.c kernel/ratelimit.c \
             yod/siphash.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 
-$(PCT_ELF): $(PCT_SRCS) pct/pct.h pct/serve.h yod/yod_proto.h yod/siphash.h \
+$(PCT_ELF): $(PCT_SRCS) pct/pct.h pct/serve.h yod/yod_proto.h yod/yod_debug.h yod/siphash.h \
             kernel/include/elf.h kernel/include/ratelimit.h kernel/include/uapi/abi.h \
             kernel/include/uapi/syscalls.def $(LIBC_ALL) $(LWKCC)
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <lwk/syscall.h>
 #include "serve.h"
+#include "yod_debug.h"
 
 /* While only ranks on other CPUs run, the PCT looks at them this often
    (a rank's end kicks CPU 0, but PtlEQPoll sleeps on until its timeout). */
@@ -94,8 +95,10 @@ const char *ranks_load(const struct yod_msg *m)
         j->heap_share = n > 1 ? n - i : 0;
         job.nranks = i + 1;
         if (pct_load(j, m->heap ? m->heap : srv.heap,
-                     m->stack ? m->stack : srv.stack, srv.nid) == 0)
+                     m->stack ? m->stack : srv.stack, srv.nid) == 0) {
+            debug_loaded(j);
             continue;
+        }
         snprintf(why, sizeof(why), "%s", j->why[0] ? j->why
                  : "the node cannot load it (see its log)");
         j->pid = 0;
@@ -122,8 +125,8 @@ int ranks_start(void)
     return 0;
 }
 
-/* Rank j has ended (or was ended: killed): tell yod, forget it. */
-static void rank_ended(struct job *j, int killed)
+/* What yod hears of rank j's end (killed: by yod). */
+static struct yod_msg exit_msg(struct job *j, int killed)
 {
     struct yod_msg m = { .type = YOD_EXIT, .rank = j->rank,
                          .reason = killed ? 0 : j->last.reason,
@@ -141,22 +144,65 @@ static void rank_ended(struct job *j, int killed)
     }
     if (killed)
         snprintf(m.text, sizeof(m.text), "killed by yod");
+    return m;
+}
+
+/* Rank j's process goes. */
+static void destroy(struct job *j)
+{
+    debug_forget(j);
     pct_drop_symbols(j);
     pct_cpus_release(j);
     lwk_sys_proc_destroy(j->pid);
     j->pid = 0;
     if (!ranks_live())
         ranks_drop();
+}
+
+/* Rank j has ended (or was ended: killed): tell yod, forget it. */
+static void rank_ended(struct job *j, int killed)
+{
+    struct yod_msg m = exit_msg(j, killed);
+
+    destroy(j);
     tell_owner(&m);
+}
+
+/* Rank j has ended, but its process stays for yod to read (debug.c): yod
+   hears of the end now, and RELEASE lets it go. */
+void ranks_keep(struct job *j)
+{
+    struct yod_msg m = exit_msg(j, 0);
+
+    m.flags = YOD_EXIT_HELD;
+    tell_owner(&m);
+}
+
+void ranks_release(struct job *j)
+{
+    destroy(j);
+}
+
+struct job *ranks_find(int rank)
+{
+    for (int i = 0; i < job.nranks; i++)
+        if (job.j[i].pid && job.j[i].rank == rank)
+            return &job.j[i];
+    return NULL;
 }
 
 /* One look at rank j: a quantum on CPU 0, or (on a CPU of its own) has it
    ended?  1 if it is still running. */
 static int run_rank(struct job *j, uint64_t quantum)
 {
+    if (debug_paused(j))
+        return 0;               /* stopped for yod, or kept for it to read */
     if (lwk_sys_proc_run(j->pid, j->local ? 0 : quantum, (long)&j->last) < 0)
         j->last.reason = LWK_STOP_FAULT;
-    else if (!pct_ended(&j->last))
+    else if (j->last.reason == LWK_STOP_DEBUG) {
+        debug_stopped(j);
+        return 0;
+    } else if (!pct_ended(&j->last))
         return 1;
     else
         pct_report(j);
@@ -192,6 +238,7 @@ void ranks_drop(void)
         struct job *j = &job.j[i];
         pct_drop_symbols(j);
         if (j->pid) {
+            debug_forget(j);
             pct_cpus_release(j);
             lwk_sys_proc_destroy(j->pid);
         }

@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include "pct.h"
+#include "yod_debug.h"
 
 static const char *fault_kind(const struct job *j)
 {
@@ -11,6 +12,8 @@ static const char *fault_kind(const struct job *j)
 
     switch (r->fault_vector) {
     case 0: return "divide error";
+    case 1: return "debug trap (a single step, with no debugger)";
+    case 3: return "breakpoint (int3, with no debugger)";
     case 6: return "invalid opcode";
     case 13: return "general protection fault (privileged instruction or "
                     "bad address)";
@@ -53,18 +56,7 @@ int pct_status(const struct lwk_run_result *r)
 {
     if (r->reason != LWK_STOP_FAULT)
         return r->status;
-    switch (r->fault_vector) {
-    case 0: case 16: case 19:
-        return 128 + 8;         /* SIGFPE: divide error, x87, SIMD */
-    case 6:
-        return 128 + 4;         /* SIGILL: invalid opcode */
-    case 1: case 3:
-        return 128 + 5;         /* SIGTRAP: debug, breakpoint */
-    case 17:
-        return 128 + 7;         /* SIGBUS: alignment check */
-    default:
-        return 128 + 11;        /* SIGSEGV: page, protection, stack faults */
-    }
+    return 128 + yod_dbg_signal(LWK_DBG_FAULTED, r->fault_vector);
 }
 
 void pct_report(const struct job *j)

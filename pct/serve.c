@@ -22,6 +22,7 @@
 #include <time.h>
 #include <lwk/syscall.h>
 #include "serve.h"
+#include "yod_debug.h"
 
 #define REQ_BUF     (32 * sizeof(struct yod_msg))
 
@@ -247,6 +248,7 @@ static void control(const struct yod_msg *m, ptl_process_t from,
     case YOD_KILL:
         ranks_kill();
         break;
+    case YOD_DEBUG: debug_request(m); break;
     case YOD_FREE: free_node(); break;
     default: answer(m, from, k, YOD_ERR, "unknown request");
     }
@@ -341,6 +343,7 @@ static int open_portals(void)
         PtlEQAlloc(srv.ni, 16, &srv.ini_eq) != PTL_OK ||
         PtlPTAlloc(srv.ni, 0, srv.req_eq, YOD_PT_CTL, &pt) != PTL_OK ||
         PtlPTAlloc(srv.ni, 0, PTL_EQ_NONE, YOD_PT_DATA, &pt) != PTL_OK ||
+        PtlPTAlloc(srv.ni, 0, PTL_EQ_NONE, YOD_PT_DEBUG, &pt) != PTL_OK ||
         append_req(req_buf[0]) < 0 || append_req(req_buf[1]) < 0 ||
         reply_open() < 0)
         return -1;

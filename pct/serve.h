@@ -70,6 +70,20 @@ int ranks_live(void);
 void ranks_kill(void);
 void ranks_drop(void);
 void ranks_state(struct yod_msg *a, uint64_t ncpus);
+/* The live rank `rank` here, or NULL; tell yod of j's end but keep its
+   process (debug.c: a held end); and let that process go. */
+struct job *ranks_find(int rank);
+void ranks_keep(struct job *j);
+void ranks_release(struct job *j);
+
+/* debug.c: DEBUG requests (yod_debug.h); a rank that stopped
+   (LWK_STOP_DEBUG); 1 if rank j must not run now (stopped, kept); a rank
+   loaded (its faults and aborts held for yod); one about to go. */
+void debug_request(const struct yod_msg *m);
+void debug_stopped(struct job *j);
+int debug_paused(struct job *j);
+void debug_loaded(struct job *j);
+void debug_forget(struct job *j);
 
 /* fetch.c: the image into a scratch region and the argv/env block into
    `args`, from yod or (fan-out) the parent PCT; NULL or why not. */

@@ -18,6 +18,7 @@
 #include "ptl_host.h"
 #include "ptl_linux.h"
 #include "yod.h"
+#include "yod_debug.h"
 
 static struct {
     struct sipkey secret, job;
@@ -74,6 +75,11 @@ void auth_sign(struct yod_msg *m, unsigned nid)
 struct sipkey auth_rank_key(int rank)
 {
     return yod_rank_key(&A.job, rank);
+}
+
+uint64_t auth_dbg_bits(int local, int what)
+{
+    return yod_dbg_bits(&A.job, local, what);
 }
 
 int auth_drop(enum auth_kind kind)

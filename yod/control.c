@@ -13,6 +13,7 @@
 
 #include "fileio.h"
 #include "cluster.h"
+#include "gdbserver.h"
 #include "yod.h"
 
 #define IO_BUF      (1u << 20)
@@ -161,6 +162,12 @@ static void control(const ptl_event_t *ev)
     } else if (m.type == YOD_LOST) {
         if (m.rank >= 0 && m.rank < o.size && job[m.rank])
             job[m.rank]->got = m;   /* its parent speaks for it */
+    } else if (m.type == YOD_STOPPED) {
+        struct node *r = m.rank >= 0 && m.rank < o.size ? job[m.rank] : NULL;
+        if (!r || leader_of(r) != n)
+            auth_drop(AUTH_CONTROL);
+        else
+            gdbserver_stopped(&m);
     } else if (m.type == YOD_EXIT) {
         /* The rank it names, if it is one of this node's. */
         struct node *r = m.rank >= 0 && m.rank < o.size ? job[m.rank] : NULL;
@@ -178,9 +185,10 @@ void pump(int ms)
 {
     ptl_event_t ev;
     unsigned which;
-    int rc = PtlEQPoll(&yod_eq, 1, ms, &ev, &which);
+    int rc = PtlEQPoll(&yod_eq, 1, gdbserver_wait(ms), &ev, &which);
 
     fileio_poll();
+    gdbserver_poll();
     heartbeat();
     if (rc != PTL_OK && rc != PTL_EQ_DROPPED)
         return;
@@ -206,6 +214,7 @@ void pump(int ms)
 static const char *const names[] = {
     [YOD_ALLOC] = "ALLOC", [YOD_LOAD] = "LOAD", [YOD_START] = "START",
     [YOD_KILL] = "KILL", [YOD_FREE] = "FREE", [YOD_FLOAD] = "FLOAD",
+    [YOD_DEBUG] = "DEBUG",
 };
 
 static const char *name_of(uint32_t type)
@@ -218,13 +227,22 @@ static const char *name_of(uint32_t type)
    happened in n->tried (for "does not answer (...)"). */
 int request(struct node *n, uint32_t type, int rank)
 {
+    struct yod_msg m = { .type = type, .rank = rank };
+
+    return request_msg(n, &m);
+}
+
+int request_msg(struct node *n, const struct yod_msg *m)
+{
     static uintptr_t seq;       /* tells this Put's ACK from late ones */
     ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
+    uint32_t type = m->type;
     ptl_event_t ev;
     unsigned which;
     int rc;
 
-    P.out = (struct yod_msg){ .type = type, .rank = rank, .size = o.size };
+    P.out = *m;
+    P.out.size = o.size;
     if (type == YOD_LOAD || type == YOD_FLOAD) {
         P.out.image_len = image_len;
         P.out.args_len = args_len;

@@ -64,6 +64,15 @@ static const char yod_usage[] =
     "                  start in it\n"
     "  -allow-root     run as root (refused by default: the ranks' file\n"
     "                  requests act with yod's rights; LWK_ALLOW_ROOT=1 too)\n"
+    "  -core WHICH     core files of ranks that fault or abort (core.JOB.RANK\n"
+    "                  here, within ulimit -c): first (default), all, none\n"
+    "  -debug RANKS    stop these ranks (e.g. 0,2-3) before they start and\n"
+    "                  serve each to gdb: yod prints the socket for gdb's\n"
+    "                  `target remote` (docs/debugging.md)\n"
+    "  -attach JOB RANK  stop RANK of your running job JOB for gdb (the\n"
+    "                  job's yod serves it; prints the socket)\n"
+    "  -stacks JOB     print every rank's stack of your running job JOB,\n"
+    "                  grouped; the job goes on\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -212,10 +221,14 @@ static const char *nodes_arg(const char *opt, const char *val)
 
 int nodes_listed(unsigned nid)
 {
-    const char *p = o.nodes;
+    return !o.nodes || list_has(o.nodes, nid);
+}
 
-    if (!p)
-        return 1;
+/* Is x in a list nodes_arg accepted ("0,2-3")? */
+int list_has(const char *p, unsigned x)
+{
+    unsigned nid = x;
+
     while (*p) {
         char *end;
         unsigned long a = strtoul(p, &end, 10), b = a;
@@ -336,6 +349,43 @@ static void program_at(int argc, char **argv, int i)
     o.argv = argv + i;
 }
 
+static int core_arg(const char *opt, const char *val)
+{
+    if (!strcmp(val, "first"))
+        return CORE_FIRST;
+    if (!strcmp(val, "all"))
+        return CORE_ALL;
+    if (!strcmp(val, "none"))
+        return CORE_NONE;
+    bad(opt, val, "give first (the first rank that faults or aborts), all "
+        "or none");
+    return CORE_NONE;
+}
+
+/* -attach JOB RANK, -stacks JOB: a request to a running job's yod
+   (jobctl.c); nothing may follow. */
+static void ask(int argc, char **argv, int *i, const char *what)
+{
+    const char *opt = argv[*i];
+    static char req[64];
+    int rank;
+
+    int with_rank = !strcmp(what, "attach");
+
+    if (*i + 1 + with_rank >= argc)
+        bad(opt, *i + 1 < argc ? argv[*i + 1] : "(nothing)", with_rank
+            ? "give JOB RANK: a job id, as showmesh names it, and a rank"
+            : "give JOB: a job id, as showmesh names it");
+    o.ask_job = (unsigned)int_arg(opt, argv[++*i], 1, 0x7fffffff,
+                                  "give a job id, as showmesh names it");
+    rank = with_rank ? int_arg(opt, argv[++*i], 0, MAX_RANKS - 1,
+                               "give a rank, 0..511, after the job id") : 0;
+    snprintf(req, sizeof(req), with_rank ? "%s %d" : "%s", what, rank);
+    o.ask = req;
+    if (*i + 1 < argc)
+        bad(opt, argv[*i + 1], "nothing may follow");
+}
+
 static const char *size_word = "";     /* -sz's value, for errors */
 static int explicit_size;
 
@@ -410,6 +460,16 @@ static void yod_args(int argc, char **argv)
             o.chroot = dir_arg(a, value(argc, argv, &i, "a directory"));
         } else if (!strcmp(a, "-allow-root")) {
             o.allow_root = 1;
+        } else if (!strcmp(a, "-core")) {
+            o.core = core_arg(a, value(argc, argv, &i, "first, all or none"));
+        } else if (!strcmp(a, "-debug")) {
+            o.debug = nodes_arg(a, value(argc, argv, &i, "ranks, e.g. 0,2-3"));
+        } else if (!strcmp(a, "-attach")) {
+            ask(argc, argv, &i, "attach");
+            return;
+        } else if (!strcmp(a, "-stacks")) {
+            ask(argc, argv, &i, "stacks");
+            return;
         } else {
             fprintf(stderr, "yod: unknown option %s (yod -h lists them)\n",
                     a);
@@ -497,6 +557,19 @@ static void mpiexec_args(int argc, char **argv)
             bad(":", "...", unmapped(":"));
 }
 
+/* -debug names ranks of the job. */
+static void check_debug(void)
+{
+    char want[80];
+
+    for (unsigned r = (unsigned)o.size; o.debug && r < MAX_RANKS; r++)
+        if (list_has(o.debug, r)) {
+            snprintf(want, sizeof(want), "rank %u is not in a job of %d "
+                     "rank%s", r, o.size, o.size == 1 ? "" : "s");
+            bad("-debug", o.debug, want);
+        }
+}
+
 /* The ranks' file requests act with yod's rights on this machine: as
    root, with every right.  Refused unless asked for by name. */
 static void refuse_root(void)
@@ -523,6 +596,9 @@ void parse_args(int argc, char **argv)
     } else {
         yod_args(argc, argv);
     }
+    if (o.ask)
+        return;                 /* no program: a question for another yod */
     settle_size();
     refuse_root();
+    check_debug();
 }

@@ -24,6 +24,11 @@
 
 #include "elf.h"
 #include "fileio.h"
+#include "gdbserver.h"
+#include "jobctl.h"
+#include "postmortem.h"
+#include "stacks.h"
+#include "yod_debug.h"
 #include "uapi/abi.h"
 #include "cluster.h"
 #include "slurm.h"
@@ -319,6 +324,8 @@ void rank_ended(struct node *n, const struct yod_msg *m)
     flush_line(n, 1);
     n->exit = *m;
     n->exited = 1;
+    n->held = (m->flags & YOD_EXIT_HELD) != 0;
+    gdbserver_ended(n->rank, m);
     fileio_rank_ended(n->rank);
     if (end_of_rank(n))
         end.kill_now = 1;
@@ -346,6 +353,36 @@ static void on_signal(int sig)
     stop_signal = sig;
 }
 
+/* -debug: those ranks stop before they start, each served to gdb. */
+static void debug_start(void)
+{
+    for (int r = 0; o.debug && r < o.size; r++)
+        if (list_has(o.debug, r) && gdbserver_open(r, 0, NULL, 0) < 0) {
+            free_all();
+            die("rank %d could not be stopped for gdb", r);
+        }
+}
+
+/* The job is being killed because something went wrong: a rank faulted
+   or aborted, the time limit, a signal.  Its stacks are wanted then; not
+   when a rank's exit ended it (-kill-on-error, or it left the parallel
+   job: yod's line says all there is), nor a lost node (the network is in
+   question: the job must end now, not after requests that may not be
+   answered), nor when nothing reads its output any more (yod | head). */
+static int abnormal_end(void)
+{
+    int lost = 0, died = 0;
+
+    for (int r = 0; r < o.size; r++) {
+        lost |= job[r]->down;
+        died |= job[r]->exited && (job[r]->exit.reason == LWK_STOP_FAULT ||
+                                   job[r]->exit.reason == LWK_STOP_ABORT);
+    }
+    if (end.out_status == 128 + SIGPIPE || lost)
+        return 0;
+    return stop_signal || end.timed_out || died;
+}
+
 /* Output until every rank has ended.  KILL the rest on a signal, at the
    time limit (-t), or when the job must end (a rank's end that ends it:
    end.c; a lost node, a closed output pipe). */
@@ -357,6 +394,8 @@ static void run(void)
     watch_nodes(1);
     while (ranks_left()) {
         pump(100);
+        jobctl_poll();
+        postmortem_held();
         if (give_up) {
             if (now_ms() > give_up)
                 break;          /* a node that does not answer */
@@ -372,6 +411,8 @@ static void run(void)
         } else if (!end.kill_now) {
             continue;
         }
+        if (abnormal_end())     /* their stacks, before they go */
+            stacks_take_live(0);
         for (int r = 0; r < o.size; r++) {
             struct node *n = leader_of(job[r]);
             /* One KILL per node, for its first rank still running. */
@@ -379,6 +420,7 @@ static void run(void)
                                     job[r - 1]->exited))
                 request(n, YOD_KILL, n->rank);
         }
+        end.killing = 1;
         give_up = now_ms() + ANSWER_MS;    /* then stop waiting */
     }
     /* Over: free_all() comes next, and a node it has freed answers a ping
@@ -414,6 +456,8 @@ int main(int argc, char **argv)
 
     die_status = ST_CANNOT_RUN;
     parse_args(argc, argv);
+    if (o.ask)
+        return jobctl_ask(o.ask_job, o.ask);
     read_program(o.argv[0]);
     cluster_find();
     slurm_allocation();
@@ -430,12 +474,17 @@ int main(int argc, char **argv)
     open_portals(self_nid);
     launch();
     start_fileio();
+    jobctl_open();
+    debug_start();
     t_loaded = now_ms();
     every_rank(YOD_START, "start");
     t_started = now_ms();
     run();
     t_ended = now_ms();
+    gdbserver_close_all();
+    jobctl_close();
     status = report();
+    stacks_report();
     free_all();
     auth_report();
     if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */

@@ -19,6 +19,8 @@
 #define MAX_RANKS   512         /* virtual-node mode: ranks of all CPUs */
 #define ANSWER_MS   10000       /* a PCT answers a request within this */
 
+enum { CORE_FIRST, CORE_ALL, CORE_NONE };       /* -core */
+
 /* yod's exit statuses besides the ranks' own (yod -h, docs/yod.md). */
 #define ST_USAGE        2       /* a bad option or value */
 #define ST_OUTPUT       74      /* the job's output could not be written */
@@ -40,6 +42,8 @@ struct node {
     int nlocal;                 /* leader: ranks on the node */
     struct yod_msg got;         /* its last answer (got.type 0: none) */
     int exited;
+    int held;                   /* its EXIT said its process is kept
+                                   (yod_debug.h): RELEASE it */
     int ended_at;               /* its EXIT was the n-th heard; 0: none */
     int down;                   /* stopped answering, or lost the job */
     double heard;               /* ms: its last message */
@@ -64,6 +68,10 @@ struct opts {
     double timeout;             /* seconds; 0: none */
     uint64_t heap, stack;       /* 0: the PCT's default */
     const char *nodes;          /* -nodes LIST, or NULL */
+    const char *debug;          /* -debug RANKS: stopped for gdb, or NULL */
+    int core;                   /* -core: CORE_FIRST, CORE_ALL, CORE_NONE */
+    const char *ask;            /* -attach: what to ask job ask_job's yod */
+    unsigned ask_job;
     char *env[YOD_WORDS_MAX];   /* -env: NAME=VALUE */
     int nenv;
     char **argv;                /* the program and its arguments */
@@ -85,6 +93,7 @@ extern volatile int stop_signal;        /* SIGINT or SIGTERM came */
 /* options.c */
 void parse_args(int argc, char **argv);
 int nodes_listed(unsigned nid);         /* in -nodes (1 without it) */
+int list_has(const char *list, unsigned x);     /* in "0,2-3" */
 int nodes_list_count(void);             /* distinct nids in -nodes */
 void nodes_list_span(unsigned *lo, unsigned *hi);
 /* A one-line error about the command line, then exit ST_USAGE. */
@@ -94,6 +103,7 @@ __attribute__((noreturn)) void bad(const char *opt, const char *val,
 /* end.c: how the job ended, what yod says, its status. */
 struct job_end {
     int kill_now;               /* KILL what still runs */
+    int killing;                /* the KILLs went: held ranks go with them */
     int timed_out;              /* -t */
     int out_status;             /* output lost: ST_OUTPUT, or 141 (EPIPE) */
     int io_lost;                /* a rank's file I/O lost (link_failed) */
@@ -116,6 +126,7 @@ void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
             ptl_match_bits_t bits, size_t min_free);
 void pump(int ms);
 int request(struct node *n, uint32_t type, int rank);
+int request_msg(struct node *n, const struct yod_msg *m);  /* as given */
 uint32_t answer(struct node *n);
 void answer_output(const ptl_event_t *ev, uint32_t err);
 void watch_nodes(int on);       /* the job runs: a silent node is down */
@@ -130,6 +141,7 @@ void auth_transport(void);              /* sign yod's Portals frames */
 void auth_job(void);                    /* after each new jobid */
 void auth_sign(struct yod_msg *m, unsigned nid);
 struct sipkey auth_rank_key(int rank);
+uint64_t auth_dbg_bits(int local, int what);   /* yod_debug.h's bits */
 int auth_pct(const ptl_event_t *ev, const struct yod_msg *m, struct node *n);
 int auth_output(const ptl_event_t *ev, struct node *n);
 int auth_rank_sender(const ptl_event_t *ev, unsigned nid, unsigned *pid);

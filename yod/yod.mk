@@ -5,16 +5,21 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
-            yod/slurm.c yod/siphash.c kernel/elf.c
+            yod/slurm.c yod/siphash.c yod/rankdbg.c yod/gdbrsp.c \
+            yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
+            yod/postmortem.c yod/stacks.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
+            yod/yod_debug.h yod/rankdbg.h yod/gdbrsp.h yod/gdbregs.h \
+            yod/gdbserver.h yod/gdbsession.h yod/jobctl.h yod/core.h yod/postmortem.h \
+            yod/stacks.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) -O2 -pthread \
 	    $(PTL_INC) -iquote kernel/include -iquote yod -o $@ \
-	    $(YOD_SRCS) $(PTL_B)/libportals.a -lvdeplug -pthread
+	    $(YOD_SRCS) $(PTL_B)/libportals.a -lvdeplug -ldw -lelf -pthread
 
 # mpiexec and mpirun are yod under other names: it reads their options
 # (yod/options.c).

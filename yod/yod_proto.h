@@ -42,6 +42,12 @@
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
+ * Debugging (yod_debug.h): DEBUG requests stop a rank, read its threads'
+ * registers and memory, write them, and let it go on (yod -debug, yod
+ * -attach, yod's stack summary, core files); STOPPED says a rank
+ * stopped.  An EXIT with YOD_EXIT_HELD in `flags` is a fault or abort
+ * whose process is kept for yod to read until it says RELEASE.
+ *
  * LOAD, START, KILL and FREE are obeyed only from the station that
  * claimed the node for that job (its owner); anything else is refused
  * and logged (a line a second at most, the rest counted).
@@ -224,10 +230,12 @@
 enum yod_type {
     YOD_ALLOC = 1, YOD_LOAD, YOD_START, YOD_KILL, YOD_FREE,
     YOD_PING = 6, YOD_STATUS = 7,      /* lease, showmesh */
+    YOD_DEBUG = 8,                      /* yod_debug.h */
     YOD_FLOAD = 10, YOD_GOT, YOD_HELLO, /* fan-out loading */
     YOD_OK = 16, YOD_BUSY, YOD_ERR, YOD_EXIT,
     YOD_ALIVE = 20, YOD_STATE = 21,    /* answers to PING, STATUS */
     YOD_LOST = 24,                      /* fan-out: a child did not answer */
+    YOD_STOPPED = 25,                   /* yod_debug.h: a rank stopped */
 };
 
 enum yod_mode {                                 /* pct/cpus.c */
@@ -261,7 +269,8 @@ struct yod_msg {
     int32_t rank, size;         /* LOAD */
     uint32_t argc, envc;        /* LOAD */
     int32_t status;             /* EXIT: exit, abort or fault status */
-    uint32_t reason;            /* EXIT: LWK_STOP_EXIT/_ABORT/_FAULT, 0 killed */
+    uint32_t reason;            /* EXIT: LWK_STOP_EXIT/_ABORT/_FAULT, 0 killed;
+                                   DEBUG: enum yod_dbg_op; STOPPED: why */
     int32_t peer;               /* EXIT after ABORT: the rank whose end made
                                    it give up (a message to it failed), -1 */
     uint32_t mode;              /* LOAD, FLOAD: CPUs (pct/cpus.c): 0 one,
@@ -271,12 +280,13 @@ struct yod_msg {
     uint32_t refused;           /* STATE: requests refused or dropped */
     uint32_t left_job;          /* EXIT: 1 if the rank ended in its parallel
                                    job, not finalized (lwk_run_result) */
-    uint32_t spare;             /* 0: keeps the 64-bit fields unpadded */
+    uint32_t flags;             /* EXIT: YOD_EXIT_HELD (yod_debug.h) */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {
-        struct { uint64_t addr, rip; };     /* EXIT after a fault */
+        struct { uint64_t addr, rip; };     /* EXIT after a fault; STOPPED */
         struct { uint64_t src, owner; };    /* FLOAD: YOD_STATIONs */
+        struct { uint64_t go, step; };      /* DEBUG CONT: CPU masks */
     };
     uint64_t nonce;             /* the job's key is made from job and nonce */
     uint64_t seq;               /* the sender's message number: only grows */

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "aspace.h"
 #include "cpu.h"
+#include "debug.h"
 #include "trap.h"
 #include "uapi/abi.h"
 
@@ -56,6 +57,7 @@ struct proc {
     uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
     uint64_t lx_busy;           /* CPUs in the runtime answering a call */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
+    struct proc_debug dbg;      /* debug.c: flags, a held end, a stop */
 };
 
 /* The process this CPU runs (per CPU: see struct cpu). */

@@ -24,6 +24,7 @@
 #define VEC_TIMER       0x40
 #define VEC_CALL        0xF0    /* smp_call: run the mailbox's function */
 #define VEC_KICK        0xF1    /* a thread ended its process: CPU 0, look */
+#define VEC_DBG_STOP    0xF2    /* debug.c: park this CPU's thread */
 #define VEC_SPURIOUS    0xFF
 
 /* Saved by trapentry.S; the last five are pushed by the CPU. */

@@ -43,6 +43,13 @@ int main(int argc, char **argv)
         *(volatile uint64_t *)LWK_PCT_WINDOW = 0;
     else if (!strcmp(what, "text"))     /* text is read-only */
         *(volatile uint8_t *)(uintptr_t)&main = 0xC3;
+    else if (!strcmp(what, "breakpoint"))   /* with no debugger: fatal */
+        __asm__ volatile("int3");
+    else if (!strcmp(what, "dbgcall")) {    /* a PCT-only call */
+        long rc = lwk_sys_proc_debug(LWK_DBG_STOP, lwk_sys_getpid(), 0, 0);
+        printf("faults: dbgcall returned %ld\n", rc);
+        return rc == -1 ? 0 : 1;        /* -EPERM */
+    }
     else if (!strcmp(what, "pctcall")) {
         long n = argc > 2 ? atol(argv[2]) : 1, refused = 0, rc = 0;
         for (long i = 0; i < n; i++)    /* a refused call n times: logged */

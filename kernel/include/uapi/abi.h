@@ -120,6 +120,10 @@ enum lwk_stop_reason {
     LWK_STOP_ELSEWHERE,             /* proc_run of a process placed on a
                                        CPU of its own (proc_place): it runs
                                        there and has not ended */
+    LWK_STOP_DEBUG,                 /* stopped for its debugger (proc_debug
+                                       below): a trap, a held fault or
+                                       abort, or LWK_DBG_STOP; it runs again
+                                       only after LWK_DBG_CONT */
 };
 
 #define LWK_WHY_LEN         200     /* an abort's reason, NUL included */
@@ -140,6 +144,83 @@ struct lwk_run_result {
                                        a parallel job (a logical Portals
                                        NI not finalized: ptl_lib_in_job) */
     uint32_t reserved;              /* 0: no padding leaves the kernel */
+};
+
+/*
+ * Debugging (proc_debug, PCT-only; kernel/debug.c).  The kernel has the
+ * mechanisms: it stops a process's threads where they are, reads and
+ * writes their registers, and, for a process the PCT flagged, turns a
+ * breakpoint (int3), a single step (the trap flag) or a fault or abort
+ * into a stop the PCT hears (proc_run's LWK_STOP_DEBUG) instead of the
+ * end of the process.  Who may debug what is the PCT's (pct/debug.c).
+ * Memory needs no call: the PCT has every region in its window.
+ *
+ * A thread is named by the CPU it runs on: the main thread's is 0, or
+ * its CPU in virtual-node mode (lwk_dbg_state.main_cpu).  GETREGS and
+ * SETREGS act on a stopped thread.
+ *
+ *   proc_debug(op, pid, arg, ptr)
+ *   LWK_DBG_SET      arg: LWK_DBG_* flags (0: none, as at creation)
+ *   LWK_DBG_STOP     stop every thread (each on its CPU, in user mode or
+ *                    in the system call it made); returns once they are
+ *   LWK_DBG_CONT     arg: CPUs (a mask) whose threads go on; the main
+ *                    thread's CPU ends its stop: proc_run runs it again
+ *   LWK_DBG_STATE    ptr: struct lwk_dbg_state
+ *   LWK_DBG_GETREGS  arg: the thread's CPU; ptr: struct lwk_dbg_regs
+ *   LWK_DBG_SETREGS  arg: the thread's CPU; ptr: struct lwk_dbg_regs,
+ *                    checked as a signal return is: user selectors, no
+ *                    IOPL, interrupts on, user addresses, a valid MXCSR
+ *                    (-EINVAL otherwise)
+ *   Errors: -ESRCH no such process (or the PCT's), -EINVAL a bad op, CPU
+ *   or argument, -EBUSY the thread runs (STOP it first), -EFAULT ptr.
+ */
+enum lwk_dbg_op {
+    LWK_DBG_SET = 1, LWK_DBG_STOP, LWK_DBG_CONT, LWK_DBG_STATE,
+    LWK_DBG_GETREGS, LWK_DBG_SETREGS,
+};
+#define LWK_DBG_TRAP    1   /* int3 and the trap flag stop it (else fatal) */
+#define LWK_DBG_HOLD    2   /* a fault or an abort stops it instead of
+                               ending it: the PCT ends it (proc_destroy) */
+#define LWK_DBG_CPUS    64  /* threads a state names (CPUs) */
+
+/* Why a thread stopped. */
+enum lwk_dbg_why {
+    LWK_DBG_NONE,           /* running, or stopped by none of these */
+    LWK_DBG_STOPPED,        /* LWK_DBG_STOP */
+    LWK_DBG_TRAPPED,        /* int3 (vector 3) or a single step (vector 1,
+                               dr6 says which) */
+    LWK_DBG_FAULTED,        /* a CPU exception (LWK_DBG_HOLD) */
+    LWK_DBG_ABORTED,        /* abort(status, why) (LWK_DBG_HOLD) */
+};
+
+struct lwk_dbg_event {
+    uint32_t why;           /* enum lwk_dbg_why */
+    uint32_t vector;        /* TRAPPED, FAULTED: the exception */
+    uint64_t error;         /* its error code; TRAPPED: dr6 */
+    uint64_t addr;          /* page fault: cr2 */
+};
+
+struct lwk_dbg_state {
+    uint64_t threads;       /* CPUs with a thread of it, the main's too */
+    uint64_t stopped;       /* of those, the stopped ones */
+    uint32_t main_cpu;      /* the main thread's CPU */
+    uint32_t in_job;        /* it is in a parallel job (left_job) */
+    uint64_t cpu_ns;        /* its CPU time so far */
+    struct lwk_run_result held;     /* the first fault or abort it was
+                                       stopped for (reason FAULT, ABORT),
+                                       as its end would have said; reason
+                                       0: none */
+    struct lwk_dbg_event ev[LWK_DBG_CPUS];  /* per thread (CPU) */
+};
+
+/* A thread's registers.  fpu is the FXSAVE image (x87, SSE, MXCSR):
+   Intel SDM Vol 1 10.5.1; fs_base is its %fs base (thread-local
+   storage); gs_base is always 0 (a process cannot set it). */
+struct lwk_dbg_regs {
+    uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp;
+    uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+    uint64_t rip, rflags, cs, ss, fs_base, gs_base;
+    uint8_t fpu[512] __attribute__((aligned(16)));
 };
 
 /* What clock_ns computes, for a process to do it itself from rdtsc:

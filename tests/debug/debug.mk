@@ -1,0 +1,42 @@
+# tests/debug/: programs of tests/qemu/suite-debug (gdb on a rank, core
+# files, stack summaries, profiles: docs/debugging.md).  All with -g and
+# no optimization, so gdb's `next` and locals are the source's.
+
+DEBUG_B := $(BUILD)/tests/debug
+DEBUG_MPI_ELF := $(DEBUG_B)/dbgmpi.elf
+
+$(DEBUG_B)/%.elf: tests/debug/%.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O0 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
+test-build: $(DEBUG_MPI_ELF) $(DEBUG_B)/heat.elf
+
+# The same in Fortran and C++, static Linux programs (the Linux
+# personality), and in a thread (yod -threads).
+DEBUG_F90 := $(DEBUG_B)/dbgf90
+DEBUG_CXX := $(DEBUG_B)/dbgcxx
+DEBUG_THR_ELF := $(DEBUG_B)/dbgthr.elf
+$(DEBUG_F90): tests/debug/dbgf90.f90 $$(LXN_DEPS)
+	$(call say,MPIFORT,$@)
+	@mkdir -p $(@D)/mod
+	$(Q)MPI_BUILD=$(BUILD) tools/mpifort --lwk -O0 -g -Wall -J$(@D)/mod \
+	    $< -o $@
+$(DEBUG_CXX): tests/debug/dbgcxx.cc $$(LXN_DEPS)
+	$(call say,MPICXX,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicxx --lwk -O0 -g -Wall -Wextra \
+	    -Werror $< -o $@
+
+test-build: $(DEBUG_F90) $(DEBUG_CXX) $(DEBUG_THR_ELF)
+TEST_SUITES += tests/qemu/suite-debug
+
+# heat.c as a static Linux program (mpicc --linux-node): its cores.
+DEBUG_HEAT_LX := $(DEBUG_B)/heat-lx
+$(DEBUG_HEAT_LX): tests/debug/heat.c $$(LXN_DEPS)
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O0 -g -Wall -Wextra \
+	    -Werror $< -o $@
+test-build: $(DEBUG_HEAT_LX)
