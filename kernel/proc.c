@@ -22,8 +22,11 @@
 #define REGION_SPAN     LWK_REGION_MAX  /* PCT window per region: max size */
 /* The PCT is part of the OS: it lives in 4 KiB pages of the kernel's own
    chunk.  Its heap holds module names and the function symbols of the
-   programs it runs (for fault reports). */
-#define PCT_HEAP        KiB(256)
+   programs it runs (for fault reports).  PCT, heap, stack and their page
+   tables must fit the 604 KiB the kernel leaves free there on a 128 MiB
+   node, or a 2 MB chunk is taken from the programs (suite-user's
+   memfig-all-outside-os-chunk): 240 KiB keeps 36 KiB spare. */
+#define PCT_HEAP        KiB(240)
 #define PCT_STACK       KiB(64)
 #define SLOT_SPAN       (4 * REGION_SPAN)
 
