@@ -143,6 +143,22 @@ int ranks_start(void)
     return 0;
 }
 
+/* A page fault in the SMARTMAP slot of a rank of this node that has
+   ended is a consequence of that end (its memory is gone), as a rank that
+   gives up because a peer is gone says so (lwk_abort_peer): yod then
+   names that rank's end as the job's cause.  That rank, or -1. */
+static int fault_peer(const struct job *j)
+{
+    unsigned slot;
+    uint64_t va;
+
+    if (!job.shared || j->last.fault_vector != 14 ||
+        !lwk_smartmap_of(j->last.fault_addr, &slot, &va) ||
+        slot >= (unsigned)job.nranks || job.j[slot].pid)
+        return -1;
+    return job.j[slot].rank;
+}
+
 /* Rank j has ended (or was ended: killed): tell yod, forget it. */
 static void rank_ended(struct job *j, int killed)
 {
@@ -155,6 +171,7 @@ static void rank_ended(struct job *j, int killed)
         pct_describe(j, m.text, sizeof(m.text));
         m.addr = j->last.fault_addr;
         m.rip = j->last.fault_rip;
+        m.peer = fault_peer(j);
     }
     if (!killed && j->last.reason == LWK_STOP_ABORT) {
         snprintf(m.text, sizeof(m.text), "%s", j->last.why);
