@@ -14,7 +14,7 @@
 LXN          := $(BUILD)/lxnode
 LXN_INC      := $(LXN)/include
 LXN_LIB      := $(LXN)/lib
-LXN_HDRS     := $(LXN_INC)/lwk/lwk.h $(LXN_INC)/lwk/syscall.h \
+LXN_HDRS     := $(LXN_INC)/lwk/lwk.h $(LXN_INC)/lwk/syscall.h $(LXN_INC)/lwk/smartmap.h \
                 $(LXN_INC)/lwk/uapi/abi.h $(LXN_INC)/lwk/uapi/syscalls.def \
                 $(LXN_INC)/lwk/uapi/ptlcalls.def
 LXN_CFLAGS   := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -D__lwk__ \
