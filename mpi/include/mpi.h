@@ -1377,6 +1377,8 @@ int MPIX_Tcoll_count(void);      /* triggered Ibcast/Iallreduce started */
 int MPIX_Fetch_count(void);      /* long messages fetched by PtlGet */
 int MPIX_Long_dropped_count(void); /* long data that found no receive */
 int MPIX_Unexpected_count(void); /* eager messages copied out of overflow */
+int MPIX_Single_copy_count(void); /* long messages copied from a rank of
+                                     this node's memory (SMARTMAP) */
 
 #ifdef __cplusplus
 }
