@@ -114,6 +114,13 @@ $(LXN_T)/lxmpiabort: tests/linux/lxmpiabort.c $(LXN_DEPS)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Werror $< -o $@
 test-build: $(LXN_T)/lxmpiabort
+# suite-smartmap's shared-window test as a Linux program
+$(LXN_T)/shmwin: tests/mpi/shmwin.c tests/mpi/mpitest.h $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
+	    -Werror -Itests/mpi $< -o $@
+test-build: $(LXN_T)/shmwin
 # suite-jobs' leave.c (a rank leaves its MPI and NX job) as a Linux program
 $(LXN_T)/leave: tests/yod/leave.c $(LXN_DEPS)
 	@mkdir -p $(@D)

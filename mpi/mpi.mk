@@ -11,7 +11,7 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
-              mpi/bigcount.c mpi/win.c mpi/shm.c \
+              mpi/bigcount.c mpi/win.c mpi/win_shared.c mpi/shm.c \
               mpi/rma.c mpi/rma_ops.c \
               mpi/rma_sync.c mpi/rma_state.c mpi/nbc.c mpi/nbc_algo.c \
               mpi/nbc_trig.c mpi/nbc_tcoll.c \

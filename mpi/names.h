@@ -123,6 +123,10 @@ MPII(copy_ints) MPII(topo_free)
 MPII(dt_forget) MPII(name_get) MPII(name_set) MPII(rec_aints) MPII(rec_init)
 MPII(rec_ints) MPII(rec_keep) MPII(rec_types)
 
+/* win.c */
+MPII(win_args) MPII(win_make)
+/* win_shared.c */
+MPII(win_shared_free)
 
 /* fortran/f2c.c */
 MPII(mpif_get) MPII(mpif_index_of) MPII(mpif_npredefs)
