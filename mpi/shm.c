@@ -40,9 +40,13 @@
 #include <lwk/smartmap.h>
 #endif
 
-/* Below this, the eager and long protocols through the loop queues win
-   (docs/PERFORMANCE.md, "Single copy within a node"). */
-#define SINGLE_COPY_MIN     16384
+/* Below this the eager protocol through the loop queues wins: one put,
+   where a single copy takes two messages besides its copy.  Measured
+   under icount (tests/bench/shm/run, docs/PERFORMANCE.md): the ping-pong
+   crosses at about 5 KiB (5 KiB: 64.1 us single copy, 63.7 us through
+   the loop queues; 5.5 KiB: 64.4 against 66.4), back-to-back sends at
+   4.5 KiB (sends of 4 KiB or less complete once copied, COPY_LIMIT). */
+#define SINGLE_COPY_MIN     6144
 #define DESCS               256         /* single-copy sends in flight */
 
 enum { S_FREE, S_POSTED, S_TAKEN };
