@@ -159,6 +159,17 @@ $(MPI_B)/node/rma-bench.elf: tests/bench/rma/rma_bench.c $(MPI_LWK) \
 bench-rma: $(MPI_B)/rma-bench $(MPI_B)/node/rma-bench.elf $$(YOD_BIN)
 	tests/bench/rma/run $(BUILD) 5
 
+# Two ranks of one node through their shared memory (single copy, shared
+# windows) against the loop queues and two nodes (tests/bench/shm/run).
+$(MPI_B)/node/shm-rma.elf: tests/bench/shm/shm_rma.c $(MPI_LWK) $(LIBC_ALL) \
+                           tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-shm: $(MPI_B)/node/mpi-bench.elf $(MPI_B)/node/shm-rma.elf $$(YOD_BIN)
+	tests/bench/shm/run 5
+
 $(MPI_B)/nbc-bench: tests/bench/nbc/nbc_bench.c $(MPI_B)/libmpi.a \
                     $(PTL_B)/libportals.a tools/mpicc
 	$(call say,MPICC,$@)
@@ -173,4 +184,5 @@ $(MPI_B)/node/nbc-bench.elf: tests/bench/nbc/nbc_bench.c $(MPI_LWK) \
 bench-nbc: $(MPI_B)/nbc-bench $(MPI_B)/node/nbc-bench.elf $$(YOD_BIN)
 	tests/bench/nbc/run $(BUILD) 5
 
-.PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc
+.PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc \
+        bench-shm
