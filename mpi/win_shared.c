@@ -42,7 +42,7 @@
 struct win_shm {
     void *mem;                  /* what this rank allocated, or NULL */
     size_t map_len;             /* Linux: the whole window, mapped */
-    void **base;                /* every rank's segment, as reached here */
+    void *base[];               /* every rank's segment, as reached here */
 };
 
 /* Is `mine` true on every rank of comm? */
@@ -130,7 +130,8 @@ static int place_apart(struct win_shm *s, MPI_Aint size, MPI_Comm comm)
         rc = coll_allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T,
                             comm);
     for (int r = 0; rc == MPI_SUCCESS && r < comm->size; r++)
-        s->base[r] = shm_addr(comm->local->world[r], (void *)(uintptr_t)all[r]);
+        s->base[r] = shm_addr(comm->local->world[r],
+                              (void *)(uintptr_t)all[r]);
     free(all);
     return rc;
 }
@@ -217,7 +218,6 @@ void win_shared_free(MPI_Win w)
     if (s == NULL)
         return;
     unplace(s);
-    free(s->base);
     free(s);
     w->shm = NULL;
 }
@@ -230,20 +230,18 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
 
     if (rc == MPI_SUCCESS && baseptr == NULL)
         rc = MPI_ERR_ARG;
-    if (rc == MPI_SUCCESS &&
-        ((s = calloc(1, sizeof(*s))) == NULL ||
-         (s->base = calloc((size_t)comm->size, sizeof(void *))) == NULL))
-        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = agree((s = calloc(1, sizeof(*s) + (size_t)comm->size *
+                                         sizeof(void *))) != NULL,
+                   MPI_ERR_NO_MEM, comm);
     if (rc == MPI_SUCCESS)
         rc = place(s, size, info, comm);
     if (rc == MPI_SUCCESS)
         rc = win_make(s->base[comm->rank], size, disp_unit,
                       MPI_WIN_FLAVOR_SHARED, info, comm, win);
     if (rc != MPI_SUCCESS) {
-        if (s != NULL && s->base != NULL)
-            unplace(s);
         if (s != NULL)
-            free(s->base);
+            unplace(s);
         free(s);
         return mpi_err(comm, rc, "MPI_Win_allocate_shared");
     }
