@@ -139,7 +139,12 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
         return -ENODEV;
     if ((*out = kptl_of(p)))    /* PtlInit again: the area stays the one */
         return (*out)->shm_uva == shm_uva ? 0 : -EEXIST;   /* (ptl Area) */
-    if (shm_len < 4096 || !(shm = user_ptr(p, shm_uva, shm_len, true)))
+    /* The caller's own regions only (region_ptr, not user_ptr): the
+       kernel writes the area until the endpoint goes, so it must live as
+       long as the caller.  Another rank's memory through a SMARTMAP slot
+       (or, for the PCT, a process through its window) is freed when that
+       process ends, with this endpoint still writing into it. */
+    if (shm_len < 4096 || !(shm = region_ptr(p, shm_uva, shm_len, true)))
         return -EFAULT;
     for (int i = 0; i < NPROC && !kp; i++)
         if (!kptls[i].lib)
