@@ -11,7 +11,10 @@
  * empties its SMARTMAP slot first), not go on using memory that is no
  * longer the victim's: a rank that still can after 60 s says so and
  * exits 3.  Not a PASS/FAIL program: the suite judges the job's end.
- * Usage: shmfault VICTIM [trap | kill | exit N] */
+ * With -contig the window has the default layout, every segment in node
+ * rank 0's memory, and each other rank uses its own segment: with VICTIM
+ * 0 a rank's own window memory goes when another rank ends.
+ * Usage: shmfault [-contig] VICTIM [trap | kill | exit N] */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,10 +57,13 @@ static void die(int me, const char *how, int code)
 
 int main(int argc, char **argv)
 {
-    int victim = argc > 1 ? atoi(argv[1]) : 1, me, nr;
-    const char *how = argc > 2 ? argv[2] : "trap";
-    int code = argc > 3 ? atoi(argv[3]) : 0;
-    volatile int64_t *theirs;
+    int contig = argc > 1 && !strcmp(argv[1], "-contig");
+    char **arg = argv + contig;
+    int narg = argc - contig;
+    int victim = narg > 1 ? atoi(arg[1]) : 1, me, nr;
+    const char *how = narg > 2 ? arg[2] : "trap";
+    int code = narg > 3 ? atoi(arg[3]) : 0;
+    volatile int64_t *theirs, *use;
     int64_t *mine, sum = 0;
     MPI_Comm node;
     MPI_Info info;
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Info_create(&info);
-    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    MPI_Info_set(info, "alloc_shared_noncontig", contig ? "false" : "true");
     MPI_Win_allocate_shared(N * 8, 8, info, node, &mine, &win);
     MPI_Info_free(&info);
     for (int i = 0; i < N; i++)
@@ -93,13 +99,14 @@ int main(int argc, char **argv)
         die(me, how, code);
     }
     printf("shmfault: node rank %d uses node rank %d's memory at %p\n", me,
-           victim, (void *)theirs);
+           victim, contig ? (void *)mine : (void *)theirs);
     fflush(stdout);
     theirs[MARK(me)] = 1;
+    use = contig ? mine : theirs;
     for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < 60;)
         for (int i = 0; i < N; i += 512) {
-            sum += theirs[i];
-            theirs[i] = sum;
+            sum += use[i];
+            use[i] = sum;
         }
     fprintf(stderr, "shmfault: node rank %d: node rank %d's memory is still "
             "there after 60 s\n", me, victim);
