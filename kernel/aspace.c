@@ -16,6 +16,7 @@
 #include "memlayout.h"
 #include "paging.h"
 #include "proc.h"
+#include "smartmap.h"
 #include "x86.h"
 
 #define USER_TABLE  (PTE_W | PTE_U)     /* flags of a process's tables */
@@ -122,7 +123,7 @@ static bool in_region(const struct region_map *r, uint64_t uva, uint64_t len)
 /* The region of the previous call is tried first: a Portals call checks
    several pointers into the same region, and the receive path one per
    fragment, so the walk over all regions is mostly skipped. */
-void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
+void *region_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
 {
     struct region_map *r = &p->reg[p->reg_hint];
 
@@ -132,13 +133,26 @@ void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
         while (i < LWK_NREGIONS && !in_region(&p->reg[i], uva, len))
             i++;
         if (i == LWK_NREGIONS)
-            return p == pct ? proc_window_ptr(uva, len) : NULL;
+            return NULL;
         p->reg_hint = i;
         r = &p->reg[i];
     }
     if (write && !(r->pte_flags & PTE_W))
         return NULL;
     return phys_to_virt(r->pa + (uva - r->va));
+}
+
+/* Besides its own regions, the PCT names the processes it made through
+   its window, and a member of a SMARTMAP group the other members'
+   memory through their slots (smartmap.c). */
+void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
+{
+    void *k = region_ptr(p, uva, len, write);
+
+    if (k)
+        return k;
+    return p == pct ? proc_window_ptr(uva, len)
+                    : smartmap_ptr(p, uva, len, write);
 }
 
 int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len)

@@ -16,6 +16,7 @@
 #include "portals.h"
 #include "printf.h"
 #include "proc.h"
+#include "smartmap.h"
 #include "timer.h"
 #include "x86.h"
 
@@ -91,6 +92,7 @@ static void release(struct proc *p)
     thread_release(p);          /* its threads off their CPUs first */
     proc_event_flush();         /* what it did that was not logged */
     kptl_release(p);
+    smartmap_leave(p);          /* nobody reaches its memory any more */
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
         if (!r->size)
@@ -249,6 +251,24 @@ long proc_heap(uint64_t pid, uint64_t va, uint64_t size, uint64_t flags)
                          ? PTE_W : PTE_W | proc_nx_bit)) < 0)
         return rc;
     return (long)heap->size;
+}
+
+/* The PCT's decision: these processes (the ranks of one job on this
+   node) map each other, pids[k] in SMARTMAP slot k (smartmap.c). */
+long proc_share(uint64_t upids, uint64_t n)
+{
+    int32_t pids[LWK_SMARTMAP_SLOTS];
+    struct proc *m[LWK_SMARTMAP_SLOTS];
+
+    if (n < 1 || n > LWK_SMARTMAP_SLOTS)
+        return -EINVAL;
+    if (copy_from_user(current, pids, upids, n * sizeof(pids[0])) < 0)
+        return -EFAULT;
+    for (uint64_t i = 0; i < n; i++)
+        if (!(m[i] = proc_find((uint64_t)pids[i])) || m[i] == pct ||
+            m[i]->state == P_DEAD)
+            return -ESRCH;
+    return smartmap_share(m, (int)n);
 }
 
 uint8_t proc_fpu_initial[512] __attribute__((aligned(16)));

@@ -139,7 +139,12 @@ int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
         return -ENODEV;
     if ((*out = kptl_of(p)))    /* PtlInit again: the area stays the one */
         return (*out)->shm_uva == shm_uva ? 0 : -EEXIST;   /* (ptl Area) */
-    if (shm_len < 4096 || !(shm = user_ptr(p, shm_uva, shm_len, true)))
+    /* The caller's own regions only (region_ptr, not user_ptr): the
+       kernel writes the area until the endpoint goes, so it must live as
+       long as the caller.  Another rank's memory through a SMARTMAP slot
+       (or, for the PCT, a process through its window) is freed when that
+       process ends, with this endpoint still writing into it. */
+    if (shm_len < 4096 || !(shm = region_ptr(p, shm_uva, shm_len, true)))
         return -EFAULT;
     for (int i = 0; i < NPROC && !kp; i++)
         if (!kptls[i].lib)
@@ -246,10 +251,38 @@ bool kptl_in_job(struct proc *p)
     return kp && kp->lib && ptl_lib_in_job(kp->lib);
 }
 
+/* On the engine's CPU: wait (100 ms at most) until the NIC has sent
+   every frame it holds, so none still points into memory about to be
+   freed (sends are zero copy).  `whose` names that memory in the log. */
+static void tx_drain(int whose)
+{
+    uint64_t give_up = clock_ns() + 100000000ULL;
+
+    while (kptl_nic && !netdev_tx_idle(kptl_nic) && clock_ns() < give_up)
+        netdev_poll(kptl_nic);
+    if (kptl_nic && !netdev_tx_idle(kptl_nic))
+        pr_warn("pid %d: NIC still holds its frames after 100 ms\n", whose);
+}
+
+static void tx_drain_here(void *arg)
+{
+    tx_drain(((struct proc *)arg)->pid);
+}
+
+/* Another process's sends may point into p's memory (SMARTMAP: a member
+   of its group names p's memory as its own, smartmap.c): they must have
+   left before p's regions go. */
+void kptl_tx_drain(struct proc *p)
+{
+    if (kptl_on_engine())
+        tx_drain(p->pid);
+    else
+        smp_call(kptl_engine_cpu, tx_drain_here, p);
+}
+
 void kptl_release(struct proc *p)
 {
     struct kptl *kp = kptl_of(p);
-    uint64_t give_up = clock_ns() + 100000000ULL;
 
     if (!kp)
         return;
@@ -269,10 +302,7 @@ void kptl_release(struct proc *p)
         if (kptl_live[i] == kp)
             kptl_live[i] = kptl_live[--kptl_nlive];
     kptl_loop_drop(kp);                 /* frames to it are lost */
-    while (kptl_nic && !netdev_tx_idle(kptl_nic) && clock_ns() < give_up)
-        netdev_poll(kptl_nic);
-    if (kptl_nic && !netdev_tx_idle(kptl_nic))
-        pr_warn("pid %d: NIC still holds its frames after 100 ms\n", p->pid);
+    tx_drain(p->pid);
     give_back(kp->mem_pa, kp->mem_len);
     if (kp->bad_copies)
         pr_warn("pid %d: %lu copies to memory it no longer had\n", p->pid,

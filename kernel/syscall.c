@@ -16,6 +16,7 @@
 #include "panic.h"
 #include "portals.h"
 #include "proc.h"
+#include "smartmap.h"
 #include "timer.h"
 #include "trap.h"
 #include "x86.h"
@@ -236,6 +237,19 @@ static long sys_module_release(struct trapframe *tf)
 static long sys_proc_heap(struct trapframe *tf)
 {
     return proc_heap(A0(tf), A1(tf), A2(tf), A3(tf));
+}
+
+static long sys_proc_share(struct trapframe *tf)
+{
+    return proc_share(A0(tf), A1(tf));
+}
+
+static long sys_smartmap(struct trapframe *tf)
+{
+    struct lwk_smartmap m;
+
+    smartmap_info(current, &m);
+    return copy_to_user(current, A0(tf), &m, sizeof(m));
 }
 
 static long sys_linux_setup(struct trapframe *tf)

@@ -14,7 +14,7 @@
 LXN          := $(BUILD)/lxnode
 LXN_INC      := $(LXN)/include
 LXN_LIB      := $(LXN)/lib
-LXN_HDRS     := $(LXN_INC)/lwk/lwk.h $(LXN_INC)/lwk/syscall.h \
+LXN_HDRS     := $(LXN_INC)/lwk/lwk.h $(LXN_INC)/lwk/syscall.h $(LXN_INC)/lwk/smartmap.h \
                 $(LXN_INC)/lwk/uapi/abi.h $(LXN_INC)/lwk/uapi/syscalls.def \
                 $(LXN_INC)/lwk/uapi/ptlcalls.def
 LXN_CFLAGS   := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -D__lwk__ \
@@ -114,6 +114,13 @@ $(LXN_T)/lxmpiabort: tests/linux/lxmpiabort.c $(LXN_DEPS)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Werror $< -o $@
 test-build: $(LXN_T)/lxmpiabort
+# suite-smartmap's shared-window test as a Linux program
+$(LXN_T)/shmwin: tests/mpi/shmwin.c tests/mpi/mpitest.h $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
+	    -Werror -Itests/mpi $< -o $@
+test-build: $(LXN_T)/shmwin
 # suite-jobs' leave.c (a rank leaves its MPI and NX job) as a Linux program
 $(LXN_T)/leave: tests/yod/leave.c $(LXN_DEPS)
 	@mkdir -p $(@D)

@@ -4,24 +4,31 @@
  * ranks of one node), MPI_Comm_dup_with_info, MPI_Comm_create_group
  * (collective over the group only), info and names.
  *
- * A node is what shares memory: on the compute nodes a Portals nid (one
- * rank per node today; virtual-node mode will put several on one), on
- * Linux the host (every process ptlrun starts runs on it).
+ * A node is what shares memory: on the compute nodes the ranks of a nid
+ * that map each other (virtual-node mode puts several ranks on a node,
+ * and its PCT groups them: shm.c), on Linux the host (every process
+ * ptlrun starts runs on it).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "mpi_impl.h"
+#include "shm.h"
 
 #define NODE_NAME 64
 
-/* This process's node, as a name every rank of the node shares. */
+/* This process's node, as a name every rank of the node shares.  A
+ * rank of a node whose ranks do not map each other is a node of its own. */
 static void node_name(char *out)
 {
     memset(out, 0, NODE_NAME);
 #ifdef __lwk__
-    snprintf(out, NODE_NAME, "nid %ld", proto_nid());
+    if (shm_grouped())
+        snprintf(out, NODE_NAME, "nid %ld", proto_nid());
+    else
+        snprintf(out, NODE_NAME, "nid %ld rank %d", proto_nid(),
+                 proto_world_rank());
 #else
     if (gethostname(out, NODE_NAME - 1) != 0)
         strcpy(out, "localhost");

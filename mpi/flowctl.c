@@ -110,8 +110,8 @@ static bool put_try(MPI_Request r)
     int rc = ops_inflight >= ops_max ? PTL_NO_SPACE :
              PtlPut(md, ptl_job_md_off(r->data, r->len),
                     (r->bits & MB_LONG) && !(r->hdr & H_DATA) ? 0 : r->len,
-                    PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits, 0, r,
-                    r->hdr);
+                    PTL_ACK_REQ, rank_id(r->world), PT_DATA, r->bits,
+                    (uint64_t)(uintptr_t)r->shm, r, r->hdr);
 
     if (rc == PTL_NO_SPACE)
         return false;
@@ -219,6 +219,7 @@ void hold_drained(const ptl_event_t *ev)
         mpi_fatal("out of memory draining unexpected messages");
     u->bits = ev->match_bits & ~MB_LONG;
     u->hdr = ev->hdr_data;
+    u->roff = ev->remote_offset;
     u->len = proto_msg_len(ev);
     u->world = (int)ev->initiator.rank;
     if (!(ev->match_bits & MB_LONG)) {

@@ -11,7 +11,8 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
               mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
-              mpi/bigcount.c mpi/win.c mpi/rma.c mpi/rma_ops.c \
+              mpi/bigcount.c mpi/win.c mpi/win_shared.c mpi/shm.c \
+              mpi/rma.c mpi/rma_ops.c \
               mpi/rma_sync.c mpi/rma_state.c mpi/nbc.c mpi/nbc_algo.c \
               mpi/nbc_trig.c mpi/nbc_tcoll.c \
               mpi/io.c mpi/io_view.c
@@ -20,7 +21,7 @@ MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 MPI_CFLAGS := $(HOSTCFLAGS) -O2 -fPIC -Impi/include -Impi -Iportals/include
 
 $(MPI_B)/obj/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                   mpi/nbc.h mpi/io.h mpi/include/mpi.h
+                   mpi/shm.h mpi/nbc.h mpi/io.h mpi/include/mpi.h
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(MPI_CFLAGS) -c $< -o $@
@@ -38,7 +39,7 @@ mpi: $(MPI_B)/libmpi.a $(PTL_B)/libportals.a
 MPI_LWKOBJS := $(patsubst mpi/%.c,$(MPI_B)/lwk/%.o,$(MPI_SRCS))
 
 $(MPI_B)/lwk/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                  mpi/nbc.h mpi/io.h mpi/include/mpi.h \
+                  mpi/shm.h mpi/nbc.h mpi/io.h mpi/include/mpi.h \
                   $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)
@@ -158,6 +159,17 @@ $(MPI_B)/node/rma-bench.elf: tests/bench/rma/rma_bench.c $(MPI_LWK) \
 bench-rma: $(MPI_B)/rma-bench $(MPI_B)/node/rma-bench.elf $$(YOD_BIN)
 	tests/bench/rma/run $(BUILD) 5
 
+# Two ranks of one node through their shared memory (single copy, shared
+# windows) against the loop queues and two nodes (tests/bench/shm/run).
+$(MPI_B)/node/shm-rma.elf: tests/bench/shm/shm_rma.c $(MPI_LWK) $(LIBC_ALL) \
+                           tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-shm: $(MPI_B)/node/mpi-bench.elf $(MPI_B)/node/shm-rma.elf $$(YOD_BIN)
+	tests/bench/shm/run 5
+
 $(MPI_B)/nbc-bench: tests/bench/nbc/nbc_bench.c $(MPI_B)/libmpi.a \
                     $(PTL_B)/libportals.a tools/mpicc
 	$(call say,MPICC,$@)
@@ -172,4 +184,5 @@ $(MPI_B)/node/nbc-bench.elf: tests/bench/nbc/nbc_bench.c $(MPI_LWK) \
 bench-nbc: $(MPI_B)/nbc-bench $(MPI_B)/node/nbc-bench.elf $$(YOD_BIN)
 	tests/bench/nbc/run $(BUILD) 5
 
-.PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc
+.PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc \
+        bench-shm

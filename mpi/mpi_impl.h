@@ -264,6 +264,7 @@ struct mpi_req_s {
     bool cancel_req;            /* MPI_Cancel waits for that ACK */
     ptl_handle_me_t me;
     bool me_linked;
+    void *shm;                  /* a single-copy send's descriptor (shm.c) */
     struct mpi_req_s *next, *prev;   /* posted / sync-wait / get lists */
     struct mpi_req_s *qnext;         /* a peer's send queue */
     void *bsend_seg;            /* buffered send: attached-buffer segment */

@@ -113,11 +113,20 @@ MPII(rma_may_access)
 MPII(copy_fini) MPII(on_ack) MPII(on_ctrl) MPII(on_get)
 MPII(proto_cancel_send) MPII(proto_copy_release) MPII(proto_send)
 MPII(proto_send_copy) MPII(send_pending)
+/* shm.c */
+MPII(shm_addr) MPII(shm_grouped) MPII(shm_init) MPII(shm_peer)
+MPII(shm_recv_take) MPII(shm_send_cancel) MPII(shm_send_done)
+MPII(shm_send_post) MPII(shm_send_wanted)
 /* topo.c */
 MPII(copy_ints) MPII(topo_free)
 /* typeinfo.c */
 MPII(dt_forget) MPII(name_get) MPII(name_set) MPII(rec_aints) MPII(rec_init)
 MPII(rec_ints) MPII(rec_keep) MPII(rec_types)
+
+/* win.c */
+MPII(win_args) MPII(win_make)
+/* win_shared.c */
+MPII(win_shared_free)
 
 /* fortran/f2c.c */
 MPII(mpif_get) MPII(mpif_index_of) MPII(mpif_npredefs)

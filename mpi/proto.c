@@ -61,6 +61,7 @@
 #include "mpi_impl.h"
 #include "ptl_job.h"
 #include "proto.h"
+#include "shm.h"
 
 struct block {
     int kind;                   /* UP_BLOCK */
@@ -370,6 +371,7 @@ int proto_init(void)
     if ((peers = calloc((size_t)job.size, sizeof(*peers))) == NULL)
         return MPI_ERR_INTERN;
     fc_init();
+    shm_init();
     setup_portals();
     ptl_job_barrier();      /* every rank's MPI portals exist now */
     return MPI_SUCCESS;

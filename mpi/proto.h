@@ -42,11 +42,13 @@
 
 /* hdr_data: bits 63..56 flags, 55..24 a long message's length (Portals'
  * max_msg_size is 32 bits), 23..0 the sender's key.  H_DATA: a long
- * message's put carries its data (else only its header, send.c). */
+ * message's put carries its data (else only its header, send.c); H_SHM:
+ * the receiver copies it from the sender's memory (shm.c). */
 #define HKEY_MASK   0xffffffu
 #define HKEY(h)     ((uint32_t)(h) & HKEY_MASK)
 #define HLEN(h)     ((size_t)(((h) >> 24) & 0xffffffffu))
 #define H_DATA      (1ull << 56)
+#define H_SHM       (1ull << 57)    /* single copy: shm.c */
 #define CTRL(t, p)  (((uint64_t)(t) << 56) | (uint32_t)(p))
 enum { C_FIN = 1, C_PAUSE, C_PAUSE_ACK, C_UNPAUSE };
 
@@ -64,6 +66,7 @@ struct hook {
 struct uq {
     struct uq *next;
     uint64_t bits, hdr;
+    uint64_t roff;              /* its put's remote offset (H_SHM: shm.c) */
     size_t len;
     void *data;
     int world;

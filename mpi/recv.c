@@ -9,6 +9,7 @@
 #include <string.h>
 #include "mpi_impl.h"
 #include "proto.h"
+#include "shm.h"
 
 struct probe {
     int kind;                   /* UP_PROBE */
@@ -48,20 +49,27 @@ static void recv_bits(MPI_Request r)
                 (r->tag == MPI_ANY_TAG ? MB_TAGMASK : 0);
 }
 
+static int post(MPI_Request r);
+static void forget_cancelled(MPI_Request r);
+
 /* Fetch a long or synchronous message from the sender's READ entry.
  * When the REPLY is in, a FIN tells the sender its buffer is free: its
  * own GET event comes when the request arrives, before the reply data
- * has left the buffer. */
-static void get_long(MPI_Request r, int world, uint32_t key)
+ * has left the buffer.  A single-copy one (H_SHM) is copied from the
+ * sender's memory at once (shm.c), the put's remote offset naming it. */
+static void get_long(MPI_Request r, int world, uint64_t hdr, uint64_t roff)
 {
+    if (hdr & H_SHM) {
+        if (!shm_recv_take(r, world, HKEY(hdr), roff))
+            forget_cancelled(r);
+        return;
+    }
     r->wait = 1;
     r->world = world;
-    r->key = key;
+    r->key = HKEY(hdr);
     r->fetch = r->status.mpi_bytes;
     get_start(r);
 }
-
-static int post(MPI_Request r);
 
 /* A receive matched a message held in our own queue. */
 static void take_held(MPI_Request r, struct uq *u)
@@ -70,7 +78,7 @@ static void take_held(MPI_Request r, struct uq *u)
 
     fill_status(r, u->bits, n, u->len);
     if (u->data == NULL) {
-        get_long(r, u->world, HKEY(u->hdr));
+        get_long(r, u->world, u->hdr, u->roff);
         free(u);
         return;
     }
@@ -134,7 +142,8 @@ void on_put(MPI_Request r, const ptl_event_t *ev)
     if (ev->match_bits & MB_LONG) {     /* only its header came, or stayed */
         size_t sent = proto_msg_len(ev);
         fill_status(r, ev->match_bits, sent < r->len ? sent : r->len, sent);
-        get_long(r, (int)ev->initiator.rank, HKEY(ev->hdr_data));
+        get_long(r, (int)ev->initiator.rank, ev->hdr_data,
+                 ev->remote_offset);
         return;
     }
     /* PUT_OVERFLOW: it had arrived before this receive was posted */

@@ -83,6 +83,8 @@ struct mpi_win_s {
     MPI_Aint size;
     int disp_unit;
     bool base_ours;             /* MPI_Win_allocate's: freed with it */
+    struct win_shm *shm;        /* MPI_Win_allocate_shared's memory: every
+                                   rank's segment (win_shared.c) */
     MPI_Aint *sizes;            /* every rank's size and unit */
     int *units;
     ptl_handle_me_t mem_me;
@@ -109,6 +111,17 @@ struct mpi_win_s {
     char *name;
     MPI_Info info;
 };
+
+/* ---- win.c, win_shared.c: windows ---- */
+/* The checks of a window's communicator, size, unit and handle (*out is
+ * MPI_WIN_NULL if they fail, and from then on until the window exists). */
+int win_args(MPI_Aint size, int unit, MPI_Comm comm, MPI_Win *out);
+/* A window over [base, base+size) of flavor MPI_WIN_FLAVOR_*, collective
+ * over comm; *out is MPI_WIN_NULL if it fails. */
+int win_make(void *base, MPI_Aint size, int unit, int flavor,
+             MPI_Info info, MPI_Comm comm, MPI_Win *out);
+/* MPI_Win_allocate_shared's memory goes with the window. */
+void win_shared_free(MPI_Win w);
 
 /* ---- rma.c: moving bytes to and from a target ---- */
 /* The MD and counters every window shares: made for the first window,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "mpi_impl.h"
 #include "proto.h"
+#include "shm.h"
 
 static MPI_Request rdv_wait;    /* long and synchronous sends, not done */
 static uint32_t next_key;
@@ -163,11 +164,13 @@ int proto_send(MPI_Request r)
 {
     /* A synchronous send is a long one whatever its size: it is done
      * when a receive took it (the ACK from a posted receive, or FIN
-     * after a fetch), and until then it can be withdrawn (MPI_Cancel). */
-    bool rdv = r->len > EAGER_LIMIT || r->mode == M_SYNC;
+     * after a fetch), and until then it can be withdrawn (MPI_Cancel).
+     * So is a single copy to a rank of this node (shm.c). */
+    bool rdv;
     int rc;
 
     r->world = r->comm->remote->world[r->peer];
+    rdv = r->len > EAGER_LIMIT || r->mode == M_SYNC || shm_send_wanted(r);
     r->bits = MB_CTX(r->ctx) | MB_SRC(r->comm->rank) | MB_TAG(r->tag) |
               (rdv ? MB_LONG : 0);
     if (r->world == job.rank) {
@@ -179,13 +182,13 @@ int proto_send(MPI_Request r)
     if (++next_key > HKEY_MASK)
         next_key = 1;           /* 24 bits: a key names one send in flight */
     r->key = next_key;
-    if (rdv && (rc = expose(r)) != MPI_SUCCESS)
+    if (rdv && !shm_send_post(r) && (rc = expose(r)) != MPI_SUCCESS)
         return rc;
     if (!rdv)
         r = copy_send(r);
     r->seq = peers[r->world].next_seq++;
     r->hdr = r->key | (rdv ? (uint64_t)r->len << 24 : 0) |
-             (rdv && data_ok(r->world) ? H_DATA : 0);
+             (r->shm ? H_SHM : rdv && data_ok(r->world) ? H_DATA : 0);
     r->wait = 1;                        /* the ACK */
     r->prio = r->put_out = r->cancel_req = false;
     if (rdv) {
@@ -235,7 +238,7 @@ void on_ack(MPI_Request r, const ptl_event_t *ev)
     r->prio = ev->ptl_list == PTL_PRIORITY_LIST;
     if (r->copied)
         copies_out--;
-    if (r->bits & MB_LONG)
+    if ((r->bits & MB_LONG) && !r->shm)
         learn(r);
     if ((r->hdr & H_DATA) && r->prio) {
         delivered(r);                   /* too late to cancel */
@@ -265,6 +268,8 @@ void on_ctrl(const ptl_event_t *ev)
     }
     for (MPI_Request r = rdv_wait; r != NULL; r = r->next)
         if (r->key == key && r->world == from) {
+            if (r->shm)
+                shm_send_done(r);
             list_del(&rdv_wait, r);
             step_done(r);
             return;
@@ -295,6 +300,13 @@ static bool withdraw(MPI_Request r)
 {
     bool held = fc_withdraw(r);
 
+    if (r->shm) {               /* single copy: unless a receive took it */
+        if (!shm_send_cancel(r))
+            return false;       /* being copied: FIN will come */
+        list_del(&rdv_wait, r);
+        r->wait -= held ? 2 : 1;        /* FIN, and the ACK if held */
+        return true;
+    }
     if (!held && r->put_out && (r->hdr & H_DATA)) {
         /* Its data may be landing in a posted receive: the ACK will say
          * (on_ack decides then); MPI_Wait waits for that ACK anyway. */

@@ -109,6 +109,7 @@ static void win_destroy(MPI_Win w)
     }
     if (w->base_ours)
         free(w->base);
+    win_shared_free(w);
     errh_release(w->errh);
     free(w->name);
     info_free(w->info);
@@ -165,10 +166,8 @@ static int win_tables(MPI_Win w)
     return rc;
 }
 
-static int win_make(void *base, MPI_Aint size, int unit, int flavor,
-                    MPI_Info info, MPI_Comm comm, MPI_Win *out)
+int win_args(MPI_Aint size, int unit, MPI_Comm comm, MPI_Win *out)
 {
-    MPI_Win w;
     int rc = comm_check(comm);
 
     if (out != NULL)
@@ -181,6 +180,15 @@ static int win_make(void *base, MPI_Aint size, int unit, int flavor,
         rc = MPI_ERR_DISP;
     if (rc == MPI_SUCCESS && out == NULL)
         rc = MPI_ERR_ARG;
+    return rc;
+}
+
+int win_make(void *base, MPI_Aint size, int unit, int flavor,
+             MPI_Info info, MPI_Comm comm, MPI_Win *out)
+{
+    MPI_Win w;
+    int rc = win_args(size, unit, comm, out);
+
     if (rc == MPI_SUCCESS && size > 0 && base == NULL)
         rc = MPI_ERR_BASE;
     if (rc != MPI_SUCCESS)

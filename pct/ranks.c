@@ -73,6 +73,26 @@ static int ranks_wanted(const struct yod_msg *m, char *why, size_t len)
     return 0;
 }
 
+/* The ranks of one job on this node map each other's memory (SMARTMAP,
+   docs/SMP.md): rank index i in slot i.  Policy: the ranks of one job,
+   and only they.  Without it (the kernel refused) the job still runs;
+   its MPI then sends through the loop queues alone. */
+_Static_assert(YOD_VN_MAX <= LWK_SMARTMAP_SLOTS, "a slot for every rank");
+static void ranks_share(void)
+{
+    int32_t pids[YOD_VN_MAX];
+    long rc;
+
+    if (job.nranks < 2)
+        return;
+    for (int i = 0; i < job.nranks; i++)
+        pids[i] = job.j[i].pid;
+    if ((rc = lwk_sys_proc_share((long)pids, job.nranks)) < 0)
+        printf("pct: ranks %d-%d: cannot share memory (%ld); they run "
+               "without\n", job.j[0].rank, job.j[job.nranks - 1].rank, rc);
+    job.shared = rc == 0;
+}
+
 /* Load the ranks from the fetched program in job.j[0]; NULL, or why not
    (every rank loaded so far is gone again). */
 const char *ranks_load(const struct yod_msg *m)
@@ -108,6 +128,7 @@ const char *ranks_load(const struct yod_msg *m)
     pct_release_image(first);
     for (int i = 1; i < n; i++)
         job.j[i].image = NULL;
+    ranks_share();
     return NULL;
 }
 
@@ -125,6 +146,22 @@ int ranks_start(void)
     return 0;
 }
 
+/* A page fault in the SMARTMAP slot of a rank of this node that has
+   ended is a consequence of that end (its memory is gone), as a rank that
+   gives up because a peer is gone says so (lwk_abort_peer): yod then
+   names that rank's end as the job's cause.  That rank, or -1. */
+static int fault_peer(const struct job *j)
+{
+    unsigned slot;
+    uint64_t va;
+
+    if (!job.shared || j->last.fault_vector != 14 ||
+        !lwk_smartmap_of(j->last.fault_addr, &slot, &va) ||
+        slot >= (unsigned)job.nranks || job.j[slot].pid)
+        return -1;
+    return job.j[slot].rank;
+}
+
 /* What yod hears of rank j's end (killed: by yod). */
 static struct yod_msg exit_msg(struct job *j, int killed)
 {
@@ -137,6 +174,7 @@ static struct yod_msg exit_msg(struct job *j, int killed)
         pct_describe(j, m.text, sizeof(m.text));
         m.addr = j->last.fault_addr;
         m.rip = j->last.fault_rip;
+        m.peer = fault_peer(j);
     }
     if (!killed && j->last.reason == LWK_STOP_ABORT) {
         snprintf(m.text, sizeof(m.text), "%s", j->last.why);
@@ -247,6 +285,7 @@ void ranks_drop(void)
     memset(job.j, 0, YOD_VN_MAX * sizeof(*job.j));
     job.nranks = 0;
     job.started = 0;
+    job.shared = 0;
 }
 
 /* ---- what showmesh shows ---------------------------------------------------- */

@@ -8,7 +8,8 @@
 static const char *fault_kind(const struct job *j)
 {
     const struct lwk_run_result *r = &j->last;
-    uint64_t a = r->fault_addr;
+    uint64_t a = r->fault_addr, va;
+    unsigned slot;
 
     switch (r->fault_vector) {
     case 0: return "divide error";
@@ -25,6 +26,9 @@ static const char *fault_kind(const struct job *j)
             return "page fault: stack overflow";
         if (r->fault_error & 1)
             return "page fault: write to read-only memory";
+        if (j->mode == PCT_MODE_VN && lwk_smartmap_of(a, &slot, &va))
+            return "page fault: another rank's memory, not mapped "
+                   "(SMARTMAP: that rank ended, or beyond its memory)";
         return "page fault: address not mapped";
     default: return "CPU exception";
     }

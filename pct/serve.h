@@ -41,6 +41,8 @@ extern struct served {
                                           (ranks.c; in the PCT's heap) */
     int nranks;                        /* loaded: j[0..nranks-1] */
     int started;
+    int shared;                        /* they map each other, j[k] in
+                                          SMARTMAP slot k (ranks.c) */
     uint64_t heard;                    /* node ms: the owner's last request */
 } job;
 

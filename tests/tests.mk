@@ -97,6 +97,10 @@ TEST_SUITES += tests/qemu/suite-hosts
 # the loop queues' counts, showmesh's CPUs, a rank's fault.
 TEST_SUITES += tests/qemu/suite-vnode
 
+# Shared memory between a node's ranks (SMARTMAP): shared windows,
+# single-copy messages, a rank dying while the others use its memory.
+TEST_SUITES += tests/qemu/suite-smartmap
+
 # The Intel 82574L (e1000e) in clusters: Portals ping-pong on e1000e nodes
 # at MTU 1500 and 9000, the MPI/NX node suite on a virtio+e1000e cluster;
 # and diskless nodes (one of each NIC) booted over the network by iPXE

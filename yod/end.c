@@ -12,8 +12,10 @@
  * fail at once), and the nodes' reports reach yod in any order: so yod
  * decides which end caused the job's end only when the job is over.  A
  * rank that gave up because of a peer says so (the `peer` of its EXIT:
- * lwk_abort_peer); the cause is the earliest end such consequences lead
- * back to, and its status, not theirs, is the job's.
+ * lwk_abort_peer), and so does the PCT of a rank that faulted on a peer's
+ * memory after that peer had ended (SMARTMAP: its memory was gone); the
+ * cause is the earliest end such consequences lead back to, and its
+ * status, not theirs, is the job's.
  */
 #include <stdio.h>
 
@@ -56,12 +58,22 @@ int end_of_rank(struct node *n)
     return ends_job(n);
 }
 
+/* The rank n's end says it was caused by: an abort because a message to
+   that rank failed, a fault on its memory after it had ended; -1. */
+static int peer_of(const struct node *n)
+{
+    uint32_t reason = n->exit.reason;
+
+    return reason == LWK_STOP_ABORT || reason == LWK_STOP_FAULT
+               ? n->exit.peer : -1;
+}
+
 /* The end n's end is a consequence of: follow "gave up because rank P is
    gone" while P ended abnormally. */
 static const struct node *root_of(const struct node *n)
 {
     for (int hops = 0; hops < o.size; hops++) {
-        int p = n->exit.reason == LWK_STOP_ABORT ? n->exit.peer : -1;
+        int p = peer_of(n);
         if (p < 0 || p >= o.size || p == n->rank || !abnormal(job[p]))
             return n;
         n = job[p];
@@ -144,6 +156,8 @@ int report(void)
         } else if (m->reason == LWK_STOP_FAULT) {
             fprintf(stderr, "yod: rank %d (nid %u) %s\n", r, n->nid,
                     m->text[0] ? m->text : "ended without a status");
+            if (root_of(n) != n)
+                continue;       /* its peer's end did it: not its status */
         } else {
             continue;           /* killed by yod, or an abort: not ours */
         }

@@ -35,10 +35,12 @@
  * its job: MPI_Abort, abort(), assert) with its status, why in text and
  * in peer the rank whose end made it give up (-1: it gave up by itself);
  * LWK_STOP_FAULT with status 128 + the signal Linux would send (a page
- * fault 139), addr, rip, text "killed: what <symbol+off>"; 0 killed by a
- * KILL or FREE.  After an exit or a fault, `left_job` is 1 if the rank
- * was still in a parallel job (it had not finalized its job NI: MPI_Finalize,
- * NX's exit, ptl_job_fini), so its peers may wait for it.
+ * fault 139), addr, rip, text "killed: what <symbol+off>", and in peer
+ * the rank of this node whose memory it touched after that rank had
+ * ended (SMARTMAP, docs/SMP.md; -1: none); 0 killed by a KILL or FREE.
+ * After an exit or a fault, `left_job` is 1 if the rank was still in a
+ * parallel job (it had not finalized its job NI: MPI_Finalize, NX's
+ * exit, ptl_job_fini), so its peers may wait for it.
  * LOAD may ask for a heap and stack size per process (`heap`, `stack`; 0:
  * the PCT's default).
  *
@@ -271,8 +273,9 @@ struct yod_msg {
     int32_t status;             /* EXIT: exit, abort or fault status */
     uint32_t reason;            /* EXIT: LWK_STOP_EXIT/_ABORT/_FAULT, 0 killed;
                                    DEBUG: enum yod_dbg_op; STOPPED: why */
-    int32_t peer;               /* EXIT after ABORT: the rank whose end made
-                                   it give up (a message to it failed), -1 */
+    int32_t peer;               /* EXIT after ABORT or FAULT: the rank whose
+                                   end caused it (a message to it failed; its
+                                   memory was gone), -1 */
     uint32_t mode;              /* LOAD, FLOAD: CPUs (pct/cpus.c): 0 one,
                                    1 threads, 2 coproc, 3 vn */
     uint32_t local;             /* LOAD (vn), STATE: ranks on the node */

@@ -30,8 +30,11 @@ int copy_from_user(struct proc *p, void *dst, uint64_t uva, uint64_t len);
 int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len);
 /* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL.
    For the PCT, a region of a process it made, named through its window
-   (LWK_PCT_WINDOW), counts too. */
+   (LWK_PCT_WINDOW), counts too; for a member of a SMARTMAP group, a
+   region of another member named through its slot (smartmap.h). */
 void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
+/* The same for p's own regions only. */
+void *region_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
 
 /* Map boot module `i` ([start, end) physical) read-only into the PCT;
    returns the address of `start` there, 0 on failure. */

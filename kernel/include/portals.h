@@ -82,6 +82,9 @@ bool kptl_pid_taken(uint32_t pid, const struct kptl *self);
 int kptl_setup(struct proc *p, uint64_t shm_uva, uint64_t shm_len,
                struct kptl **out);
 void kptl_release(struct proc *p);
+/* Wait until the NIC has sent what it holds: frames of other processes
+   may point into p's memory (SMARTMAP), which is about to be freed. */
+void kptl_tx_drain(struct proc *p);
 /* p has a logical NI it never finalized (ptl_lib_in_job). */
 bool kptl_in_job(struct proc *p);
 /* After a Portals call: deliver frames between this node's endpoints,

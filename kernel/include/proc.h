@@ -53,6 +53,9 @@ struct proc {
     uint32_t end_claimed;       /* someone is ending it (proc_claim_end) */
     uint32_t end_reason;        /* then: LWK_STOP_EXIT, _FAULT or _ABORT */
     struct lwk_run_result end;  /* and how: status, the fault and CPU, why */
+    /* SMARTMAP (smartmap.c): its group, NULL if none, and its slot. */
+    struct smartmap_group *smartmap;
+    int smartmap_slot;
     /* The Linux personality (linux.c): lx_entry 0 for a Q-Kernel program. */
     uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
     uint64_t lx_busy;           /* CPUs in the runtime answering a call */
@@ -90,6 +93,7 @@ long proc_destroy(uint64_t pid);
 long proc_cpus(uint64_t pid, uint64_t mask);
 long proc_place(uint64_t pid, uint64_t cpu);
 long proc_heap(uint64_t pid, uint64_t va, uint64_t size, uint64_t flags);
+long proc_share(uint64_t upids, uint64_t n);
 void proc_exit(struct trapframe *tf, int status);
 /* exit, saying the job must end: the PCT reports LWK_STOP_ABORT, the
    reason (at most LWK_WHY_LEN - 1 bytes of why, if they are readable) and

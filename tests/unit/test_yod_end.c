@@ -284,6 +284,42 @@ static void exit_then_consequence(void **state)
                         "job killed\n");
 }
 
+/* Rank 2 dies of an invalid instruction while ranks 0 and 3 of its node
+   use its memory (SMARTMAP): once it is freed they fault there, and their
+   PCT names rank 2 as the peer.  Rank 2's end is the cause and its status
+   the job's, whichever report comes first; their lines are still shown. */
+static void faults_on_a_gone_peers_memory(void **state)
+{
+    (void)state;
+    for (int order = 0; order < 2; order++) {
+        setup_job(4);
+        if (order)
+            heard(3, LWK_STOP_FAULT, 139, 2, "killed: page fault: gone");
+        heard(2, LWK_STOP_FAULT, 132, -1, "killed: invalid opcode");
+        heard(0, LWK_STOP_FAULT, 139, 2, "killed: page fault: gone");
+        if (!order)
+            heard(3, LWK_STOP_FAULT, 139, 2, "killed: page fault: gone");
+        killed(1);
+        assert_int_equal(run_report(), 132);
+        assert_string_equal(said, "yod: rank 2 (nid 12) faulted (yod -keep "
+                            "lets the others run on); job killed\n"
+                            "yod: rank 0 (nid 10) killed: page fault: gone\n"
+                            "yod: rank 2 (nid 12) killed: invalid opcode\n"
+                            "yod: rank 3 (nid 13) killed: page fault: gone\n");
+    }
+}
+
+/* A fault that names no peer is the rank's own: the highest status. */
+static void own_faults_count(void **state)
+{
+    (void)state;
+    setup_job(3);
+    heard(2, LWK_STOP_FAULT, 132, -1, "killed: invalid opcode");
+    heard(0, LWK_STOP_FAULT, 139, -1, "killed: page fault at 0x10");
+    killed(1);
+    assert_int_equal(run_report(), 139);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +337,8 @@ int main(void)
         cmocka_unit_test(finalized_exit_ends_only_itself),
         cmocka_unit_test(keep_fault_then_consequence),
         cmocka_unit_test(exit_then_consequence),
+        cmocka_unit_test(faults_on_a_gone_peers_memory),
+        cmocka_unit_test(own_faults_count),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,59 @@
 #define LWK_PCT_WINDOW      0x0000100000000000UL /* app regions in the PCT */
 #define LWK_REGION_MAX      (16ULL << 30)        /* bytes in one region */
 
+/*
+ * SMARTMAP (proc_share, docs/SMP.md): the processes of one job on a node
+ * see each other's memory at fixed places, as on Catamount and Kitten
+ * (Brightwell, Hudson and Pedretti, SC'08).  The PCT puts up to
+ * LWK_SMARTMAP_SLOTS processes in a group, each in a slot; in every member
+ * the top-level page-table entries of slot k are those of the process in
+ * it: entry 0 (all of text, data and heap: addresses below 512 GiB)
+ * appears at (1 + k) * 512 GiB, entry 255 (the stack) at (1 + SLOTS + k)
+ * * 512 GiB.  So a member loads and stores another's memory directly,
+ * read-write as the owner may (text read-only), while both live; once a
+ * member has ended, its slot is empty in every other and an access there
+ * faults.
+ */
+#define LWK_SMARTMAP_SLOTS  8                   /* as many as yod -vn puts
+                                                   on a node (YOD_VN_MAX) */
+#define LWK_SMARTMAP_SPAN   (1ULL << 39)        /* one PML4 entry: 512 GiB */
+#define LWK_SMARTMAP_STACK  (255ULL << 39)      /* PML4 entry 255: the stack */
+
+/* Where the process in `slot` has its address `va`, in every member of
+   its group; 0 if `va` is in neither entry the slot carries. */
+static inline uint64_t lwk_smartmap_va(unsigned slot, uint64_t va)
+{
+    if (slot >= LWK_SMARTMAP_SLOTS)
+        return 0;
+    if (va < LWK_SMARTMAP_SPAN)
+        return (1 + slot) * LWK_SMARTMAP_SPAN + va;
+    if (va - LWK_SMARTMAP_STACK < LWK_SMARTMAP_SPAN)
+        return (1 + LWK_SMARTMAP_SLOTS + slot) * LWK_SMARTMAP_SPAN +
+               (va - LWK_SMARTMAP_STACK);
+    return 0;
+}
+
+/* The reverse: the slot and the owner's address of SMARTMAP address `a`;
+   0 if `a` is in no slot. */
+static inline int lwk_smartmap_of(uint64_t a, unsigned *slot, uint64_t *va)
+{
+    uint64_t e = a / LWK_SMARTMAP_SPAN, off = a % LWK_SMARTMAP_SPAN;
+
+    if (e < 1 || e > 2 * LWK_SMARTMAP_SLOTS)
+        return 0;
+    *slot = (unsigned)((e - 1) % LWK_SMARTMAP_SLOTS);
+    *va = e <= LWK_SMARTMAP_SLOTS ? off : LWK_SMARTMAP_STACK + off;
+    return 1;
+}
+
+/* What the `smartmap` call tells a process about its group. */
+struct lwk_smartmap {
+    int32_t self;                   /* its own slot; -1: in no group */
+    uint32_t ptl_pid[LWK_SMARTMAP_SLOTS];  /* the Portals pid each slot's
+                                       process is bound to (proc_create's
+                                       ptl_pid); 0: the slot is empty */
+};
+
 /* A Linux program travels to its node (from yod, or as lwkrun's boot
    module) with the runtime (lxrt/, docs/LINUX.md) after it: the
    program's image, the runtime's packed image, then this trailer. */
