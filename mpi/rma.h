@@ -77,12 +77,14 @@ struct held {
 
 struct mpi_win_s {
     int refs;
+    struct attr *attrs;         /* attr.c */
     int flavor;                 /* MPI_WIN_FLAVOR_* */
     MPI_Comm comm;              /* a duplicate: its context is the id */
     void *base;
     MPI_Aint size;
     int disp_unit;
     bool base_ours;             /* MPI_Win_allocate's: freed with it */
+    struct shm *shm;            /* MPI_Win_allocate_shared's block */
     MPI_Aint *sizes;            /* every rank's size and unit */
     int *units;
     ptl_handle_me_t mem_me;
@@ -158,5 +160,11 @@ void state_free(int64_t *area);
 /* ---- rma_sync.c ---- */
 /* May this process access target t now (an epoch covers it)? */
 bool rma_may_access(MPI_Win w, int t);
+
+/* win.c: a window over base of every flavor but dynamic's (arguments
+ * checked); win_shared.c: a shared window's memory, at its end. */
+int win_make(void *base, MPI_Aint size, int unit, int flavor, MPI_Info info,
+             MPI_Comm comm, MPI_Win *out);
+void win_shared_free(MPI_Win w);
 
 #endif

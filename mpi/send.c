@@ -54,7 +54,7 @@ static MPI_Request copy_make(const void *data, size_t len, int peer, int tag,
     void *copy;
     MPI_Request c;
 
-    if (len > COPY_LIMIT || copies_out >= COPIES_MAX)
+    if (len > (size_t)copy_limit || copies_out >= COPIES_MAX)
         return NULL;
     copy = copy_bufs_n ? copy_bufs[--copy_bufs_n] : malloc(COPY_LIMIT);
     if (copy == NULL ||
@@ -164,9 +164,11 @@ int proto_send(MPI_Request r)
     /* A synchronous send is a long one whatever its size: it is done
      * when a receive took it (the ACK from a posted receive, or FIN
      * after a fetch), and until then it can be withdrawn (MPI_Cancel). */
-    bool rdv = r->len > EAGER_LIMIT || r->mode == M_SYNC;
+    bool rdv = r->len > (size_t)eager_limit || r->mode == M_SYNC;
     int rc;
 
+    pvc.sent++;
+    pvc.sent_bytes += r->len;
     r->world = r->comm->remote->world[r->peer];
     r->bits = MB_CTX(r->ctx) | MB_SRC(r->comm->rank) | MB_TAG(r->tag) |
               (rdv ? MB_LONG : 0);

@@ -109,6 +109,7 @@ static void win_destroy(MPI_Win w)
     }
     if (w->base_ours)
         free(w->base);
+    win_shared_free(w);
     errh_release(w->errh);
     free(w->name);
     info_free(w->info);
@@ -165,8 +166,8 @@ static int win_tables(MPI_Win w)
     return rc;
 }
 
-static int win_make(void *base, MPI_Aint size, int unit, int flavor,
-                    MPI_Info info, MPI_Comm comm, MPI_Win *out)
+int win_make(void *base, MPI_Aint size, int unit, int flavor, MPI_Info info,
+             MPI_Comm comm, MPI_Win *out)
 {
     MPI_Win w;
     int rc = comm_check(comm);
@@ -348,6 +349,8 @@ int MPI_Win_free(MPI_Win *win)
         rc = rma_flush(w);
     if (rc == MPI_SUCCESS)
         rc = coll_barrier(w->comm);
+    if (rc == MPI_SUCCESS)
+        rc = win_attr_delete_all(w);
     if (rc != MPI_SUCCESS)
         return win_err(w, rc, "MPI_Win_free");
     win_destroy(w);
@@ -376,7 +379,9 @@ int MPI_Win_get_attr(MPI_Win win, int key, void *value, int *flag)
         *(int **)value = &flavor;
         break;
     case MPI_WIN_MODEL: *(int **)value = &model; break;
-    default: *flag = 0;         /* no user keyvals on windows */
+    default:
+        return win_err(win, win_attr_get(win, key, value, flag),
+                       "MPI_Win_get_attr");
     }
     return MPI_SUCCESS;
 }

@@ -15,15 +15,14 @@
 #include "mpi.h"
 
 enum { MPIF_COMM, MPIF_GROUP, MPIF_TYPE, MPIF_OP, MPIF_REQ, MPIF_ERRH,
-       MPIF_INFO, MPIF_WIN, MPIF_FILE, MPIF_NKINDS };
+       MPIF_INFO, MPIF_WIN, MPIF_FILE, MPIF_MSG, MPIF_NKINDS };
 
 /* The predefined handles, in index order per kind (f2c.c): genmpif.c
  * writes mpif.h's PARAMETERs from this table, so no index is kept twice. */
 struct mpif_predef {
     const char *name;           /* the Fortran name */
     int kind;
-    void *obj;                  /* the C handle, or NULL: made by make */
-    MPI_Datatype (*make)(void); /* Fortran-only types (MPI_COMPLEX...) */
+    void *obj;                  /* the C handle */
 };
 extern const struct mpif_predef mpif_predefs[];
 extern const int mpif_npredefs;
@@ -54,10 +53,6 @@ static inline void *mpif_buf(void *b)
 /* gfortran's LOGICAL: .TRUE. is 1, .FALSE. 0; any nonzero reads true. */
 #define MPIF_TRUE 1
 #define MPIF_FALSE 0
-
-/* MAXLOC/MINLOC on Fortran's pair types (MPI_2REAL...): the C library
- * knows only its own pair types, so these get an op of ours (fcallback.c). */
-MPI_Op mpif_op_for(MPI_Op op, MPI_Datatype dt);
 
 /* Copy a C string result into a blank-padded Fortran CHARACTER. */
 void mpif_str_out(char *dst, size_t dstlen, const char *src, int srclen);

@@ -55,7 +55,6 @@ def parse(path):
 
 def c_wrapper(name, args):
     params, hidden, pre, cargs, post = [], [], [], [], []
-    has = {k: a for k, a, _ in args}
     for kind, a, n in args:
         base = 'dt' if kind == 'dta' else kind.rstrip('>^')
         if kind == 'b':
@@ -144,11 +143,7 @@ def c_wrapper(name, args):
         elif base in HANDLES and n is None:
             ctype, conv, k = HANDLES[base]
             if kind == base:
-                expr = 'MPI_%s_f2c(*%s)' % (conv, a)
-                if base == 'op' and 'dt' in has:
-                    expr = 'mpif_op_for(%s, MPI_Type_f2c(*%s))' % (expr,
-                                                                has['dt'])
-                cargs.append(expr)
+                cargs.append('MPI_%s_f2c(*%s)' % (conv, a))
             elif kind.endswith('>'):
                 pre.append('%s c_%s = (%s)0;' % (ctype, a, ctype))
                 cargs.append('&c_%s' % a)
