@@ -92,10 +92,12 @@ static const struct basic {
     const char *name;
     enum dt_class cls;
 } basics[B_NBUILTIN] = {
-    /* MPI_CHAR is for text: no reduction takes it, nor MPI_WCHAR,
-     * MPI_CHARACTER; MPI_AINT, _OFFSET and _COUNT are in the standard's
-     * C and Fortran integer groups both: every integer op */
-    E(B_CHAR, char, "MPI_CHAR", DC_NONE),
+    /* MPI_WCHAR and MPI_CHARACTER are text: no reduction takes them.
+     * Nor, says the standard, MPI_CHAR: this library lets it be a C
+     * integer, as it always did (and MPICH does), for the programs that
+     * sum chars.  MPI_AINT, _OFFSET and _COUNT are in the standard's C
+     * and Fortran integer groups both: every integer op */
+    E(B_CHAR, char, "MPI_CHAR", DC_CINT),
     E(B_SHORT, short, "MPI_SHORT", DC_CINT),
     E(B_INT, int, "MPI_INT", DC_CINT),
     E(B_LONG, long, "MPI_LONG", DC_CINT),

@@ -415,11 +415,117 @@ static void bounds_typemaps(void)
     MPI_Type_free(&nr);
 }
 
+/* The constructors bounds_typemaps does not reach: hindexed, the block
+ * forms, a struct's padding for the MPI-3 types (the C compiler's: the
+ * struct's sizeof), subarray and darray (the whole array's extent, the
+ * part's true bounds: 4.1.3, 4.1.4). */
+static void bounds_more(void)
+{
+    struct tmap i4 = tm_basic(4), s2 = tm_basic(2), t;
+    MPI_Datatype dt, r;
+    int bl[2] = { 2, 1 }, ib[3] = { 4, -3, 0 };
+    MPI_Aint hd[2] = { -20, 7 }, hb[2] = { -40, 12 };
+
+    MPI_Type_create_hindexed(2, bl, hd, MPI_INT, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &i4, -20, 2, 4);
+    tm_add(&t, &i4, 7, 1, 0);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_create_indexed_block(3, 2, ib, MPI_INT, &dt);
+    t = (struct tmap){ 0 };
+    for (int k = 0; k < 3; k++)
+        tm_add(&t, &i4, 4L * ib[k], 2, 4);
+    agree(dt, &t, false);
+    /* resized to a negative lower bound, then two of them */
+    MPI_Type_create_resized(dt, -12, 48, &r);
+    struct tmap rm = tm_resized(t, -12, 48), t2 = { 0 };
+    agree(r, &rm, false);
+    MPI_Type_free(&dt);
+    MPI_Type_contiguous(2, r, &dt);
+    tm_add(&t2, &rm, 0, 2, 48);
+    agree(dt, &t2, false);
+    MPI_Type_free(&dt);
+    MPI_Type_free(&r);
+    MPI_Type_create_hindexed_block(2, 3, hb, MPI_SHORT, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &s2, -40, 3, 2);
+    tm_add(&t, &s2, 12, 3, 2);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+
+    /* a struct's extent is its C struct's size (alignment of the widest
+     * member: a complex's is its half's) */
+    struct dc { double _Complex c; char x; };
+    struct fi { float _Complex c; int i; char x; };
+    struct lc { char x; long double _Complex c; };
+    struct q { int i; __int128 v; };
+    struct {
+        MPI_Datatype t[2];
+        MPI_Aint d[2];
+        size_t size;
+    } cs[] = {
+        { { MPI_C_DOUBLE_COMPLEX, MPI_CHAR },
+          { offsetof(struct dc, c), offsetof(struct dc, x) },
+          sizeof(struct dc) },
+        { { MPI_C_FLOAT_COMPLEX, MPI_INT },
+          { offsetof(struct fi, c), offsetof(struct fi, i) },
+          offsetof(struct fi, x) },
+        { { MPI_CHAR, MPI_C_LONG_DOUBLE_COMPLEX },
+          { offsetof(struct lc, x), offsetof(struct lc, c) },
+          sizeof(struct lc) },
+        { { MPI_INT, MPI_INTEGER16 },
+          { offsetof(struct q, i), offsetof(struct q, v) },
+          sizeof(struct q) },
+    };
+    int one2[2] = { 1, 1 };
+    for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+        MPI_Aint lb, ext;
+        MPI_Type_create_struct(2, one2, cs[k].d, cs[k].t, &dt);
+        MPI_Type_get_extent(dt, &lb, &ext);
+        CHECK(lb == 0 && (size_t)ext == cs[k].size);
+        MPI_Type_free(&dt);
+    }
+
+    /* subarray of a 6x5 int array: rows 1..3, columns 2..3 */
+    int sizes[2] = { 6, 5 }, sub[2] = { 3, 2 }, st[2] = { 1, 2 }, sz;
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_C, MPI_INT, &dt);
+    MPI_Type_get_extent(dt, &lb, &ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_size(dt, &sz);
+    CHECK(lb == 0 && ext == 6 * 5 * 4 && sz == 3 * 2 * 4);
+    CHECK(tlb == (1 * 5 + 2) * 4 && text == ((3 * 5 + 4) - (5 + 2)) * 4);
+    MPI_Type_free(&dt);
+    /* the same in Fortran order: the first index runs fastest */
+    MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_FORTRAN, MPI_INT,
+                             &dt);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    CHECK(tlb == (2 * 6 + 1) * 4 && text == ((3 * 6 + 4) - (2 * 6 + 1)) * 4);
+    MPI_Type_free(&dt);
+    /* darray: 10 ints in blocks over 3 processes, this rank's part */
+    int g = 10, dist = MPI_DISTRIBUTE_BLOCK, darg = MPI_DISTRIBUTE_DFLT_DARG;
+    int ps = 3;
+    for (int rk = 0; rk < 3; rk++) {
+        int from = rk * 4, to = from + 4 < g ? from + 4 : g;
+        MPI_Type_create_darray(3, rk, 1, &g, &dist, &darg, &ps, MPI_ORDER_C,
+                               MPI_INT, &dt);
+        MPI_Type_get_extent(dt, &lb, &ext);
+        MPI_Type_get_true_extent(dt, &tlb, &text);
+        MPI_Type_size(dt, &sz);
+        CHECK(lb == 0 && ext == 40 && sz == (to - from) * 4);
+        CHECK(tlb == from * 4 && text == (to - from) * 4);
+        MPI_Type_free(&dt);
+    }
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "datatype");
     bounds_typemaps();
     t_report("bounds-against-typemaps");
+    bounds_more();
+    t_report("bounds-every-constructor");
     bounds();
     t_report("size-extent-bounds-lb-ub");
     send_structs();

@@ -5,7 +5,6 @@
  * get is computed here from the world ranks of the other group.  Then
  * intercommunicators made from one (MPI_Comm_split, MPI_Comm_create),
  * MPI_Comm_idup of intra- and intercommunicators, and scans refused. */
-#include <stdbool.h>
 #include <unistd.h>
 #include "mpitest.h"
 
