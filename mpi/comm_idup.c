@@ -17,7 +17,9 @@
 #include "nbc.h"
 
 struct idup {
-    MPI_Comm comm, *out;
+    MPI_Comm comm;
+    void (*made)(MPI_Comm c, void *arg);    /* where the new one goes */
+    void *arg;
     int n;                      /* pairs: 1, or 2 for an intercomm */
     uint32_t ctx[2];
     struct ctx_mask mine, all, theirs;
@@ -79,9 +81,11 @@ static void confirm(struct nbc *s)
     int rc;
 
     if (d->took_all) {
-        rc = comm_dup_make(d->comm, d->ctx, d->out);
+        MPI_Comm c = MPI_COMM_NULL;
+        rc = comm_dup_make(d->comm, d->ctx, &c);
         if (rc != MPI_SUCCESS)
             s->req->status.MPI_ERROR = rc;
+        d->made(c, d->arg);
         return;
     }
     if (d->took)
@@ -107,11 +111,34 @@ static void agree(struct nbc *s)
     nbc_call(s, confirm);
 }
 
+/* The duplicate is made when the request completes: made(c, arg) puts
+ * it where its caller wants it (C: into *newc; Fortran: its index). */
+int comm_idup_then(MPI_Comm comm, void (*made)(MPI_Comm c, void *arg),
+                   void *arg, MPI_Request *req)
+{
+    struct idup *d;
+    struct nbc *s = NULL;
+
+    if ((d = calloc(1, sizeof(*d))) == NULL || (s = nbc_new(comm)) == NULL) {
+        free(d);
+        return MPI_ERR_NO_MEM;
+    }
+    *d = (struct idup){ .comm = comm, .made = made, .arg = arg,
+                        .n = comm->inter ? 2 : 1 };
+    nbc_own(s, d);
+    s->arg = d;
+    agree(s);
+    return nbc_start(s, req);
+}
+
+static void into(MPI_Comm c, void *newc)
+{
+    *(MPI_Comm *)newc = c;
+}
+
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newc, MPI_Request *req)
 {
     int rc = comm_check(comm);
-    struct idup *d = NULL;
-    struct nbc *s = NULL;
 
     if (rc == MPI_SUCCESS && (newc == NULL || req == NULL))
         rc = newc == NULL ? MPI_ERR_ARG : MPI_ERR_REQUEST;
@@ -119,20 +146,9 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newc, MPI_Request *req)
         *newc = MPI_COMM_NULL;  /* till the request completes */
     if (req != NULL)
         *req = MPI_REQUEST_NULL;
-    if (rc == MPI_SUCCESS && ((d = calloc(1, sizeof(*d))) == NULL ||
-                              (s = nbc_new(comm)) == NULL))
-        rc = MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS) {
-        free(d);
-        return mpi_err(comm, rc, "MPI_Comm_idup");
-    }
-    d->comm = comm;
-    d->out = newc;
-    d->n = comm->inter ? 2 : 1;
-    nbc_own(s, d);
-    s->arg = d;
-    agree(s);
-    return mpi_err(comm, nbc_start(s, req), "MPI_Comm_idup");
+    if (rc == MPI_SUCCESS)
+        rc = comm_idup_then(comm, into, newc, req);
+    return mpi_err(comm, rc, "MPI_Comm_idup");
 }
 
 /* profiling names (mpi_impl.h: PMPI) */

@@ -200,6 +200,10 @@ int comm_check(MPI_Comm c);
 int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out);
 void comm_destroy(MPI_Comm c);      /* its contexts given back */
 int comm_dup_make(MPI_Comm comm, const uint32_t *ctx, MPI_Comm *out);
+/* comm_idup.c: MPI_Comm_idup, the new communicator given to made() when
+ * the request completes (MPI_COMM_NULL if it could not be made). */
+int comm_idup_then(MPI_Comm comm, void (*made)(MPI_Comm c, void *arg),
+                   void *arg, MPI_Request *req);
 /* The members of g of my color, by (key, rank in g); ck: every
  * member's (color, key).  An empty group if none. */
 int split_group(MPI_Group g, const int *ck, int color, MPI_Group *out);

@@ -30,6 +30,8 @@ MPII(check_buf) MPII(check_coll) MPII(check_root) MPII(coll_allreduce)
 MPII(coll_at) MPII(coll_barrier) MPII(coll_bcast) MPII(coll_recv)
 MPII(coll_reduce) MPII(coll_send) MPII(coll_sendrecv) MPII(dt_copy)
 MPII(dt_copy2) MPII(tmp_typed)
+/* comm_idup.c */
+MPII(comm_idup_then)
 /* commx.c */
 MPII(comm_one_node)
 /* comm.c */
