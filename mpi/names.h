@@ -150,8 +150,8 @@ MPII(rec_ints) MPII(rec_keep) MPII(rec_types)
 
 
 /* fortran/f2c.c */
-MPII(mpif_get) MPII(mpif_index_of) MPII(mpif_npredefs) MPII(mpif_predef_index)
-MPII(mpif_predefs) MPII(mpif_put) MPII(mpif_str_in) MPII(mpif_str_out)
-MPII(mpif_update)
+MPII(mpif_comm_size) MPII(mpif_get) MPII(mpif_index_of) MPII(mpif_nbrs)
+MPII(mpif_npredefs) MPII(mpif_predef_index) MPII(mpif_predefs) MPII(mpif_put)
+MPII(mpif_str_in) MPII(mpif_str_out) MPII(mpif_update)
 
 #endif

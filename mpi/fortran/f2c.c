@@ -18,6 +18,10 @@
 MPI_Fint mpi_fortran_bottom_ COMMON, mpi_fortran_in_place_ COMMON;
 MPI_Fint mpi_fortran_status_ignore_[MPIF_STATUS_SIZE] COMMON;
 MPI_Fint mpi_fortran_statuses_ignore_[MPIF_STATUS_SIZE] COMMON;
+MPI_Fint mpi_fortran_errcodes_ignore_[1] COMMON;
+MPI_Fint mpi_fortran_unweighted_[1] COMMON;
+MPI_Fint mpi_fortran_weights_empty_[1] COMMON;
+char mpi_fortran_argv_null_[1] COMMON, mpi_fortran_argvs_null_[1] COMMON;
 
 #define P(name, kind, obj) { name, kind, obj }
 #define T(name) { #name, MPIF_TYPE, name }
@@ -281,6 +285,38 @@ PMPI(MPI_Status_f082c) PMPI(MPI_Status_c2f08)
 
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
                "a Fortran 2008 status is a C status word for word");
+
+int mpif_comm_size(MPI_Fint comm)
+{
+    MPI_Comm c = MPI_Comm_f2c(comm);
+    int n = 0, inter = 0;
+
+    if (c == MPI_COMM_NULL || MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS)
+        return 0;
+    if (inter)
+        MPI_Comm_remote_size(c, &n);
+    else
+        MPI_Comm_size(c, &n);
+    return n;
+}
+
+int mpif_nbrs(MPI_Fint comm)
+{
+    MPI_Comm c = MPI_Comm_f2c(comm);
+    int in = 0, out = 0, w, kind = MPI_UNDEFINED;
+
+    if (c == MPI_COMM_NULL || MPI_Topo_test(c, &kind) != MPI_SUCCESS)
+        return 0;
+    if (kind == MPI_DIST_GRAPH)
+        MPI_Dist_graph_neighbors_count(c, &in, &out, &w);
+    else if (kind == MPI_GRAPH) {
+        int r;
+        MPI_Comm_rank(c, &r);
+        MPI_Graph_neighbors_count(c, r, &in);
+    } else if (kind == MPI_CART)
+        MPI_Cartdim_get(c, &in), in *= 2;
+    return in > out ? in : out;
+}
 
 void mpif_str_out(char *dst, size_t dstlen, const char *src, int srclen)
 {

@@ -39,6 +39,9 @@ MPI_Fint mpif_predef_index(const char *name);
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
 extern MPI_Fint mpi_fortran_status_ignore_[MPIF_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_statuses_ignore_[MPIF_STATUS_SIZE];
+extern MPI_Fint mpi_fortran_errcodes_ignore_[1], mpi_fortran_unweighted_[1];
+extern MPI_Fint mpi_fortran_weights_empty_[1];
+extern char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
 
 /* A Fortran choice buffer as the C library takes it. */
 static inline void *mpif_buf(void *b)
@@ -49,6 +52,27 @@ static inline void *mpif_buf(void *b)
         return MPI_IN_PLACE;
     return b;
 }
+
+/* A Fortran weights argument as C takes it (MPI_UNWEIGHTED,
+ * MPI_WEIGHTS_EMPTY: the sentinels). */
+static inline int *mpif_weights(MPI_Fint *w)
+{
+    if (w == mpi_fortran_unweighted_)
+        return MPI_UNWEIGHTED;
+    if (w == mpi_fortran_weights_empty_)
+        return MPI_WEIGHTS_EMPTY;
+    return w;
+}
+
+/* The length of a Fortran call's per-rank arrays (the remote group's
+ * for an intercommunicator), and of its per-neighbour ones (f2c.c). */
+int mpif_comm_size(MPI_Fint comm);
+int mpif_nbrs(MPI_Fint comm);
+
+/* MPI_Comm_idup with the new communicator given to made() when the
+ * request completes (mpi/comm_idup.c). */
+int comm_idup_then(MPI_Comm comm, void (*made)(MPI_Comm c, void *arg),
+                   void *arg, MPI_Request *req);
 
 /* gfortran's LOGICAL: .TRUE. is 1, .FALSE. 0; any nonzero reads true. */
 #define MPIF_TRUE 1
