@@ -21,12 +21,15 @@ struct ldi { long double v; int i; };
 #define PAIR(T, V) (sizeof(V) + sizeof(int))
 /* A pair's data ends after its int (the struct may pad beyond). */
 #define PAIR_END(T) (offsetof(struct T, i) + sizeof(int))
-#define BT(name, idx, sz, ext, end) struct mpi_dt_s mpi_dt_##name##_ = { \
+/* ne: its basic elements (MPI_Get_elements): 2 in a pair, value and
+ * index (MPI-3.1 5.9.4: MPI_2INT is {MPI_INT, MPI_INT}), else 1 */
+#define BT(name, idx, sz, ext, end, ne) struct mpi_dt_s mpi_dt_##name##_ = { \
     .refs = 1, .builtin = true, .committed = true, .base = idx,            \
-    .size = sz, .lb = 0, .ub = ext, .true_ub = end, .nelems = 1,           \
+    .size = sz, .lb = 0, .ub = ext, .true_ub = end, .nelems = ne,          \
     .nruns = 1, .runs = &mpi_dt_##name##_.run1,                            \
     .run1 = { .off = 0, .count = 1, .base = idx } };
-#define B(name, idx, T) BT(name, idx, sizeof(T), sizeof(T), sizeof(T))
+#define B(name, idx, T) BT(name, idx, sizeof(T), sizeof(T), sizeof(T), 1)
+#define B2(name, idx, T) BT(name, idx, sizeof(T), sizeof(T), sizeof(T), 2)
 
 /* C */
 B(char, B_CHAR, char) B(short, B_SHORT, short) B(int, B_INT, int)
@@ -68,17 +71,19 @@ B(real16, B_REAL16, __float128)
 B(complex8, B_COMPLEX8, float _Complex)
 B(complex16, B_COMPLEX16, double _Complex)
 B(complex32, B_COMPLEX32, quad_complex)
-B(2real, B_2REAL, float[2]) B(2double_precision, B_2DPREC, double[2])
-B(2integer, B_2INTEGER, int32_t[2])
+B2(2real, B_2REAL, float[2]) B2(2double_precision, B_2DPREC, double[2])
+B2(2integer, B_2INTEGER, int32_t[2])
 /* C's pairs for MINLOC/MAXLOC */
-BT(float_int, B_FLOAT_INT, PAIR(fi, float), sizeof(struct fi), PAIR_END(fi))
+BT(float_int, B_FLOAT_INT, PAIR(fi, float), sizeof(struct fi), PAIR_END(fi),
+   2)
 BT(double_int, B_DOUBLE_INT, PAIR(di, double), sizeof(struct di),
-   PAIR_END(di))
-BT(long_int, B_LONG_INT, PAIR(li, long), sizeof(struct li), PAIR_END(li))
-BT(2int, B_2INT, PAIR(ii, int), sizeof(struct ii), PAIR_END(ii))
-BT(short_int, B_SHORT_INT, PAIR(si, short), sizeof(struct si), PAIR_END(si))
+   PAIR_END(di), 2)
+BT(long_int, B_LONG_INT, PAIR(li, long), sizeof(struct li), PAIR_END(li), 2)
+BT(2int, B_2INT, PAIR(ii, int), sizeof(struct ii), PAIR_END(ii), 2)
+BT(short_int, B_SHORT_INT, PAIR(si, short), sizeof(struct si), PAIR_END(si),
+   2)
 BT(long_double_int, B_LDOUBLE_INT, PAIR(ldi, long double),
-   sizeof(struct ldi), PAIR_END(ldi))
+   sizeof(struct ldi), PAIR_END(ldi), 2)
 /* markers: no data, bounds only */
 struct mpi_dt_s mpi_dt_ub_ = { .refs = 1, .builtin = true, .committed = true,
                                .base = -2, .ub_marked = true };

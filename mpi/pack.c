@@ -159,11 +159,20 @@ int dt_pieces(MPI_Datatype dt, int count,
     return p.rc;
 }
 
+/* A basic type's elements (2 in a pair) and the bytes of its first. */
+static void basic_elems(int base, MPI_Aint *ne, size_t *first)
+{
+    size_t sz = dt_basic_size(base);
+
+    *ne = dt_basic(base)->nelems;
+    *first = dt_pair(base) ? dt_pair_val(base) : sz / (size_t)*ne;
+}
+
 /* Basic elements in the first `bytes` bytes of count items of dt. */
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes)
 {
-    MPI_Aint n;
-    size_t rem;
+    MPI_Aint n, ne;
+    size_t rem, first;
 
     if (dt->size == 0)
         return 0;
@@ -173,7 +182,11 @@ MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes)
         size_t sz = dt_basic_size(dt->runs[k].base);
         size_t all = (size_t)dt->runs[k].count * sz;
         size_t take = all < rem ? all : rem;
-        n += (MPI_Aint)(take / sz);
+
+        basic_elems(dt->runs[k].base, &ne, &first);
+        n += (MPI_Aint)(take / sz) * ne;
+        if (ne == 2 && take % sz >= first)      /* a pair's value alone */
+            n++;
         rem -= take;
     }
     return n;
@@ -190,8 +203,14 @@ size_t dt_elements_bytes(MPI_Datatype dt, MPI_Count n)
     bytes = (size_t)(n / dt->nelems) * (size_t)dt->size;
     n %= dt->nelems;
     for (int k = 0; k < dt->nruns && n > 0; k++) {
-        MPI_Count take = dt->runs[k].count < n ? dt->runs[k].count : n;
-        bytes += (size_t)take * dt_basic_size(dt->runs[k].base);
+        MPI_Aint ne;
+        size_t first;
+
+        basic_elems(dt->runs[k].base, &ne, &first);
+        MPI_Count all = dt->runs[k].count * ne;
+        MPI_Count take = all < n ? all : n;
+        bytes += (size_t)(take / ne) * dt_basic_size(dt->runs[k].base) +
+                 (take % ne ? first : 0);
         n -= take;
     }
     return bytes;

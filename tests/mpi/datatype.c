@@ -519,6 +519,54 @@ static void bounds_more(void)
     }
 }
 
+/* MPI_Get_elements counts basic elements: a pair type (MPI_2INT,
+ * MPI_DOUBLE_INT, Fortran's MPI_2REAL) is two, its value and its index
+ * (MPI-3.1 5.9.4 gives their typemaps); a message that ends after a
+ * pair's value holds one element of it; MPI_Status_set_elements is the
+ * inverse. */
+static void pair_elements(void)
+{
+    struct { double v; int i; } di[3] = { { 1.5, 1 }, { 2.5, 2 }, { 3.5, 3 } },
+                                rdi[3];
+    int ii[6] = { 1, 2, 3, 4, 5, 6 }, rii[6], n = -1;
+    float r2[4] = { 1, 2, 3, 4 }, rr2[4];
+    MPI_Datatype t;
+    MPI_Status st;
+    MPI_Count big = -1;
+
+    MPI_Sendrecv(ii, 3, MPI_2INT, 0, 7, rii, 3, MPI_2INT, 0, 7,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2INT, &n);
+    CHECK(n == 6);
+    MPI_Get_count(&st, MPI_2INT, &n);
+    CHECK(n == 3);
+    MPI_Sendrecv(di, 3, MPI_DOUBLE_INT, 0, 8, rdi, 3, MPI_DOUBLE_INT, 0, 8,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements_x(&st, MPI_DOUBLE_INT, &big);
+    CHECK(big == 6 && rdi[2].v == 3.5 && rdi[2].i == 3);
+    MPI_Sendrecv(r2, 2, MPI_2REAL, 0, 10, rr2, 2, MPI_2REAL, 0, 10,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2REAL, &n);
+    CHECK(n == 4);
+    /* 7 ints into pairs: 3 whole pairs and the value of the fourth */
+    int seven[7] = { 0 }, got[8];
+    MPI_Sendrecv(seven, 7, MPI_INT, 0, 11, got, 4, MPI_2INT, 0, 11,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2INT, &n);
+    CHECK(n == 7);
+    MPI_Get_count(&st, MPI_2INT, &n);
+    CHECK(n == MPI_UNDEFINED);
+    /* a derived type of pairs, and set_elements back */
+    MPI_Type_contiguous(2, MPI_2INT, &t);
+    MPI_Type_commit(&t);
+    MPI_Status_set_elements(&st, t, 5);
+    MPI_Get_elements(&st, t, &n);
+    CHECK(n == 5);
+    MPI_Get_elements(&st, MPI_INT, &n);
+    CHECK(n == 5);              /* the bytes of 5 ints */
+    MPI_Type_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "datatype");
@@ -536,5 +584,7 @@ int main(int argc, char **argv)
     t_report("indexed-hindexed-pack-unpack");
     reduce_derived();
     t_report("reduce-on-derived");
+    pair_elements();
+    t_report("elements-of-pair-types");
     return t_finish();
 }
