@@ -224,7 +224,9 @@ long console_read_user(char *buf, size_t len)
 
 int kprintf(const char *fmt, ...)
 {
-    char buf[256];
+    /* the longest lines tests read, an endpoint's Portals calls of every
+     * kind (ptlendpoint.c, log_calls), run past 400 bytes */
+    char buf[512];
     va_list ap;
     int n;
 

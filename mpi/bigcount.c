@@ -121,6 +121,32 @@ int MPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
     return MPI_Type_get_extent_c(dt, lb, extent);
 }
 
+int MPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb,
+                               MPI_Count *extent)
+{
+    int rc = dt_check_any(dt);
+
+    if (rc == MPI_SUCCESS && (lb == NULL || extent == NULL))
+        rc = MPI_ERR_ARG;
+    if (rc != MPI_SUCCESS)
+        return mpi_err(MPI_COMM_WORLD, rc, "MPI_Type_get_true_extent_x");
+    *lb = dt->true_lb;
+    *extent = dt->true_ub - dt->true_lb;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_elements_x(const MPI_Status *st, MPI_Datatype dt,
+                       MPI_Count *count)
+{
+    int rc = dt_check(dt);
+
+    if (rc != MPI_SUCCESS || st == NULL || count == NULL)
+        return mpi_err(MPI_COMM_WORLD, rc ? rc : MPI_ERR_ARG,
+                       "MPI_Get_elements_x");
+    *count = dt_elements(dt, st->mpi_bytes);
+    return MPI_SUCCESS;
+}
+
 /* profiling names (mpi_impl.h: PMPI) */
 PMPI(MPI_Send_c)
 PMPI(MPI_Recv_c)
@@ -134,3 +160,5 @@ PMPI(MPI_Type_size_c)
 PMPI(MPI_Type_size_x)
 PMPI(MPI_Type_get_extent_c)
 PMPI(MPI_Type_get_extent_x)
+PMPI(MPI_Type_get_true_extent_x)
+PMPI(MPI_Get_elements_x)

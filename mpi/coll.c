@@ -344,7 +344,14 @@ static int check_red(MPI_Comm c, int count, MPI_Datatype dt, MPI_Op op)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-    int rc = check_coll(comm);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_barrier(comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Barrier");
+    }
+    rc = check_coll(comm);
     if (rc == MPI_SUCCESS)
         rc = coll_barrier(comm);
     return RET(comm, rc, "MPI_Barrier");
@@ -352,7 +359,14 @@ int MPI_Barrier(MPI_Comm comm)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
-    int rc = check_buf(comm, count, dt);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_bcast(buf, count, dt, root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Bcast");
+    }
+    rc = check_buf(comm, count, dt);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS)
@@ -360,10 +374,17 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
     return RET(comm, rc, "MPI_Bcast");
 }
 
-int MPI_Reduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-               int root, MPI_Comm comm)
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, int root, MPI_Comm comm)
 {
-    int rc = check_red(comm, count, dt, op);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_reduce(sbuf, rbuf, count, dt, op, root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Reduce");
+    }
+    rc = check_red(comm, count, dt, op);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS)
@@ -371,19 +392,33 @@ int MPI_Reduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
     return RET(comm, rc, "MPI_Reduce");
 }
 
-int MPI_Allreduce(void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                   MPI_Op op, MPI_Comm comm)
 {
-    int rc = check_red(comm, count, dt, op);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_allreduce(sbuf, rbuf, count, dt, op, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Allreduce");
+    }
+    rc = check_red(comm, count, dt, op);
     if (rc == MPI_SUCCESS)
         rc = coll_allreduce(sbuf, rbuf, count, dt, op, comm);
     return RET(comm, rc, "MPI_Allreduce");
 }
 
-int MPI_Reduce_scatter(void *sbuf, void *rbuf, int *rcounts, MPI_Datatype dt,
-                       MPI_Op op, MPI_Comm comm)
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                       MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    int rc = check_red(comm, 0, dt, op);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Reduce_scatter");
+    }
+    rc = check_red(comm, 0, dt, op);
     for (int i = 0; rc == MPI_SUCCESS && i < comm->size; i++)
         if (rcounts[i] < 0)
             rc = MPI_ERR_COUNT;
@@ -392,8 +427,8 @@ int MPI_Reduce_scatter(void *sbuf, void *rbuf, int *rcounts, MPI_Datatype dt,
     return RET(comm, rc, "MPI_Reduce_scatter");
 }
 
-int MPI_Scan(void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-             MPI_Comm comm)
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+             MPI_Op op, MPI_Comm comm)
 {
     int rc = check_red(comm, count, dt, op);
     if (rc == MPI_SUCCESS)
@@ -413,7 +448,14 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    int rc = check_red(comm, count, dt, op);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_reduce_scatter(sbuf, rbuf, NULL, count, dt, op, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Reduce_scatter_block");
+    }
+    rc = check_red(comm, count, dt, op);
     if (rc == MPI_SUCCESS)
         rc = coll_reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
     return RET(comm, rc, "MPI_Reduce_scatter_block");

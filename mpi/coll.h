@@ -35,6 +35,44 @@ int coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
 int coll_inplace_src(const void *rbuf, int n, const int *counts,
                      const int *displs, MPI_Datatype rt, const void **src,
                      void **mem);
+/* The same for blocks of types[i] at bdispls[i] bytes (all-to-all-w). */
+int coll_inplace_srcw(const void *rbuf, int n, const int *counts,
+                      const MPI_Aint *bdispls, const MPI_Datatype *types,
+                      const void **src, void **mem);
+
+/* ---- intercommunicators (inter_coll.c): each call's schedule, its
+ * arguments checked; then run to completion or started as a request ---- */
+struct nbc;
+static inline bool comm_inter(MPI_Comm c)
+{
+    return comm_check(c) == MPI_SUCCESS && c->inter;
+}
+int ic_wait(int rc, struct nbc *s);
+int ic_start(int rc, struct nbc *s, MPI_Request *req);
+int ic_barrier(MPI_Comm c, struct nbc **out);
+int ic_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
+             struct nbc **out);
+int ic_gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+               const int *rcounts, const int *displs, int rcount,
+               MPI_Datatype rt, int root, MPI_Comm c, struct nbc **out);
+int ic_scatterv(const void *sbuf, const int *scounts, const int *displs,
+                int scount, MPI_Datatype st, void *rbuf, int rcount,
+                MPI_Datatype rt, int root, MPI_Comm c, struct nbc **out);
+int ic_exchange(const void *sbuf, const int *scounts, const int *sdispls,
+                int scount, MPI_Datatype st, void *rbuf, const int *rcounts,
+                const int *rdispls, int rcount, MPI_Datatype rt, bool same,
+                MPI_Comm c, struct nbc **out);
+int ic_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+                 const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
+                 const int *rdispls, const MPI_Datatype *rtypes, MPI_Comm c,
+                 struct nbc **out);
+int ic_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+              MPI_Op op, int root, MPI_Comm c, struct nbc **out);
+int ic_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                 MPI_Op op, MPI_Comm c, struct nbc **out);
+int ic_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                      int rcount, MPI_Datatype dt, MPI_Op op, MPI_Comm c,
+                      struct nbc **out);
 
 /* Tags in a communicator's collective context: blocking collectives
  * 0, neighbourhood ones 1, nonblocking ones from TAG_NBC (cycling below

@@ -20,12 +20,6 @@ int comm_check(MPI_Comm c)
     return MPI_SUCCESS;
 }
 
-static int intra_check(MPI_Comm c)
-{
-    int rc = comm_check(c);
-    return rc ? rc : (c->inter ? MPI_ERR_COMM : MPI_SUCCESS);
-}
-
 int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out)
 {
     MPI_Comm c = calloc(1, sizeof(*c));
@@ -131,28 +125,27 @@ int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 
 static int dup_topo(MPI_Comm from, MPI_Comm to);
 
-static void comm_destroy(MPI_Comm c);
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
+/* The duplicate of comm on the contexts its members agreed (ctx[1]: an
+ * intercommunicator's local_comm's): its groups, error handler,
+ * attributes (through their copy callbacks) and topology.  On failure
+ * nothing of it stays and the contexts are given back. */
+int comm_dup_make(MPI_Comm comm, const uint32_t *ctx, MPI_Comm *out)
 {
-    uint32_t ctx[2];
     MPI_Comm c = MPI_COMM_NULL;
-    int rc = comm_check(comm);
+    int rc = comm_new(comm->local, comm->remote, ctx[0], &c);
 
-    if (rc == MPI_SUCCESS && newc == NULL)
-        rc = MPI_ERR_ARG;
-    else if (newc != NULL)
-        *newc = MPI_COMM_NULL;  /* what it stays if the call fails */
-    if (rc == MPI_SUCCESS)      /* an intercommunicator's local one too */
-        rc = comm->inter ? ctx_agree_inter(comm, 2, ctx)
-                         : ctx_agree(comm, 1, ctx);
-    if (rc == MPI_SUCCESS && (rc = comm_new(comm->local, comm->remote,
-                                            ctx[0], &c)) != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
         ctx_release(ctx[0]);
-    if (rc == MPI_SUCCESS && comm->inter &&
+        if (comm->inter)
+            ctx_release(ctx[1]);
+        return rc;
+    }
+    if (comm->inter &&
         (rc = comm_new(comm->local, comm->local, ctx[1], &c->local_comm)))
         ctx_release(ctx[1]);
     if (rc == MPI_SUCCESS) {
+        errh_release(c->errh);
         c->errh = comm->errh;
         errh_retain(c->errh);
         rc = attr_copy_all(comm, c);
@@ -162,20 +155,38 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
     if (rc != MPI_SUCCESS) {
         /* e.g. a copy callback failed: the attributes copied so far are
          * deleted with the communicator that never was */
-        if (c != MPI_COMM_NULL) {
-            attr_delete_all(c);
-            comm_destroy(c);
-        }
-        return CERR(comm, rc, "MPI_Comm_dup");
+        attr_delete_all(c);
+        comm_destroy(c);
+        return rc;
     }
-    *newc = c;
+    *out = c;
     return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newc)
+{
+    uint32_t ctx[2];
+    int rc = comm_check(comm);
+
+    if (rc == MPI_SUCCESS && newc == NULL)
+        rc = MPI_ERR_ARG;
+    else if (newc != NULL)
+        *newc = MPI_COMM_NULL;  /* what it stays if the call fails */
+    if (rc == MPI_SUCCESS)      /* an intercommunicator's local one too */
+        rc = comm->inter ? ctx_agree_inter(comm, 2, ctx)
+                         : ctx_agree(comm, 1, ctx);
+    if (rc == MPI_SUCCESS)
+        rc = comm_dup_make(comm, ctx, newc);
+    return rc ? CERR(comm, rc, "MPI_Comm_dup") : MPI_SUCCESS;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc)
 {
     uint32_t ctx;
-    int rc = intra_check(comm);
+    int rc = comm_check(comm);
+
+    if (rc == MPI_SUCCESS && comm->inter)
+        return CERR(comm, inter_create(comm, g, newc), "MPI_Comm_create");
 
     if (rc == MPI_SUCCESS && newc == NULL)
         rc = MPI_ERR_ARG;
@@ -191,15 +202,15 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc)
     return rc ? CERR(comm, rc, "MPI_Comm_create") : MPI_SUCCESS;
 }
 
-/* Members of my color, ordered by (key, old rank). */
-static int split_group(MPI_Comm comm, const int *ck, int color,
-                       MPI_Group *out)
+/* The members of group g of my color, ordered by (key, rank in g); ck
+ * holds every member's (color, key). */
+int split_group(MPI_Group g, const int *ck, int color, MPI_Group *out)
 {
-    int n = 0, *idx = malloc((size_t)comm->size * sizeof(int)), *w;
+    int n = 0, *idx = malloc((size_t)g->size * sizeof(int) + 1), *w;
 
     if (idx == NULL)
         return MPI_ERR_INTERN;
-    for (int i = 0; i < comm->size; i++)
+    for (int i = 0; i < g->size; i++)
         if (ck[2 * i] == color)
             idx[n++] = i;
     for (int i = 1; i < n; i++)       /* insertion sort: stable by rank */
@@ -211,7 +222,7 @@ static int split_group(MPI_Comm comm, const int *ck, int color,
         }
     w = idx;
     for (int i = 0; i < n; i++)
-        w[i] = comm->local->world[idx[i]];
+        w[i] = g->world[idx[i]];
     *out = group_new(n, w);
     free(idx);
     return *out ? MPI_SUCCESS : MPI_ERR_INTERN;
@@ -219,9 +230,13 @@ static int split_group(MPI_Comm comm, const int *ck, int color,
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
 {
-    int mine[2] = { color, key }, *all = NULL, rc = intra_check(comm);
+    int mine[2] = { color, key }, *all = NULL, rc = comm_check(comm);
     uint32_t ctx;
     MPI_Group g = NULL;
+
+    if (rc == MPI_SUCCESS && comm->inter)
+        return CERR(comm, inter_split(comm, color, key, newc),
+                    "MPI_Comm_split");
 
     if (rc == MPI_SUCCESS && newc == NULL)
         rc = MPI_ERR_ARG;
@@ -237,7 +252,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
     if (rc == MPI_SUCCESS)
         rc = ctx_agree(comm, 1, &ctx);
     if (rc == MPI_SUCCESS && color != MPI_UNDEFINED)
-        rc = split_group(comm, all, color, &g);
+        rc = split_group(comm->local, all, color, &g);
     if (rc == MPI_SUCCESS && g != NULL) {
         rc = comm_new(g, g, ctx, newc);
         group_release(g);
@@ -248,7 +263,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newc)
     return rc ? CERR(comm, rc, "MPI_Comm_split") : MPI_SUCCESS;
 }
 
-static void comm_destroy(MPI_Comm c)
+void comm_destroy(MPI_Comm c)
 {
     if (c->local_comm != NULL)
         comm_destroy(c->local_comm);
@@ -306,130 +321,6 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *g)
     return MPI_SUCCESS;
 }
 
-/* ---- intercommunicators ---- */
-
-/* The leaders swap what their groups have free (the AND over the group)
- * and their sizes, then their groups' world ranks, over the peer
- * communicator; each broadcasts what it learnt in its group, and both
- * groups take the same two pairs: the intercommunicator's and its local
- * communicator's. */
-static int leaders_swap(MPI_Comm local, int lleader, MPI_Comm peer,
-                        int rleader, int tag, uint32_t *ctx, int **rw,
-                        int *rn)
-{
-    struct ctx_mask m;
-    uint64_t all[CTX_WORDS + 1], theirs[CTX_WORDS + 1];   /* + the size */
-    MPI_Status st;
-    int rc;
-
-    ctx_mine(&m);
-    rc = coll_allreduce(m.w, all, CTX_WORDS, MPI_UINT64_T, MPI_BAND, local);
-    all[CTX_WORDS] = (uint64_t)local->size;
-    if (rc == MPI_SUCCESS && local->rank == lleader) {
-        rc = MPI_Sendrecv(all, CTX_WORDS + 1, MPI_UINT64_T, rleader, tag,
-                          theirs, CTX_WORDS + 1, MPI_UINT64_T, rleader, tag,
-                          peer, &st);
-        for (int i = 0; i < CTX_WORDS; i++)
-            all[i] &= theirs[i];
-        all[CTX_WORDS] = theirs[CTX_WORDS];
-    }
-    if (rc == MPI_SUCCESS)
-        rc = coll_bcast(all, CTX_WORDS + 1, MPI_UINT64_T, lleader, local);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *rn = (int)all[CTX_WORDS];
-    if ((*rw = malloc((size_t)*rn * sizeof(int) + 1)) == NULL)
-        return MPI_ERR_INTERN;
-    if (local->rank == lleader)
-        rc = MPI_Sendrecv(local->local->world, local->size, MPI_INT, rleader,
-                          tag, *rw, *rn, MPI_INT, rleader, tag, peer, &st);
-    if (rc == MPI_SUCCESS)
-        rc = coll_bcast(*rw, *rn, MPI_INT, lleader, local);
-    memcpy(m.w, all, sizeof(m.w));
-    return rc ? rc : ctx_take(&m, 2, ctx);
-}
-
-int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
-                         int rleader, int tag, MPI_Comm *newc)
-{
-    uint32_t ctx[2] = { 0, 0 };
-    int *rw = NULL, rn = 0, rc = intra_check(local);
-    MPI_Group rg;
-    MPI_Comm c = MPI_COMM_NULL;
-
-    if (rc == MPI_SUCCESS && newc == NULL)
-        rc = MPI_ERR_ARG;
-    else if (newc != NULL)
-        *newc = MPI_COMM_NULL;
-    if (rc == MPI_SUCCESS && (lleader < 0 || lleader >= local->size))
-        rc = MPI_ERR_RANK;
-    if (rc == MPI_SUCCESS && local->rank == lleader && comm_check(peer))
-        rc = MPI_ERR_COMM;
-    if (rc == MPI_SUCCESS)
-        rc = leaders_swap(local, lleader, peer, rleader, tag, ctx, &rw, &rn);
-    if (rc == MPI_SUCCESS) {
-        rg = group_new(rn, rw);
-        rc = rg ? comm_new(local->local, rg, ctx[0], &c) : MPI_ERR_INTERN;
-        group_release(rg);
-        if (rc != MPI_SUCCESS)
-            ctx_release(ctx[0]);
-    }
-    if (rc == MPI_SUCCESS &&
-        (rc = comm_new(local->local, local->local, ctx[1],
-                       &c->local_comm)) != MPI_SUCCESS)
-        ctx_release(ctx[1]);
-    free(rw);
-    if (rc != MPI_SUCCESS) {
-        if (c != MPI_COMM_NULL)
-            comm_destroy(c);
-        return CERR(local, rc, "MPI_Intercomm_create");
-    }
-    *newc = c;
-    return MPI_SUCCESS;
-}
-
-int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newc)
-{
-    int mine = high ? 1 : 0, theirs = 0, rc = comm_check(inter), n, *w;
-    uint32_t ctx;
-    bool first;
-    MPI_Group g;
-
-    if (rc == MPI_SUCCESS && !inter->inter)
-        rc = MPI_ERR_COMM;
-    if (rc == MPI_SUCCESS && newc == NULL)
-        rc = MPI_ERR_ARG;
-    else if (newc != NULL)
-        *newc = MPI_COMM_NULL;
-    if (rc == MPI_SUCCESS && inter->local_comm->rank == 0)
-        rc = coll_sendrecv(&mine, 1, MPI_INT, 0, &theirs, 1, MPI_INT, 0,
-                           inter);
-    if (rc == MPI_SUCCESS)
-        rc = coll_bcast(&theirs, 1, MPI_INT, 0, inter->local_comm);
-    if (rc == MPI_SUCCESS)
-        rc = ctx_agree_inter(inter, 1, &ctx);
-    if (rc != MPI_SUCCESS)
-        return CERR(inter, rc, "MPI_Intercomm_merge");
-    /* low group first; on a tie, the group holding world rank of the
-     * lower leader goes first */
-    first = mine != theirs ? !mine
-                           : inter->local->world[0] < inter->remote->world[0];
-    n = inter->local->size + inter->remote->size;
-    if ((w = malloc((size_t)n * sizeof(int))) == NULL)
-        return CERR(inter, MPI_ERR_INTERN, "MPI_Intercomm_merge");
-    MPI_Group a = first ? inter->local : inter->remote;
-    MPI_Group b = first ? inter->remote : inter->local;
-    memcpy(w, a->world, (size_t)a->size * sizeof(int));
-    memcpy(w + a->size, b->world, (size_t)b->size * sizeof(int));
-    g = group_new(n, w);
-    free(w);
-    rc = g ? comm_new(g, g, ctx, newc) : MPI_ERR_INTERN;
-    group_release(g);
-    if (rc != MPI_SUCCESS)
-        ctx_release(ctx);
-    return rc ? CERR(inter, rc, "MPI_Intercomm_merge") : MPI_SUCCESS;
-}
-
 /* ---- topology copy for MPI_Comm_dup ---- */
 
 static int dup_topo(MPI_Comm from, MPI_Comm to)
@@ -465,5 +356,3 @@ PMPI(MPI_Comm_free)
 PMPI(MPI_Comm_test_inter)
 PMPI(MPI_Comm_remote_size)
 PMPI(MPI_Comm_remote_group)
-PMPI(MPI_Intercomm_create)
-PMPI(MPI_Intercomm_merge)

@@ -54,6 +54,17 @@ static int node_color(MPI_Comm comm, int *color)
     return rc;
 }
 
+/* Are all of comm's processes on one node (collective)? */
+int comm_one_node(MPI_Comm comm, bool *one)
+{
+    int color = 0, top = 0, rc = node_color(comm, &color);
+
+    if (rc == MPI_SUCCESS)
+        rc = coll_allreduce(&color, &top, 1, MPI_INT, MPI_MAX, comm);
+    *one = rc == MPI_SUCCESS && top == 0;
+    return rc;
+}
+
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
                         MPI_Info info, MPI_Comm *newc)
 {
@@ -110,7 +121,7 @@ static int group_ctx(MPI_Comm comm, MPI_Group g, int tag, uint32_t *ctx)
     int root = comm_rank_of(comm, g, 0), rc = MPI_SUCCESS;
     MPI_Request q;
 
-    ctx_mine(&mine);
+    ctx_offer(&mine);
     if (g->myrank != 0) {
         rc = p2p_isend(mine.w, CTX_WORDS, MPI_UINT64_T, root, tag, comm, c1,
                        M_STD, &q);
@@ -121,7 +132,7 @@ static int group_ctx(MPI_Comm comm, MPI_Group g, int tag, uint32_t *ctx)
                            c1, &q);
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
-        return rc ? rc : ctx_take(&mine, 1, ctx);
+        return ctx_settle(rc, &mine, 1, ctx);
     }
     for (int i = 1; i < g->size && rc == MPI_SUCCESS; i++) {
         rc = p2p_irecv(got.w, CTX_WORDS, MPI_UINT64_T,
@@ -136,7 +147,7 @@ static int group_ctx(MPI_Comm comm, MPI_Group g, int tag, uint32_t *ctx)
         if (rc == MPI_SUCCESS)
             rc = p2p_wait(&q, MPI_STATUS_IGNORE);
     }
-    return rc ? rc : ctx_take(&mine, 1, ctx);
+    return ctx_settle(rc, &mine, 1, ctx);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag,

@@ -22,6 +22,7 @@
 #define QUARANTINE 64
 
 static struct ctx_mask mine;      /* bit p: pair p (ctx 2p) is free */
+static bool agreeing;             /* a blocking agreement is under way */
 static uint32_t freed[QUARANTINE];      /* the last pairs freed, a ring */
 static int nfreed, oldest;
 static bool ready;
@@ -76,10 +77,45 @@ void ctx_release(uint32_t ctx)
     freed[(oldest + nfreed++) % QUARANTINE] = ctx;
 }
 
+/* A pair taken for a communicator that was not made after all (its
+ * members did not all agree, MPI_Comm_idup): no message used it. */
+void ctx_untake(uint32_t ctx)
+{
+    set_free(ctx);
+}
+
+bool ctx_free_here(uint32_t ctx)
+{
+    if (!ready)
+        init();
+    return (mine.w[ctx / 128] >> (ctx / 2 % 64)) & 1;
+}
+
 void ctx_and(struct ctx_mask *into, const struct ctx_mask *m)
 {
     for (int i = 0; i < CTX_WORDS; i++)
         into->w[i] &= m->w[i];
+}
+
+/* A blocking agreement: what this process offers (its free pairs),
+ * then what it takes of the agreed ones.  Progress in between may run a
+ * nonblocking agreement's steps (MPI_Comm_idup), which must not take a
+ * pair this one offered and will take: it tries again instead. */
+void ctx_offer(struct ctx_mask *m)
+{
+    ctx_mine(m);
+    agreeing = true;
+}
+
+int ctx_settle(int rc, const struct ctx_mask *agreed, int n, uint32_t *ctx)
+{
+    agreeing = false;
+    return rc ? rc : ctx_take(agreed, n, ctx);
+}
+
+bool ctx_agreeing(void)
+{
+    return agreeing;
 }
 
 int ctx_agree(MPI_Comm parent, int n, uint32_t *ctx)
@@ -87,10 +123,10 @@ int ctx_agree(MPI_Comm parent, int n, uint32_t *ctx)
     struct ctx_mask m, all;
     int rc;
 
-    ctx_mine(&m);
+    ctx_offer(&m);
     rc = coll_allreduce(m.w, all.w, CTX_WORDS, MPI_UINT64_T, MPI_BAND,
                         parent);
-    return rc ? rc : ctx_take(&all, n, ctx);
+    return ctx_settle(rc, &all, n, ctx);
 }
 
 /* Over an intercommunicator: each group agrees, the leaders swap what
@@ -101,7 +137,7 @@ int ctx_agree_inter(MPI_Comm inter, int n, uint32_t *ctx)
     MPI_Comm lc = inter->local_comm;
     int rc;
 
-    ctx_mine(&m);
+    ctx_offer(&m);
     rc = coll_allreduce(m.w, all.w, CTX_WORDS, MPI_UINT64_T, MPI_BAND, lc);
     if (rc == MPI_SUCCESS && lc->rank == 0) {
         rc = coll_sendrecv(all.w, CTX_WORDS, MPI_UINT64_T, 0, theirs.w,
@@ -110,5 +146,5 @@ int ctx_agree_inter(MPI_Comm inter, int n, uint32_t *ctx)
     }
     if (rc == MPI_SUCCESS)
         rc = coll_bcast(all.w, CTX_WORDS, MPI_UINT64_T, 0, lc);
-    return rc ? rc : ctx_take(&all, n, ctx);
+    return ctx_settle(rc, &all, n, ctx);
 }

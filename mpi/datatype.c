@@ -11,15 +11,13 @@
 #include <string.h>
 #include "mpi_impl.h"
 
-/* Alignment used for struct padding: the extent of basic types, capped. */
+/* Alignment used for struct padding: its basic types' widest. */
 static MPI_Aint dt_align(const struct mpi_dt_s *dt)
 {
     MPI_Aint a = 1;
 
     for (int i = 0; i < dt->nruns; i++) {
-        MPI_Aint e = dt_extent(mpi_dt_table[dt->runs[i].base]);
-        if (e > 16)
-            e = 16;
+        MPI_Aint e = (MPI_Aint)dt_basic_align(dt->runs[i].base);
         if (e > a)
             a = e;
     }
@@ -31,7 +29,7 @@ static MPI_Aint dt_align(const struct mpi_dt_s *dt)
 static void true_bounds(struct mpi_dt_s *dt)
 {
     for (int i = 0; i < dt->nruns; i++) {
-        const struct mpi_dt_s *b = mpi_dt_table[dt->runs[i].base];
+        const struct mpi_dt_s *b = dt_basic(dt->runs[i].base);
         MPI_Aint lo = dt->runs[i].off;
         MPI_Aint hi = lo + (dt->runs[i].count - 1) * dt_extent(b) +
                       b->true_ub;
@@ -59,7 +57,7 @@ static int add_run(struct builder *b, MPI_Aint off, MPI_Aint count, int base)
     if (count == 0)
         return MPI_SUCCESS;
     /* merge with the previous run if it continues it exactly */
-    if (last && last->base == base && base < B_FLOAT_INT &&
+    if (last && last->base == base && !dt_pair(base) &&
         last->off + last->count * sz == off) {
         last->count += count;
         return MPI_SUCCESS;
@@ -114,7 +112,7 @@ static int add_block(struct builder *b, const struct mpi_dt_s *t,
     dt->nelems += n * t->nelems;
     if (t->base != -2)
         dt->base = (dt->base == -2 || dt->base == t->base) ? t->base : -1;
-    if (t->nruns == 1 && t->runs[0].base < B_FLOAT_INT && t->size == ext)
+    if (t->nruns == 1 && !dt_pair(t->runs[0].base) && t->size == ext)
         return add_run(b, disp + t->runs[0].off, n * t->runs[0].count,
                        t->runs[0].base);
     for (MPI_Aint j = 0; j < n && rc == MPI_SUCCESS; j++)
@@ -279,8 +277,8 @@ static int indexed(int count, const int *lens, const int *displs,
     return rc;
 }
 
-int MPI_Type_indexed(int count, int *lens, int *displs, MPI_Datatype old,
-                     MPI_Datatype *newt)
+int MPI_Type_indexed(int count, const int *lens, const int *displs,
+                     MPI_Datatype old, MPI_Datatype *newt)
 {
     struct rec r;
     int rc = indexed(count, lens, displs, old, newt);
@@ -399,9 +397,13 @@ int MPI_Type_commit(MPI_Datatype *dt)
 
 int MPI_Type_free(MPI_Datatype *dt)
 {
+    int rc;
+
     if (dt == NULL || *dt == MPI_DATATYPE_NULL || (*dt)->builtin ||
         (*dt)->refs <= 0)
         return TYPE_ERR(MPI_ERR_TYPE, "MPI_Type_free");
+    if ((rc = type_attr_delete_all(*dt)) != MPI_SUCCESS)
+        return TYPE_ERR(rc, "MPI_Type_free");   /* a callback refused */
     dt_release(*dt);   /* pending requests keep their own reference */
     *dt = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;

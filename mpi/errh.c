@@ -86,6 +86,26 @@ static const char *const msgs[MPIX_ERR_NCLASSES] = {
                                     "(only \"native\")",
     [MPI_ERR_UNSUPPORTED_OPERATION] = "operation not supported",
     [MPI_ERR_WIN] = "invalid window",
+    [MPI_T_ERR_MEMORY] = "out of memory (tool interface)",
+    [MPI_T_ERR_NOT_INITIALIZED] = "the tool interface is not initialized "
+                                  "(MPI_T_init_thread)",
+    [MPI_T_ERR_CANNOT_INIT] = "the tool interface cannot be initialized",
+    [MPI_T_ERR_INVALID] = "invalid use of the tool interface",
+    [MPI_T_ERR_INVALID_INDEX] = "no variable or category of that index",
+    [MPI_T_ERR_INVALID_ITEM] = "no item of that index in the enumeration",
+    [MPI_T_ERR_INVALID_SESSION] = "invalid performance variable session",
+    [MPI_T_ERR_INVALID_HANDLE] = "invalid variable handle",
+    [MPI_T_ERR_INVALID_NAME] = "no variable or category of that name",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "no more variable handles",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "no more performance variable sessions",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "the control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "the control variable cannot be set",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "the performance variable cannot be "
+                                "written or reset",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "the performance variable is always "
+                                    "on: it cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "the performance variable cannot be read "
+                                 "and reset at once",
 };
 
 /* The library's own codes: one failure each, with its class. */
@@ -108,6 +128,30 @@ static const struct { int cls; const char *msg; } lib_codes[] = {
     [ERRC_NO_CTX - ERRC_BASE] = { MPI_ERR_OTHER,
         "out of communicator contexts: 16318 communicators (each window "
         "and file holds one) exist at once in a process; free some" },
+    /* what this system cannot do (mpi/README.md, Limits) */
+    [ERRC_NO_SPAWN - ERRC_BASE] = { MPI_ERR_SPAWN,
+        "cannot spawn processes: a job's ranks are the ones yod started "
+        "(no free node is given to a running job); start the job with "
+        "every rank it needs" },
+    [ERRC_NO_PORTS - ERRC_BASE] = { MPI_ERR_PORT,
+        "no such port: jobs cannot open ports to each other here "
+        "(MPI_Open_port is not supported)" },
+    [ERRC_NO_OPEN_PORT - ERRC_BASE] = { MPI_ERR_UNSUPPORTED_OPERATION,
+        "cannot open a port: jobs cannot connect to each other here" },
+    [ERRC_NO_PUBLISH - ERRC_BASE] = { MPI_ERR_UNSUPPORTED_OPERATION,
+        "cannot publish a name: there is no name service here" },
+    [ERRC_NO_NAME - ERRC_BASE] = { MPI_ERR_NAME,
+        "no such service name: there is no name service here, so none "
+        "was published" },
+    [ERRC_NO_SERVICE - ERRC_BASE] = { MPI_ERR_SERVICE,
+        "no such service name was published: there is no name service here" },
+    [ERRC_NO_JOIN - ERRC_BASE] = { MPI_ERR_UNSUPPORTED_OPERATION,
+        "cannot join over a socket: MPI runs over Portals here; make both "
+        "sides ranks of one job" },
+    [ERRC_NO_SHARED - ERRC_BASE] = { MPI_ERR_RMA_SHARED,
+        "memory cannot be shared between these processes: only the "
+        "processes of one Linux host, or a communicator of one process, "
+        "share a window's memory here; use MPI_Win_allocate" },
 };
 
 /* Classes and codes added at run time (MPI_Add_error_*), from

@@ -39,6 +39,7 @@ static struct {
 } fc;
 
 int MPIX_Flowctl_count(void) { return fc.recoveries; }
+bool fc_state(void) { return fc.active; }
 
 /* Long or synchronous messages this rank fetched with PtlGet: those that
  * arrived before their receive (tests/mpi/long.c asserts that one whose
@@ -211,7 +212,9 @@ static void maybe_pause_ack(int world)
 }
 
 /* A drained unexpected message moves into our own queue. */
-void hold_drained(const ptl_event_t *ev)
+/* An unexpected message's header (and an eager one's data) as the
+ * library holds it. */
+struct uq *uq_from_event(const ptl_event_t *ev)
 {
     struct uq *u = calloc(1, sizeof(*u));
 
@@ -227,7 +230,12 @@ void hold_drained(const ptl_event_t *ev)
             mpi_fatal("out of memory draining unexpected messages");
         memcpy(u->data, ev->start, ev->mlength);
     }
-    uq_push(u);
+    return u;
+}
+
+void hold_drained(const ptl_event_t *ev)
+{
+    uq_push(uq_from_event(ev));
 }
 
 static void fc_enable(void)

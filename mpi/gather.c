@@ -72,8 +72,8 @@ static int coll_scatter(const void *sbuf, int scount, MPI_Datatype st,
         return MPI_ERR_INTERN;
     if (vr == 0) {
         for (int i = 0; i < n; i++)
-            dt_pack(coll_at((void *)sbuf, (i + root) % n, scount, st), scount, st,
-                    buf + blk * (size_t)i);
+            dt_pack(coll_at((void *)sbuf, (i + root) % n, scount, st),
+                    scount, st, buf + blk * (size_t)i);
     } else {
         rc = coll_recv(buf, (int)(blk * (size_t)span), MPI_BYTE,
                        (vr - lowbit(vr) + root) % n, c);
@@ -198,61 +198,117 @@ static int coll_allgatherv(const void *sbuf, int scount, MPI_Datatype st,
 
 /* MPI_IN_PLACE all-to-all: the blocks to send are the ones that will be
  * received over, so they are copied first, each to the same place (its
- * count of rt at displs[i] extents) of a temporary returned as *src;
- * *mem is what to free (the standard ignores the send arguments then:
- * the receive ones say what goes where, both ways). */
-int coll_inplace_src(const void *rbuf, int n, const int *counts,
-                     const int *displs, MPI_Datatype rt, const void **src,
-                     void **mem)
+ * count of types[i] at bdispls[i] bytes) of a temporary returned as
+ * *src; *mem is what to free (the standard ignores the send arguments
+ * then: the receive ones say what goes where, both ways). */
+int coll_inplace_srcw(const void *rbuf, int n, const int *counts,
+                      const MPI_Aint *bdispls, const MPI_Datatype *types,
+                      const void **src, void **mem)
 {
-    MPI_Aint ext = dt_extent(rt);
-    int lo = 0, hi = 0, rc = MPI_SUCCESS;
+    MPI_Aint lo = 0, hi = 0;
+    int rc = MPI_SUCCESS;
+    bool first = true;
     char *tmp;
 
-    for (int i = 0, first = 1; i < n; i++) {
-        if (counts[i] <= 0)
+    for (int i = 0; i < n; i++) {           /* the bytes the blocks span */
+        MPI_Datatype t = types[i];
+        MPI_Aint run = (MPI_Aint)(counts[i] - 1) * dt_extent(t);
+        if (counts[i] <= 0 || t->size == 0)
             continue;
-        if (first || displs[i] < lo)
-            lo = displs[i];
-        if (first || displs[i] + counts[i] > hi)
-            hi = displs[i] + counts[i];
-        first = 0;
+        MPI_Aint b = bdispls[i] + t->true_lb + (run < 0 ? run : 0);
+        MPI_Aint e = bdispls[i] + t->true_ub + (run > 0 ? run : 0);
+        if (first || b < lo)
+            lo = b;
+        if (first || e > hi)
+            hi = e;
+        first = false;
     }
-    if ((tmp = tmp_typed(hi - lo, rt, mem)) == NULL)
+    if ((*mem = malloc((size_t)(hi - lo) + 1)) == NULL)
         return MPI_ERR_NO_MEM;
-    tmp -= (MPI_Aint)lo * ext;          /* so block i is at displs[i] */
+    tmp = (char *)*mem - lo;                /* so block i is at bdispls[i] */
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
         if (counts[i] > 0)
-            rc = dt_copy((const char *)rbuf + (MPI_Aint)displs[i] * ext,
-                         tmp + (MPI_Aint)displs[i] * ext, counts[i], rt);
+            rc = dt_copy((const char *)rbuf + bdispls[i], tmp + bdispls[i],
+                         counts[i], types[i]);
     *src = tmp;
     return rc;
 }
 
-static int coll_alltoallv(const void *sbuf, const int *scounts,
-                          const int *sdispls, MPI_Datatype st, void *rbuf,
-                          const int *rcounts, const int *rdispls,
-                          MPI_Datatype rt, MPI_Comm c)
+/* The same for blocks of one type at displacements in its extents. */
+int coll_inplace_src(const void *rbuf, int n, const int *counts,
+                     const int *displs, MPI_Datatype rt, const void **src,
+                     void **mem)
+{
+    MPI_Aint *bd = malloc((size_t)(n ? n : 1) * sizeof(MPI_Aint));
+    MPI_Datatype *ts = malloc((size_t)(n ? n : 1) * sizeof(MPI_Datatype));
+    int rc = bd && ts ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+
+    *mem = NULL;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        bd[i] = (MPI_Aint)displs[i] * dt_extent(rt);
+        ts[i] = rt;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_inplace_srcw(rbuf, n, counts, bd, ts, src, mem);
+    free(bd);
+    free(ts);
+    return rc;
+}
+
+/* Block i of sbuf (scounts[i] of stypes[i] at sdispls[i] bytes) to rank
+ * i, block i of rbuf from it: n-1 pairwise exchanges after one's own. */
+static int coll_alltoallw(const void *sbuf, const int *scounts,
+                          const MPI_Aint *sdispls, const MPI_Datatype *st,
+                          void *rbuf, const int *rcounts,
+                          const MPI_Aint *rdispls, const MPI_Datatype *rt,
+                          MPI_Comm c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     void *mem = NULL;
 
     if (sbuf == MPI_IN_PLACE) {
-        rc = coll_inplace_src(rbuf, n, rcounts, rdispls, rt, &sbuf, &mem);
+        rc = coll_inplace_srcw(rbuf, n, rcounts, rdispls, rt, &sbuf, &mem);
         scounts = rcounts, sdispls = rdispls, st = rt;
     }
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         int to = (r + i) % n, from = (r - i + n) % n;
-        const char *s = (const char *)sbuf +
-                        (MPI_Aint)sdispls[to] * dt_extent(st);
-        char *d = (char *)rbuf + (MPI_Aint)rdispls[from] * dt_extent(rt);
+        const char *sp = (const char *)sbuf + sdispls[to];
+        char *rp = (char *)rbuf + rdispls[from];
         if (i == 0)
-            rc = dt_copy2(s, scounts[to], st, d, rcounts[from], rt);
+            rc = dt_copy2(sp, scounts[to], st[to], rp, rcounts[from],
+                          rt[from]);
         else
-            rc = coll_sendrecv(s, scounts[to], st, to, d, rcounts[from], rt,
-                               from, c);
+            rc = coll_sendrecv(sp, scounts[to], st[to], to, rp,
+                               rcounts[from], rt[from], from, c);
     }
     free(mem);
+    return rc;
+}
+
+/* alltoallv and alltoall: the same with one type each way. */
+static int coll_alltoallv(const void *sbuf, const int *scounts,
+                          const int *sdispls, MPI_Datatype st, void *rbuf,
+                          const int *rcounts, const int *rdispls,
+                          MPI_Datatype rt, MPI_Comm c)
+{
+    int n = c->size, rc;
+    MPI_Aint *bd = malloc(2 * (size_t)n * sizeof(MPI_Aint));
+    MPI_Datatype *ts = malloc(2 * (size_t)n * sizeof(MPI_Datatype));
+
+    if (bd == NULL || ts == NULL) {
+        free(bd);
+        free(ts);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < n; i++) {
+        bd[i] = sbuf == MPI_IN_PLACE ? 0 : sdispls[i] * dt_extent(st);
+        bd[n + i] = (MPI_Aint)rdispls[i] * dt_extent(rt);
+        ts[i] = st, ts[n + i] = rt;
+    }
+    rc = coll_alltoallw(sbuf, scounts, bd, ts, rbuf, rcounts, bd + n, ts + n,
+                        c);
+    free(bd);
+    free(ts);
     return rc;
 }
 
@@ -275,12 +331,20 @@ static int coll_alltoall(const void *sbuf, int scount, MPI_Datatype st,
     return rc;
 }
 
-/* ---- the public entry points ---- */
+/* ---- the public entry points (intercommunicators: inter_coll.c) ---- */
 
-int MPI_Gather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    int rc = check_coll(comm);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_gatherv(sbuf, scount, stype, rbuf, NULL, NULL, rcount, rtype,
+                        root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Gather");
+    }
+    rc = check_coll(comm);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
@@ -293,11 +357,19 @@ int MPI_Gather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Gather");
 }
 
-int MPI_Gatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                int *rcounts, int *displs, MPI_Datatype rtype, int root,
-                MPI_Comm comm)
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                const int *rcounts, const int *displs, MPI_Datatype rtype,
+                int root, MPI_Comm comm)
 {
-    int rc = check_coll(comm);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_gatherv(sbuf, scount, stype, rbuf, rcounts, displs, 0, rtype,
+                        root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Gatherv");
+    }
+    rc = check_coll(comm);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
@@ -310,10 +382,18 @@ int MPI_Gatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Gatherv");
 }
 
-int MPI_Scatter(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    int rc = check_coll(comm);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_scatterv(sbuf, NULL, NULL, scount, stype, rbuf, rcount, rtype,
+                         root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Scatter");
+    }
+    rc = check_coll(comm);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS && comm->rank == root)
@@ -326,11 +406,19 @@ int MPI_Scatter(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Scatter");
 }
 
-int MPI_Scatterv(void *sbuf, int *scounts, int *displs, MPI_Datatype stype,
-                 void *rbuf, int rcount, MPI_Datatype rtype, int root,
-                 MPI_Comm comm)
+int MPI_Scatterv(const void *sbuf, const int *scounts, const int *displs,
+                 MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    int rc = check_coll(comm);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_scatterv(sbuf, scounts, displs, 0, stype, rbuf, rcount, rtype,
+                         root, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Scatterv");
+    }
+    rc = check_coll(comm);
     if (rc == MPI_SUCCESS)
         rc = check_root(comm, root);
     if (rc == MPI_SUCCESS && comm->rank == root)
@@ -343,10 +431,18 @@ int MPI_Scatterv(void *sbuf, int *scounts, int *displs, MPI_Datatype stype,
     return RET(comm, rc, "MPI_Scatterv");
 }
 
-int MPI_Allgather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-    int rc = check_buf(comm, rcount, rtype);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_exchange(sbuf, NULL, NULL, scount, stype, rbuf, NULL, NULL,
+                         rcount, rtype, true, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Allgather");
+    }
+    rc = check_buf(comm, rcount, rtype);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = check_buf(comm, scount, stype);
     if (rc == MPI_SUCCESS)
@@ -354,11 +450,19 @@ int MPI_Allgather(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Allgather");
 }
 
-int MPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   int *rcounts, int *displs, MPI_Datatype rtype,
-                   MPI_Comm comm)
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, const int *rcounts, const int *displs,
+                   MPI_Datatype rtype, MPI_Comm comm)
 {
-    int rc = check_buf(comm, 0, rtype);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_exchange(sbuf, NULL, NULL, scount, stype, rbuf, rcounts,
+                         displs, 0, rtype, true, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Allgatherv");
+    }
+    rc = check_buf(comm, 0, rtype);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = check_buf(comm, scount, stype);
     if (rc == MPI_SUCCESS)
@@ -367,10 +471,18 @@ int MPI_Allgatherv(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Allgatherv");
 }
 
-int MPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-    int rc = check_buf(comm, rcount, rtype);
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_exchange(sbuf, NULL, NULL, scount, stype, rbuf, NULL, NULL,
+                         rcount, rtype, false, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Alltoall");
+    }
+    rc = check_buf(comm, rcount, rtype);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = check_buf(comm, scount, stype);
     if (rc == MPI_SUCCESS)
@@ -378,11 +490,64 @@ int MPI_Alltoall(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return RET(comm, rc, "MPI_Alltoall");
 }
 
-int MPI_Alltoallv(void *sbuf, int *scounts, int *sdispls, MPI_Datatype stype,
-                  void *rbuf, int *rcounts, int *rdispls, MPI_Datatype rtype,
-                  MPI_Comm comm)
+/* Every type of an all-to-all-w: those of the blocks that move. */
+static int check_types(MPI_Comm c, int n, const int *counts,
+                       const MPI_Datatype *types)
 {
-    int rc = check_buf(comm, 0, rtype);
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
+        rc = counts[i] < 0 ? MPI_ERR_COUNT : check_buf(c, 0, types[i]);
+    return rc;
+}
+
+int MPI_Alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+                  const MPI_Datatype *stypes, void *rbuf,
+                  const int *rcounts, const int *rdispls,
+                  const MPI_Datatype *rtypes, MPI_Comm comm)
+{
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts,
+                          rdispls, rtypes, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Alltoallw");
+    }
+    rc = check_coll(comm);
+    MPI_Aint *bd = NULL;
+
+    if (rc == MPI_SUCCESS)
+        rc = check_types(comm, comm->size, rcounts, rtypes);
+    if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
+        rc = check_types(comm, comm->size, scounts, stypes);
+    if (rc == MPI_SUCCESS &&
+        (bd = malloc(2 * (size_t)comm->size * sizeof(MPI_Aint))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    for (int i = 0; rc == MPI_SUCCESS && i < comm->size; i++) {
+        bd[i] = sbuf == MPI_IN_PLACE ? 0 : sdispls[i];
+        bd[comm->size + i] = rdispls[i];
+    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_alltoallw(sbuf, scounts, bd, stypes, rbuf, rcounts,
+                            bd + comm->size, rtypes, comm);
+    free(bd);
+    return RET(comm, rc, "MPI_Alltoallw");
+}
+
+int MPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+                  MPI_Datatype stype, void *rbuf, const int *rcounts,
+                  const int *rdispls, MPI_Datatype rtype, MPI_Comm comm)
+{
+    struct nbc *s;
+    int rc;
+
+    if (comm_inter(comm)) {
+        rc = ic_exchange(sbuf, scounts, sdispls, 0, stype, rbuf, rcounts,
+                         rdispls, 0, rtype, false, comm, &s);
+        return RET(comm, ic_wait(rc, s), "MPI_Alltoallv");
+    }
+    rc = check_buf(comm, 0, rtype);
     if (rc == MPI_SUCCESS && sbuf != MPI_IN_PLACE)
         rc = check_buf(comm, 0, stype);
     if (rc == MPI_SUCCESS)
@@ -400,3 +565,4 @@ PMPI(MPI_Allgather)
 PMPI(MPI_Allgatherv)
 PMPI(MPI_Alltoall)
 PMPI(MPI_Alltoallv)
+PMPI(MPI_Alltoallw)

@@ -100,7 +100,7 @@ int MPI_Group_rank(MPI_Group g, int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_translate_ranks(MPI_Group g1, int n, int *r1, MPI_Group g2,
+int MPI_Group_translate_ranks(MPI_Group g1, int n, const int *r1, MPI_Group g2,
                               int *r2)
 {
     if (gcheck(g1) || gcheck(g2))
@@ -220,12 +220,12 @@ static int inclexcl(MPI_Group g, int n, const int *ranks, bool incl,
     return rc;
 }
 
-int MPI_Group_incl(MPI_Group g, int n, int *ranks, MPI_Group *out)
+int MPI_Group_incl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
 {
     return inclexcl(g, n, ranks, true, out, "MPI_Group_incl");
 }
 
-int MPI_Group_excl(MPI_Group g, int n, int *ranks, MPI_Group *out)
+int MPI_Group_excl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
 {
     return inclexcl(g, n, ranks, false, out, "MPI_Group_excl");
 }

@@ -147,17 +147,25 @@ int MPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
-/* What this library is and what of MPI it has, for bug reports. */
+/* The version, and what this library cannot do (mpi/README.md,
+ * Limits), so that a program or its user can tell. */
 int MPI_Get_library_version(char *version, int *resultlen)
 {
+    if (version == NULL || resultlen == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                       "MPI_Get_library_version");
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "Q-Kernel MPI over Portals 4: MPI-1.1, and of MPI-2/3 one-sided "
-             "communication, nonblocking and neighbourhood collectives, "
-             "MPI-IO, info, the MPI-2 datatypes (%s)",
+             "Q-Kernel MPI over Portals 4, MPI %d.%d (%s).  Limited: "
+             "threads up to MPI_THREAD_FUNNELED; no dynamic processes "
+             "(MPI_Comm_spawn: MPI_ERR_SPAWN; ports, names, join: fail); "
+             "shared-memory windows within one process%s; MPI-IO in "
+             "\"native\" only, collective calls independent, atomic mode "
+             "not enforced; topologies not reordered",
+             MPI_VERSION, MPI_SUBVERSION,
 #ifdef __lwk__
-             "compute node"
+             "compute node", ""
 #else
-             "Linux"
+             "Linux", " or one host"
 #endif
              );
     *resultlen = (int)strlen(version);

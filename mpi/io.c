@@ -114,6 +114,7 @@ static int open_all(MPI_File f, const char *name)
 
 static void file_destroy(MPI_File f)
 {
+    sfp_close(f);
     if (f->fd >= 0)
         close(f->fd);
     view_clear(f);
@@ -161,6 +162,8 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
         rc = open_all(f, name);
     if (rc == MPI_SUCCESS && (amode & MPI_MODE_APPEND))
         rc = io_seek_end(f, &f->pos);   /* pointers start at the end */
+    if (rc == MPI_SUCCESS)
+        rc = sfp_open(f, f->pos);
     if (rc != MPI_SUCCESS) {
         file_destroy(f);
         return file_err(MPI_FILE_NULL, rc, "MPI_File_open");
@@ -177,6 +180,7 @@ int MPI_File_close(MPI_File *fh)
     if (rc != MPI_SUCCESS)
         return file_err(MPI_FILE_NULL, rc, "MPI_File_close");
     f = *fh;
+    sfp_close(f);               /* collective, as closing is */
     if (close(f->fd) != 0)
         rc = io_errno(errno);
     f->fd = -1;

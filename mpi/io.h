@@ -32,6 +32,13 @@ struct mpi_file_s {
     size_t tile_bytes;          /* data bytes in one filetype */
     MPI_Aint tile_ext;          /* its extent */
     MPI_Offset pos;             /* individual file pointer, in etypes */
+    /* the shared file pointer (io_shared.c): a counter at rank 0 */
+    MPI_Win sfp_win;
+    MPI_Offset sfp;
+    /* a split collective begun and not yet ended (io_split.c) */
+    bool split_on;
+    const void *split_buf;
+    MPI_Status split_st;
 };
 
 int file_check(MPI_File f);
@@ -44,5 +51,25 @@ int view_default(MPI_File f);
 void view_clear(MPI_File f);
 /* The individual pointer at the end of the file (MPI_MODE_APPEND). */
 int io_seek_end(MPI_File f, MPI_Offset *pos);
+/* Where a seek goes (cur: the pointer's place now). */
+int io_seek_to(MPI_File f, MPI_Offset offset, int whence, MPI_Offset cur,
+               MPI_Offset *to);
+/* Read or write count items of dt at etype offset at (< 0: at the
+ * individual pointer, which moves on); the status says how much. */
+int io_access(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
+              MPI_Datatype dt, MPI_Status *st);
+/* A nonblocking call's request: the call is done when it returns. */
+int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
+                    MPI_Request *req, const char *name);
+
+/* io_shared.c: the shared file pointer's counter, made at MPI_File_open
+ * (every rank), set to pos (collective), given back at MPI_File_close. */
+int sfp_open(MPI_File f, MPI_Offset pos);
+int sfp_reset(MPI_File f, MPI_Offset pos);
+void sfp_close(MPI_File f);
+/* The ordered calls' access (collective): the ranks' parts in rank
+ * order at the shared pointer. */
+int io_ordered(MPI_File f, bool wr, void *buf, int count, MPI_Datatype dt,
+               MPI_Status *st);
 
 #endif

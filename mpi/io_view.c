@@ -144,6 +144,8 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
         rc = MPI_ERR_UNSUPPORTED_DATAREP;
     if (rc == MPI_SUCCESS)
         rc = view_set(fh, disp, etype, filetype);
+    if (rc == MPI_SUCCESS)      /* both pointers start again at 0 */
+        rc = sfp_reset(fh, 0);
     if (rc == MPI_SUCCESS && info != MPI_INFO_NULL)
         rc = MPI_File_set_info(fh, info);
     return file_err(fh, rc, "MPI_File_set_view");
@@ -218,7 +220,7 @@ static int access_check(MPI_File f, bool wr, int count, MPI_Datatype dt,
 
 /* Read or write count items of dt at etype offset `at` of the view, or
  * at the individual pointer (at < 0, which then moves on). */
-static int file_access(MPI_File f, bool wr, MPI_Offset at, void *buf,
+int io_access(MPI_File f, bool wr, MPI_Offset at, void *buf,
                        int count, MPI_Datatype dt, MPI_Status *st)
 {
     size_t n, done = 0;
@@ -253,7 +255,7 @@ static int file_access(MPI_File f, bool wr, MPI_Offset at, void *buf,
 }
 
 #define ACCESS(fh, wr, at, buf, count, dt, st, name) \
-    file_err(fh, file_access(fh, wr, at, buf, count, dt, st), name)
+    file_err(fh, io_access(fh, wr, at, buf, count, dt, st), name)
 
 int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                      MPI_Datatype dt, MPI_Status *st)
@@ -318,7 +320,7 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count,
 }
 
 /* Nonblocking: done when it returns; the request only reports it. */
-static int done_request(MPI_File fh, int rc, const MPI_Status *st,
+int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
                         MPI_Request *req, const char *name)
 {
     if (rc == MPI_SUCCESS && req == NULL)
@@ -333,15 +335,16 @@ static int done_request(MPI_File fh, int rc, const MPI_Status *st,
 #define NONBLOCKING(fh, wr, at, buf, count, dt, req, name)                 \
     do {                                                                   \
         MPI_Status st_;                                                    \
-        int rc_ = file_access(fh, wr, at, buf, count, dt, &st_);           \
-        return done_request(fh, rc_, &st_, req, name);                     \
+        int rc_ = io_access(fh, wr, at, buf, count, dt, &st_);           \
+        return io_done_request(fh, rc_, &st_, req, name);                     \
     } while (0)
 
 int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype dt, MPI_Request *req)
 {
     if (offset < 0)
-        return done_request(fh, MPI_ERR_ARG, NULL, req, "MPI_File_iread_at");
+        return io_done_request(fh, MPI_ERR_ARG, NULL, req,
+                               "MPI_File_iread_at");
     NONBLOCKING(fh, false, offset, buf, count, dt, req, "MPI_File_iread_at");
 }
 
@@ -349,7 +352,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
                        int count, MPI_Datatype dt, MPI_Request *req)
 {
     if (offset < 0)
-        return done_request(fh, MPI_ERR_ARG, NULL, req,
+        return io_done_request(fh, MPI_ERR_ARG, NULL, req,
                             "MPI_File_iwrite_at");
     NONBLOCKING(fh, true, offset, (void *)buf, count, dt, req,
                 "MPI_File_iwrite_at");
@@ -369,23 +372,35 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dt,
 
 /* ---- the individual file pointer ---- */
 
-int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+/* Where a seek of offset etypes from whence goes, cur being the
+ * pointer's place now (either pointer's). */
+int io_seek_to(MPI_File f, MPI_Offset offset, int whence, MPI_Offset cur,
+               MPI_Offset *to)
 {
     MPI_Offset base = 0;
-    int rc = file_check(fh);
+    int rc = MPI_SUCCESS;
 
-    if (rc == MPI_SUCCESS && (fh->amode & MPI_MODE_SEQUENTIAL))
-        rc = MPI_ERR_UNSUPPORTED_OPERATION;
-    if (rc == MPI_SUCCESS && whence == MPI_SEEK_CUR)
-        base = fh->pos;
-    else if (rc == MPI_SUCCESS && whence == MPI_SEEK_END)
-        rc = io_seek_end(fh, &base);
-    else if (rc == MPI_SUCCESS && whence != MPI_SEEK_SET)
+    if (f->amode & MPI_MODE_SEQUENTIAL)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (whence == MPI_SEEK_CUR)
+        base = cur;
+    else if (whence == MPI_SEEK_END)
+        rc = io_seek_end(f, &base);
+    else if (whence != MPI_SEEK_SET)
         rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS && base + offset < 0)
         rc = MPI_ERR_ARG;           /* before the start of the view */
     if (rc == MPI_SUCCESS)
-        fh->pos = base + offset;
+        *to = base + offset;
+    return rc;
+}
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    int rc = file_check(fh);
+
+    if (rc == MPI_SUCCESS)
+        rc = io_seek_to(fh, offset, whence, fh->pos, &fh->pos);
     return file_err(fh, rc, "MPI_File_seek");
 }
 

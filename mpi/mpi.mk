@@ -4,24 +4,26 @@
 
 MPI_B      := $(BUILD)/mpi
 MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
-              mpi/pack.c mpi/op.c \
-              mpi/group.c mpi/comm.c mpi/context.c mpi/attr.c mpi/topo.c \
-              mpi/request.c \
-              mpi/p2p.c mpi/probe.c mpi/bsend.c mpi/proto.c mpi/send.c \
-              mpi/recv.c mpi/flowctl.c \
+              mpi/pack.c mpi/external.c mpi/dt_f90.c mpi/op.c \
+              mpi/group.c mpi/comm.c mpi/intercomm.c mpi/context.c \
+              mpi/attr.c mpi/topo.c mpi/request.c mpi/grequest.c \
+              mpi/p2p.c mpi/probe.c mpi/mprobe.c mpi/bsend.c mpi/proto.c \
+              mpi/send.c mpi/recv.c mpi/flowctl.c \
               mpi/coll.c mpi/gather.c mpi/info.c mpi/typeinfo.c \
-              mpi/subarray.c mpi/commx.c mpi/distgraph.c mpi/neighbor.c \
-              mpi/bigcount.c mpi/win.c mpi/win_shared.c mpi/shm.c \
-              mpi/rma.c mpi/rma_ops.c \
-              mpi/rma_sync.c mpi/rma_state.c mpi/nbc.c mpi/nbc_algo.c \
-              mpi/nbc_trig.c mpi/nbc_tcoll.c \
-              mpi/io.c mpi/io_view.c
+              mpi/subarray.c mpi/commx.c mpi/comm_idup.c mpi/dynamic.c \
+              mpi/distgraph.c mpi/neighbor.c mpi/bigcount.c \
+              mpi/win.c mpi/win_shared.c mpi/shm.c mpi/rma.c mpi/rma_ops.c \
+              mpi/rma_sync.c mpi/rma_state.c \
+              mpi/nbc.c mpi/nbc_algo.c mpi/nbc_calls.c mpi/nbc_trig.c \
+              mpi/nbc_tcoll.c mpi/inter_coll.c \
+              mpi/io.c mpi/io_view.c mpi/io_shared.c mpi/io_split.c \
+              mpi/tool.c mpi/tool_vars.c mpi/tool_pvar.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
 MPI_CFLAGS := $(HOSTCFLAGS) -O2 -fPIC -Impi/include -Impi -Iportals/include
 
 $(MPI_B)/obj/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                   mpi/shm.h mpi/nbc.h mpi/io.h mpi/include/mpi.h
+                   mpi/shm.h mpi/nbc.h mpi/io.h mpi/tool.h mpi/include/mpi.h
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(MPI_CFLAGS) -c $< -o $@
@@ -39,7 +41,7 @@ mpi: $(MPI_B)/libmpi.a $(PTL_B)/libportals.a
 MPI_LWKOBJS := $(patsubst mpi/%.c,$(MPI_B)/lwk/%.o,$(MPI_SRCS))
 
 $(MPI_B)/lwk/%.o: mpi/%.c mpi/mpi_impl.h mpi/proto.h mpi/coll.h mpi/rma.h \
-                  mpi/shm.h mpi/nbc.h mpi/io.h mpi/include/mpi.h \
+                  mpi/shm.h mpi/nbc.h mpi/io.h mpi/tool.h mpi/include/mpi.h \
                   $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(call say,LWKCC,$@)

@@ -17,12 +17,36 @@
 
 /* ---- datatypes (dt_basic.c, datatype.c, pack.c) ---- */
 
-/* Basic type numbers: the index in mpi_dt_table[]. */
+/* Basic type numbers: the index of dt_basic().  The pairs with a
+ * hole between value and index (MPI_FLOAT_INT ... MPI_LONG_DOUBLE_INT)
+ * come last before the bounds markers: dt_pair() is a range. */
 enum { B_CHAR, B_SHORT, B_INT, B_LONG, B_UCHAR, B_USHORT, B_UNSIGNED,
        B_ULONG, B_FLOAT, B_DOUBLE, B_LDOUBLE, B_BYTE, B_PACKED, B_LLONG,
        B_ULLONG, B_SCHAR, B_I8, B_I16, B_I32, B_I64, B_U8, B_U16, B_U32,
-       B_U64, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT,
+       B_U64, B_WCHAR, B_C_BOOL, B_C_FCOMPLEX, B_C_DCOMPLEX, B_C_LDCOMPLEX,
+       B_CXX_BOOL, B_CXX_FCOMPLEX, B_CXX_DCOMPLEX, B_CXX_LDCOMPLEX, B_AINT,
+       B_OFFSET, B_COUNT,
+       /* Fortran's */
+       B_INTEGER, B_REAL, B_DPREC, B_COMPLEX, B_DCOMPLEX, B_LOGICAL,
+       B_CHARACTER, B_INTEGER1, B_INTEGER2, B_INTEGER4, B_INTEGER8,
+       B_INTEGER16, B_REAL4, B_REAL8, B_REAL16, B_COMPLEX8, B_COMPLEX16,
+       B_COMPLEX32, B_2REAL, B_2DPREC, B_2INTEGER,
+       /* C's pairs, with a hole */
+       B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT,
        B_LDOUBLE_INT, B_UB, B_LB, B_NBUILTIN };
+
+/* Fortran's COMPLEX(16): two IEEE quads (gcc's __complex128). */
+typedef _Complex float __attribute__((mode(TC))) quad_complex;
+
+/* What the reduction operations see in a basic type (MPI-3.1 5.9.2's
+ * groups; op.c says which op takes which). */
+enum dt_class { DC_CINT, DC_FINT, DC_FLOAT, DC_COMPLEX, DC_LOGICAL,
+                DC_BYTE, DC_PAIR, DC_NONE };
+
+static inline bool dt_pair(int base)      /* value, hole, int */
+{
+    return base >= B_FLOAT_INT && base <= B_LDOUBLE_INT;
+}
 
 /* A datatype is flattened into runs: `count` consecutive elements of one
  * basic type starting at byte `off` (relative to the buffer address).
@@ -47,6 +71,7 @@ struct mpi_dt_s {
     struct dt_run run1;
     struct dt_make *make;       /* how it was made (typeinfo.c) */
     char *name;                 /* MPI_Type_set_name, or NULL */
+    struct attr *attrs;         /* attr.c */
 };
 
 static inline MPI_Aint dt_extent(const struct mpi_dt_s *dt)
@@ -54,8 +79,11 @@ static inline MPI_Aint dt_extent(const struct mpi_dt_s *dt)
     return dt->ub - dt->lb;
 }
 
-extern struct mpi_dt_s *const mpi_dt_table[];
+MPI_Datatype dt_basic(int base);          /* the predefined type */
 size_t dt_basic_size(int base);
+size_t dt_basic_align(int base);
+enum dt_class dt_class_of(int base);
+const char *dt_basic_name(int base);     /* "MPI_INT"... */
 bool dt_contig(const struct mpi_dt_s *dt, int count, MPI_Aint *off);
 bool dt_null_buffer(const void *buf, int count, MPI_Datatype dt);
 int dt_check(MPI_Datatype dt);
@@ -68,6 +96,7 @@ void dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
 void dt_unpack(const void *in, size_t bytes, void *buf, int count,
                MPI_Datatype dt);
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes);
+size_t dt_elements_bytes(MPI_Datatype dt, MPI_Count n);
 /* fn(arg, offset, length) on each contiguous piece of count items of dt,
  * in typemap (packed) order; the first nonzero return stops it. */
 int dt_pieces(MPI_Datatype dt, int count,
@@ -169,6 +198,20 @@ struct mpi_comm_s {
 
 int comm_check(MPI_Comm c);
 int comm_new(MPI_Group local, MPI_Group remote, uint32_t ctx, MPI_Comm *out);
+void comm_destroy(MPI_Comm c);      /* its contexts given back */
+int comm_dup_make(MPI_Comm comm, const uint32_t *ctx, MPI_Comm *out);
+/* comm_idup.c: MPI_Comm_idup, the new communicator given to made() when
+ * the request completes (MPI_COMM_NULL if it could not be made). */
+int comm_idup_then(MPI_Comm comm, void (*made)(MPI_Comm c, void *arg),
+                   void *arg, MPI_Request *req);
+/* The members of g of my color, by (key, rank in g); ck: every
+ * member's (color, key).  An empty group if none. */
+int split_group(MPI_Group g, const int *ck, int color, MPI_Group *out);
+/* commx.c: are all of comm's processes on one node? (collective) */
+int comm_one_node(MPI_Comm comm, bool *one);
+/* intercomm.c: MPI_Comm_split and MPI_Comm_create on intercomms */
+int inter_split(MPI_Comm comm, int color, int key, MPI_Comm *newc);
+int inter_create(MPI_Comm comm, MPI_Group g, MPI_Comm *newc);
 void comm_init_builtin(int rank, int size);
 
 /* ---- context pairs (context.c): 15 bits of the match bits ---- */
@@ -187,8 +230,22 @@ int ctx_take(const struct ctx_mask *agreed, int n, uint32_t *ctx);
 int ctx_agree(MPI_Comm parent, int n, uint32_t *ctx);
 int ctx_agree_inter(MPI_Comm inter, int n, uint32_t *ctx);
 void ctx_release(uint32_t ctx);                 /* a freed communicator's */
+void ctx_untake(uint32_t ctx);          /* taken, never used: free now */
+bool ctx_free_here(uint32_t ctx);       /* free at this process? */
+/* A blocking agreement's two ends: offer this process's free pairs, then
+ * take n of the agreed ones (rc: how the agreeing went). */
+void ctx_offer(struct ctx_mask *m);
+int ctx_settle(int rc, const struct ctx_mask *agreed, int n, uint32_t *ctx);
+bool ctx_agreeing(void);        /* between the two */
+/* attr.c: the kinds of object attributes hang on; copying (at a dup)
+ * and deleting (at a free) every attribute, through the callbacks. */
+enum { ATTR_COMM, ATTR_WIN, ATTR_TYPE };
 int attr_copy_all(MPI_Comm from, MPI_Comm to);
 int attr_delete_all(MPI_Comm c);
+int type_attr_copy_all(MPI_Datatype from, MPI_Datatype to);
+int type_attr_delete_all(MPI_Datatype t);
+int win_attr_delete_all(MPI_Win w);
+int win_attr_get(MPI_Win w, int keyval, void *value, int *flag);
 void topo_free(struct topo *t);
 int *copy_ints(const int *a, int n);
 /* The ranks a neighbourhood collective receives from (in) and sends to
@@ -209,7 +266,9 @@ struct mpi_errh_s {
 /* The library's own error codes: each names one failure, with a message
  * of its own, and belongs to a class (errh.c). */
 enum { ERRC_BASE = 0x100, ERRC_NO_ENTRIES = ERRC_BASE, ERRC_NO_CTS,
-       ERRC_SIZE4G, ERRC_NO_CTX, ERRC_RMA_ENTRIES, ERRC_END };
+       ERRC_SIZE4G, ERRC_NO_CTX, ERRC_RMA_ENTRIES, ERRC_NO_SPAWN,
+       ERRC_NO_PORTS, ERRC_NO_OPEN_PORT, ERRC_NO_PUBLISH, ERRC_NO_NAME,
+       ERRC_NO_SERVICE, ERRC_NO_JOIN, ERRC_NO_SHARED, ERRC_END };
 /* Report code on comm (may not return); returns code for the caller. */
 int mpi_err(MPI_Comm comm, int code, const char *where);
 /* The same through handler eh for the object at objp (window, file). */
@@ -227,8 +286,15 @@ __attribute__((noreturn)) void mpi_fatal(const char *fmt, ...);
 __attribute__((noreturn, format(printf, 2, 3)))
 void mpi_fatal_peer(int peer, const char *fmt, ...);
 
+/* ---- matched probes (mprobe.c): a message no other receive can take */
+struct mpi_msg_s {
+    struct uq *u;               /* the message, as the library holds it */
+    MPI_Comm comm;
+    uint32_t ctx;
+};
+
 /* ---- requests, point to point (request.c, p2p.c, probe.c, proto.c) ---- */
-enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL };
+enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL, RQ_GREQ };
 enum send_mode { M_STD, M_SYNC, M_BUF, M_READY };
 enum req_state { RS_INACTIVE, RS_ACTIVE, RS_DONE };
 
@@ -268,6 +334,7 @@ struct mpi_req_s {
     struct mpi_req_s *next, *prev;   /* posted / sync-wait / get lists */
     struct mpi_req_s *qnext;         /* a peer's send queue */
     void *bsend_seg;            /* buffered send: attached-buffer segment */
+    struct greq *greq;          /* a generalized request's functions */
 };
 
 #define UP_REQ   1
@@ -277,6 +344,7 @@ struct mpi_req_s {
 #define UP_DRAIN 5
 #define UP_HOOK  6
 #define UP_RMA   7              /* a one-sided request (rma.c) */
+#define UP_LONGHDR 8            /* a long message kept as its header */
 
 MPI_Request req_new(enum req_kind kind);
 void req_free(MPI_Request r);
@@ -285,6 +353,11 @@ int req_finish(MPI_Request *rp, MPI_Status *st);  /* status + free */
 void status_empty(MPI_Status *st);
 MPI_Request req_done(MPI_Comm comm, const MPI_Status *st);
 MPI_Count status_count(const MPI_Status *st, MPI_Datatype dt);
+/* Generalized requests (grequest.c): the status the user's query
+ * function gives, its cancel function, its free function (at req_free). */
+void greq_query(MPI_Request r);
+void greq_cancel(MPI_Request r);
+void greq_release(MPI_Request r);
 
 /* A request with its arguments set (the datatype retained), not started. */
 MPI_Request p2p_make(enum req_kind kind, void *buf, int count,
@@ -296,6 +369,7 @@ int p2p_isend(const void *buf, int count, MPI_Datatype dt, int dest,
 int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
               MPI_Comm comm, uint32_t ctx, MPI_Request *out);
 int p2p_start(MPI_Request r);
+int p2p_stage(MPI_Request r);           /* r->data: user's or a temp */
 int p2p_wait(MPI_Request *rp, MPI_Status *st);
 int buf_check(const void *buf, int count, MPI_Datatype dt);
 int p2p_check_send(MPI_Comm comm, const void *buf, int count,
@@ -352,6 +426,21 @@ void bsend_done(MPI_Request r);
 #define PMPI_PRAGMA(x) _Pragma(#x)
 #define PMPI(f) PMPI_PRAGMA(weak f)                                    \
     extern __typeof(f) P##f __attribute__((alias(#f)));
+
+/* What the library counts: its MPI_T performance variables (tool.c).
+ * Every message, collectives' included; unexpected ones are those that
+ * came before their receive (unexp_in - unexp_out wait now). */
+struct pvcounts {
+    uint64_t sent, sent_bytes, received, received_bytes;
+    uint64_t unexp_in, unexp_out;
+};
+extern struct pvcounts pvc;
+/* Its control variables (proto.c): sends past eager_limit bytes go by
+ * the long protocol; standard sends up to copy_limit complete once
+ * copied.  At most EAGER_LIMIT and COPY_LIMIT (proto.h). */
+extern int eager_limit, copy_limit;
+bool fc_state(void);            /* flow control recovering DATA? */
+int posted_count(void);         /* receives posted with a match entry */
 
 /* library state */
 extern int mpi_state;           /* 0 before Init, 1 running, 2 finalized */

@@ -23,6 +23,7 @@ struct nbc *nbc_new(MPI_Comm comm)
     if (s == NULL)
         return NULL;
     s->comm = comm;
+    s->on = comm;
     s->ok = true;
     /* every rank numbers a communicator's collectives alike */
     s->tag = TAG_NBC + (int)(comm->nbc_seq++ % ((1u << 27) - TAG_NBC));
@@ -54,7 +55,8 @@ static void comm_step(struct nbc *s, int kind, const void *src, void *dst,
     struct step *t = add(s, kind);
 
     if (t != NULL)
-        *t = (struct step){ kind, src, dst, count, dt, peer, MPI_OP_NULL };
+        *t = (struct step){ kind, s->on, src, dst, count, dt, peer,
+                            MPI_OP_NULL, NULL };
 }
 
 void nbc_send(struct nbc *s, const void *buf, int count, MPI_Datatype dt,
@@ -75,7 +77,8 @@ void nbc_op(struct nbc *s, const void *in, void *inout, int count,
     struct step *t = add(s, ST_OP);
 
     if (t != NULL)
-        *t = (struct step){ ST_OP, in, inout, count, dt, 0, op };
+        *t = (struct step){ ST_OP, s->on, in, inout, count, dt, 0, op,
+                            NULL };
 }
 
 void nbc_copy(struct nbc *s, const void *src, void *dst, int count,
@@ -89,28 +92,45 @@ void nbc_round(struct nbc *s)
     add(s, ST_ROUND);
 }
 
-void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt)
+void nbc_on(struct nbc *s, MPI_Comm c)
 {
-    for (int i = 0; i < 8; i++)
-        if (s->tmp[i] == NULL) {
-            void *p = tmp_typed(count, dt, &s->tmp[i]);
-            if (p == NULL)
-                s->ok = false;
-            return p;
-        }
-    s->ok = false;              /* an algorithm needs at most five */
-    return NULL;
+    s->on = c;
+}
+
+void nbc_call(struct nbc *s, void (*fn)(struct nbc *s))
+{
+    struct step *t = add(s, ST_CALL);
+
+    if (t != NULL)
+        t->fn = fn;
 }
 
 void nbc_own(struct nbc *s, void *mem)
 {
-    for (int i = 0; i < 8; i++)
-        if (s->tmp[i] == NULL) {
-            s->tmp[i] = mem;
+    if (s->ntmp == s->tmpcap) {
+        int cap = s->tmpcap ? 2 * s->tmpcap : 8;
+        void **n = realloc(s->tmp, (size_t)cap * sizeof(*n));
+        if (n == NULL) {
+            free(mem);
+            s->ok = false;
             return;
         }
-    free(mem);
-    s->ok = false;
+        s->tmp = n;
+        s->tmpcap = cap;
+    }
+    s->tmp[s->ntmp++] = mem;
+}
+
+void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt)
+{
+    void *base, *p = tmp_typed(count, dt, &base);
+
+    if (p == NULL) {
+        s->ok = false;
+        return NULL;
+    }
+    nbc_own(s, base);
+    return s->ok ? p : NULL;
 }
 
 void nbc_free(struct nbc *s)
@@ -118,8 +138,9 @@ void nbc_free(struct nbc *s)
     for (int i = 0; i < s->nlive; i++)
         if (s->live[i] != MPI_REQUEST_NULL)
             req_free(s->live[i]);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < s->ntmp; i++)
         free(s->tmp[i]);
+    free(s->tmp);
     free(s->live);
     free(s->steps);
     free(s->trig);
@@ -132,7 +153,7 @@ void nbc_free(struct nbc *s)
 static int start_comm(struct nbc *s, const struct step *t)
 {
     MPI_Request r, *n;
-    uint32_t ctx = s->comm->ctx + 1;
+    uint32_t ctx = t->comm->ctx + 1;
     int rc;
 
     if (s->nlive == s->livecap) {
@@ -143,10 +164,10 @@ static int start_comm(struct nbc *s, const struct step *t)
         s->livecap = cap;
     }
     if (t->kind == ST_SEND)
-        rc = p2p_isend(t->src, t->count, t->dt, t->peer, s->tag, s->comm,
+        rc = p2p_isend(t->src, t->count, t->dt, t->peer, s->tag, t->comm,
                        ctx, M_STD, &r);
     else
-        rc = p2p_irecv(t->dst, t->count, t->dt, t->peer, s->tag, s->comm,
+        rc = p2p_irecv(t->dst, t->count, t->dt, t->peer, s->tag, t->comm,
                        ctx, &r);
     if (rc == MPI_SUCCESS)
         s->live[s->nlive++] = r;
@@ -182,6 +203,10 @@ static bool run_round(struct nbc *s)
         case ST_ROUND:
             s->at++;
             return false;
+        case ST_CALL:           /* (t may move: steps it adds realloc) */
+            t->fn(s);
+            rc = s->ok ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+            break;
         case ST_OP:
             rc = op_apply(t->op, t->src, t->dst, t->count, t->dt);
             break;

@@ -19,35 +19,44 @@
 #include "mpi_impl.h"
 #include "coll.h"
 
-enum { ST_SEND, ST_RECV, ST_OP, ST_COPY, ST_ROUND };
+enum { ST_SEND, ST_RECV, ST_OP, ST_COPY, ST_ROUND, ST_CALL };
 
 struct step {
     int kind;
+    MPI_Comm comm;              /* SEND, RECV: the communicator it uses */
     const void *src;            /* SEND, OP (in), COPY */
     void *dst;                  /* RECV, OP (inout), COPY */
     int count;
     MPI_Datatype dt;
     int peer;
     MPI_Op op;
+    void (*fn)(struct nbc *s);  /* CALL */
 };
 
 struct nbc {
     struct nbc *next;           /* active schedules, in start order */
     MPI_Request req;            /* the user's */
     MPI_Comm comm;
+    MPI_Comm on;                /* the sends and receives being added go
+                                   on this one: comm, or an
+                                   intercommunicator's local_comm */
     int tag;
     struct step *steps;
     int nsteps, cap, at;        /* at: the next step to run */
     MPI_Request *live;          /* the round's requests */
     int nlive, livecap;
-    void *tmp[8];               /* freed at the end */
+    void **tmp;                 /* freed at the end */
+    int ntmp, tmpcap;
     bool ok;                    /* no step failed to be recorded */
     struct tbar_wait *trig;     /* a triggered barrier instead (nbc_trig.c) */
     struct tcoll *tc;           /* a triggered bcast/allreduce (nbc_tcoll.c) */
     void (*done)(struct nbc *s);    /* called when it is complete */
+    void *arg;                  /* done's */
 };
 
-/* Building (nbc.c): a fresh schedule for comm, its steps, its temps. */
+/* Building (nbc.c): a fresh schedule for comm, its steps, its temps.
+ * Steps name ranks of s->on (nbc_on: an intercommunicator's schedule
+ * moves between its local group and the remote one). */
 struct nbc *nbc_new(MPI_Comm comm);
 void nbc_send(struct nbc *s, const void *buf, int count, MPI_Datatype dt,
               int peer);
@@ -58,6 +67,9 @@ void nbc_op(struct nbc *s, const void *in, void *inout, int count,
 void nbc_copy(struct nbc *s, const void *src, void *dst, int count,
               MPI_Datatype dt);
 void nbc_round(struct nbc *s);
+void nbc_on(struct nbc *s, MPI_Comm c);
+/* A step that calls fn(s) when it is reached (it may add steps). */
+void nbc_call(struct nbc *s, void (*fn)(struct nbc *s));
 /* A temp for count items of dt (typed, see tmp_typed), freed at the end. */
 void *nbc_tmp(struct nbc *s, int count, MPI_Datatype dt);
 /* Memory freed with the schedule. */
@@ -65,11 +77,43 @@ void nbc_own(struct nbc *s, void *mem);
 /* Start s as the request *out (or report MPI_ERR_NO_MEM). */
 int nbc_start(struct nbc *s, MPI_Request *out);
 void nbc_free(struct nbc *s);
-void nbc_build_barrier(struct nbc *s);      /* nbc_algo.c */
 
-/* nbc_algo.c: an allreduce's steps (nbc_trig.c's agreement). */
+/* nbc_algo.c: the algorithms, as steps on s->on (ranks of its group, or
+ * of the remote group of an intercommunicator for the exchanges); rcount
+ * and scount are used when the count arrays are NULL. */
+void nbc_barrier_steps(struct nbc *s);
+void nbc_bcast_steps(struct nbc *s, void *buf, int count, MPI_Datatype dt,
+                     int root);
+void nbc_reduce_to(struct nbc *s, const void *sbuf, void *rbuf, int count,
+                   MPI_Datatype dt, MPI_Op op, int root);
 void nbc_build_allreduce(struct nbc *s, const void *sbuf, void *rbuf,
                          int count, MPI_Datatype dt, MPI_Op op);
+void nbc_scan_steps(struct nbc *s, const void *sbuf, void *rbuf, int count,
+                    MPI_Datatype dt, MPI_Op op, bool excl);
+void nbc_gatherv_steps(struct nbc *s, const void *sbuf, int scount,
+                       MPI_Datatype st, void *rbuf, const int *rcounts,
+                       const int *displs, int rcount, MPI_Datatype rt,
+                       int root);
+void nbc_scatterv_steps(struct nbc *s, const void *sbuf, const int *scounts,
+                        const int *displs, int scount, MPI_Datatype st,
+                        void *rbuf, int rcount, MPI_Datatype rt, int root);
+void nbc_exchange_steps(struct nbc *s, const void *sbuf, const int *scounts,
+                        const int *sdispls, int scount, MPI_Datatype st,
+                        void *rbuf, const int *rcounts, const int *rdispls,
+                        int rcount, MPI_Datatype rt, bool same);
+void nbc_alltoall_steps(struct nbc *s, const void *sbuf, const int *scounts,
+                        const int *sdispls, MPI_Datatype st, void *rbuf,
+                        const int *rcounts, const int *rdispls,
+                        MPI_Datatype rt);
+/* all-to-all with a type per block and byte displacements */
+void nbc_alltoallw_steps(struct nbc *s, const void *sbuf,
+                         const int *scounts, const int *sdispls,
+                         const MPI_Datatype *stypes, void *rbuf,
+                         const int *rcounts, const int *rdispls,
+                         const MPI_Datatype *rtypes);
+void nbc_reduce_scatter_steps(struct nbc *s, const void *sbuf, void *rbuf,
+                              const int *rcounts, MPI_Datatype dt,
+                              MPI_Op op);
 
 /* nbc_trig.c: an Ibarrier by triggered operations, or NULL when the
  * software schedule is to be used (the first one on a communicator is

@@ -145,7 +145,7 @@ bool trig_ready(struct nbc *s)
     if (w->tb->state == T_OFF) {        /* a software barrier after all */
         free(s->trig);
         s->trig = NULL;
-        nbc_build_barrier(s);
+        nbc_barrier_steps(s);
         return true;
     }
     if (w->instance == 0)

@@ -16,33 +16,21 @@ OPB(land, O_LAND) OPB(band, O_BAND) OPB(lor, O_LOR) OPB(bor, O_BOR)
 OPB(lxor, O_LXOR) OPB(bxor, O_BXOR) OPB(maxloc, O_MAXLOC)
 OPB(minloc, O_MINLOC) OPB(replace, O_REPLACE) OPB(no_op, O_NO_OP)
 
-/* Which ops each kind of basic type admits (MPI-1 4.9.2). */
-enum kind { K_INT, K_FLOAT, K_BYTE, K_PAIR, K_NONE };
-
-static enum kind kind_of(int base)
-{
-    switch (base) {
-    case B_FLOAT: case B_DOUBLE: case B_LDOUBLE: return K_FLOAT;
-    case B_BYTE: return K_BYTE;
-    case B_PACKED: return K_NONE;
-    default:
-        if (base >= B_FLOAT_INT && base <= B_LDOUBLE_INT)
-            return K_PAIR;
-        return base >= 0 && base < B_FLOAT_INT ? K_INT : K_NONE;
-    }
-}
-
-static bool allowed(int which, enum kind k)
+/* Which ops each class of basic type admits (MPI-3.1 5.9.2). */
+static bool allowed(int which, enum dt_class k)
 {
     switch (which) {
-    case O_MAX: case O_MIN: case O_SUM: case O_PROD:
-        return k == K_INT || k == K_FLOAT;
+    case O_MAX: case O_MIN:
+        return k == DC_CINT || k == DC_FINT || k == DC_FLOAT;
+    case O_SUM: case O_PROD:
+        return k == DC_CINT || k == DC_FINT || k == DC_FLOAT ||
+               k == DC_COMPLEX;
     case O_LAND: case O_LOR: case O_LXOR:
-        return k == K_INT;
+        return k == DC_CINT || k == DC_LOGICAL;
     case O_BAND: case O_BOR: case O_BXOR:
-        return k == K_INT || k == K_BYTE;
+        return k == DC_CINT || k == DC_FINT || k == DC_BYTE;
     case O_MAXLOC: case O_MINLOC:
-        return k == K_PAIR;
+        return k == DC_PAIR;
     default:
         return false;           /* REPLACE, NO_OP: one-sided only */
     }
@@ -74,7 +62,7 @@ int op_check(MPI_Op op, MPI_Datatype dt)
         return MPI_SUCCESS;
     if (dt->size == 0)
         return MPI_SUCCESS;
-    if (dt->base < 0 || !allowed(op->which, kind_of(dt->base)))
+    if (dt->base < 0 || !allowed(op->which, dt_class_of(dt->base)))
         return MPI_ERR_OP;
     return MPI_SUCCESS;
 }
@@ -131,6 +119,51 @@ static void name(int op, const void *in, void *io, MPI_Aint n)             \
     }                                                                       \
 }
 
+/* Complex: sum and product only. */
+#define CPLX_FN(name, T)                                                    \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const T *a = in;                                                        \
+    T *b = io;                                                              \
+    MPI_Aint i;                                                             \
+    switch (op) {                                                           \
+    case O_SUM: for (i = 0; i < n; i++) b[i] = a[i] + b[i]; break;          \
+    case O_PROD: for (i = 0; i < n; i++) b[i] = a[i] * b[i]; break;         \
+    }                                                                       \
+}
+
+/* Logical (C's bool, Fortran's LOGICAL): any nonzero is true, results
+ * are 1 or 0 (gfortran's .TRUE. and .FALSE.). */
+#define LOG_FN(name, T)                                                     \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const T *a = in;                                                        \
+    T *b = io;                                                              \
+    MPI_Aint i;                                                             \
+    switch (op) {                                                           \
+    case O_LAND: for (i = 0; i < n; i++) b[i] = (T)(a[i] && b[i]); break;   \
+    case O_LOR: for (i = 0; i < n; i++) b[i] = (T)(a[i] || b[i]); break;    \
+    case O_LXOR: for (i = 0; i < n; i++) b[i] = (T)(!a[i] != !b[i]); break; \
+    }                                                                       \
+}
+
+/* Fortran's pairs (MPI_2REAL...): value and index of one type. */
+#define FPAIR_FN(name, T)                                                   \
+static void name(int op, const void *in, void *io, MPI_Aint n)             \
+{                                                                           \
+    const T *a = in;                                                        \
+    T *b = io;                                                              \
+    for (MPI_Aint i = 0; i < 2 * n; i += 2) {                               \
+        bool better = op == O_MAXLOC ? a[i] > b[i] : a[i] < b[i];           \
+        if (better) {                                                       \
+            b[i] = a[i];                                                    \
+            b[i + 1] = a[i + 1];                                            \
+        } else if (a[i] == b[i] && a[i + 1] < b[i + 1]) {                   \
+            b[i + 1] = a[i + 1];                                            \
+        }                                                                   \
+    }                                                                       \
+}
+
 INT_FN(op_char, char)
 INT_FN(op_short, short)
 INT_FN(op_int, int)
@@ -153,6 +186,17 @@ INT_FN(op_u64, uint64_t)
 FLT_FN(op_float, float)
 FLT_FN(op_double, double)
 FLT_FN(op_ldouble, long double)
+FLT_FN(op_quad, __float128)
+INT_FN(op_i128, __int128)
+CPLX_FN(op_fcomplex, float _Complex)
+CPLX_FN(op_dcomplex, double _Complex)
+CPLX_FN(op_ldcomplex, long double _Complex)
+CPLX_FN(op_qcomplex, quad_complex)
+LOG_FN(op_bool, _Bool)
+LOG_FN(op_logical, int32_t)
+FPAIR_FN(op_2real, float)
+FPAIR_FN(op_2dprec, double)
+FPAIR_FN(op_2integer, int32_t)
 PAIR_FN(op_fi, float)
 PAIR_FN(op_di, double)
 PAIR_FN(op_li, long)
@@ -172,6 +216,19 @@ static basic_fn *const fns[B_NBUILTIN] = {
     [B_U8] = op_u8, [B_U16] = op_u16, [B_U32] = op_u32, [B_U64] = op_u64,
     [B_FLOAT_INT] = op_fi, [B_DOUBLE_INT] = op_di, [B_LONG_INT] = op_li,
     [B_2INT] = op_ii, [B_SHORT_INT] = op_si, [B_LDOUBLE_INT] = op_ldi,
+    [B_C_BOOL] = op_bool, [B_CXX_BOOL] = op_bool,
+    [B_C_FCOMPLEX] = op_fcomplex, [B_CXX_FCOMPLEX] = op_fcomplex,
+    [B_COMPLEX] = op_fcomplex, [B_COMPLEX8] = op_fcomplex,
+    [B_C_DCOMPLEX] = op_dcomplex, [B_CXX_DCOMPLEX] = op_dcomplex,
+    [B_DCOMPLEX] = op_dcomplex, [B_COMPLEX16] = op_dcomplex,
+    [B_C_LDCOMPLEX] = op_ldcomplex, [B_CXX_LDCOMPLEX] = op_ldcomplex,
+    [B_COMPLEX32] = op_qcomplex, [B_AINT] = op_long, [B_OFFSET] = op_i64,
+    [B_COUNT] = op_i64, [B_INTEGER] = op_i32, [B_REAL] = op_float,
+    [B_DPREC] = op_double, [B_LOGICAL] = op_logical,
+    [B_INTEGER1] = op_i8, [B_INTEGER2] = op_i16, [B_INTEGER4] = op_i32,
+    [B_INTEGER8] = op_i64, [B_INTEGER16] = op_i128, [B_REAL4] = op_float,
+    [B_REAL8] = op_double, [B_REAL16] = op_quad, [B_2REAL] = op_2real,
+    [B_2DPREC] = op_2dprec, [B_2INTEGER] = op_2integer,
 };
 
 /* inout = in, item by item, through the packed form. */
@@ -241,6 +298,16 @@ int MPI_Op_free(MPI_Op *op)
     return MPI_SUCCESS;
 }
 
+int MPI_Op_commutative(MPI_Op op, int *commute)
+{
+    if (op == MPI_OP_NULL || commute == NULL)
+        return mpi_err(MPI_COMM_WORLD, op ? MPI_ERR_ARG : MPI_ERR_OP,
+                       "MPI_Op_commutative");
+    *commute = op->commute;
+    return MPI_SUCCESS;
+}
+
 /* profiling names (mpi_impl.h: PMPI) */
 PMPI(MPI_Op_create)
 PMPI(MPI_Op_free)
+PMPI(MPI_Op_commutative)

@@ -100,7 +100,7 @@ static void proc_null_done(MPI_Request r)
 
 /* Point r->data at the bytes to move: the user's buffer if contiguous,
  * else a temporary (packed now for a send). */
-static int stage(MPI_Request r)
+int p2p_stage(MPI_Request r)
 {
     MPI_Aint off;
 
@@ -129,7 +129,7 @@ int p2p_start(MPI_Request r)
     }
     if (r->kind == RQ_SEND && r->mode == M_BUF)
         return bsend_start(r);
-    if ((rc = stage(r)) != MPI_SUCCESS)
+    if ((rc = p2p_stage(r)) != MPI_SUCCESS)
         return rc;
     r->state = RS_ACTIVE;
     rc = r->kind == RQ_SEND ? proto_send(r) : proto_recv(r);
@@ -178,7 +178,7 @@ int p2p_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
 
 /* ---- the public send family ---- */
 
-static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
+static int isend_api(const void *buf, int count, MPI_Datatype dt, int dest,
                      int tag, MPI_Comm comm, enum send_mode mode,
                      MPI_Request *req, const char *name)
 {
@@ -196,19 +196,20 @@ static int isend_api(void *buf, int count, MPI_Datatype dt, int dest,
 
 /* A blocking standard or ready send of contiguous data may go as a copy
  * without a request (proto_send_copy). */
-static bool send_copied(void *buf, int count, MPI_Datatype dt, int dest,
+static bool send_copied(const void *buf, int count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm, enum send_mode mode)
 {
     MPI_Aint off;
 
     return (mode == M_STD || mode == M_READY) && dest != MPI_PROC_NULL &&
            dt_contig(dt, count, &off) &&
-           proto_send_copy((char *)buf + off, (size_t)count * dt->size,
+           proto_send_copy((const char *)buf + off, (size_t)count * dt->size,
                            dest, tag, comm, comm->ctx);
 }
 
-static int send_api(void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                    MPI_Comm comm, enum send_mode mode, const char *name)
+static int send_api(const void *buf, int count, MPI_Datatype dt, int dest,
+                    int tag, MPI_Comm comm, enum send_mode mode,
+                    const char *name)
 {
     MPI_Request r;
     int rc = p2p_check_send(comm, buf, count, dt, dest, tag);
@@ -223,52 +224,52 @@ static int send_api(void *buf, int count, MPI_Datatype dt, int dest, int tag,
     return rc ? mpi_err(comm, rc, name) : MPI_SUCCESS;
 }
 
-int MPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
              MPI_Comm comm)
 {
     return send_api(buf, count, dt, dest, tag, comm, M_STD, "MPI_Send");
 }
 
-int MPI_Bsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm)
 {
     return send_api(buf, count, dt, dest, tag, comm, M_BUF, "MPI_Bsend");
 }
 
-int MPI_Ssend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm)
 {
     return send_api(buf, count, dt, dest, tag, comm, M_SYNC, "MPI_Ssend");
 }
 
-int MPI_Rsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm)
 {
     return send_api(buf, count, dt, dest, tag, comm, M_READY, "MPI_Rsend");
 }
 
-int MPI_Isend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm, MPI_Request *req)
 {
     return isend_api(buf, count, dt, dest, tag, comm, M_STD, req,
                      "MPI_Isend");
 }
 
-int MPI_Ibsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm, MPI_Request *req)
 {
     return isend_api(buf, count, dt, dest, tag, comm, M_BUF, req,
                      "MPI_Ibsend");
 }
 
-int MPI_Issend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm, MPI_Request *req)
 {
     return isend_api(buf, count, dt, dest, tag, comm, M_SYNC, req,
                      "MPI_Issend");
 }
 
-int MPI_Irsend(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                MPI_Comm comm, MPI_Request *req)
 {
     return isend_api(buf, count, dt, dest, tag, comm, M_READY, req,
@@ -306,7 +307,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
 
 /* ---- persistent requests ---- */
 
-static int init_api(enum req_kind kind, void *buf, int count,
+static int init_api(enum req_kind kind, const void *buf, int count,
                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                     enum send_mode mode, MPI_Request *req, const char *name)
 {
@@ -321,7 +322,8 @@ static int init_api(enum req_kind kind, void *buf, int count,
         *req = MPI_REQUEST_NULL;
     if (rc != MPI_SUCCESS)
         return mpi_err(comm, rc, name);
-    if ((r = p2p_make(kind, buf, count, dt, peer, tag, comm, comm->ctx, mode))
+    if ((r = p2p_make(kind, (void *)buf, count, dt, peer, tag, comm,
+                      comm->ctx, mode))
             == NULL)
         return mpi_err(comm, MPI_ERR_INTERN, name);
     r->persistent = true;
@@ -329,29 +331,29 @@ static int init_api(enum req_kind kind, void *buf, int count,
     return MPI_SUCCESS;
 }
 
-int MPI_Send_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *req)
+int MPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *req)
 {
     return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_STD, req,
                     "MPI_Send_init");
 }
 
-int MPI_Bsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *req)
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *req)
 {
     return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_BUF, req,
                     "MPI_Bsend_init");
 }
 
-int MPI_Ssend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *req)
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *req)
 {
     return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_SYNC, req,
                     "MPI_Ssend_init");
 }
 
-int MPI_Rsend_init(void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *req)
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *req)
 {
     return init_api(RQ_SEND, buf, count, dt, dest, tag, comm, M_READY, req,
                     "MPI_Rsend_init");
@@ -387,7 +389,7 @@ int MPI_Startall(int count, MPI_Request *reqs)
 
 /* ---- send-receive ---- */
 
-int MPI_Sendrecv(void *sbuf, int scount, MPI_Datatype stype, int dest,
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {

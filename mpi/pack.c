@@ -35,7 +35,7 @@ static size_t run_copy(char *mem, char *s, const struct dt_run *r,
 {
     size_t sz = dt_basic_size(r->base), n = (size_t)r->count * sz, done = 0;
 
-    if (r->base < B_FLOAT_INT) {
+    if (!dt_pair(r->base)) {
         n = n < room ? n : room;
         n -= n % (sz ? sz : 1);
         if (to_stream)
@@ -44,7 +44,7 @@ static size_t run_copy(char *mem, char *s, const struct dt_run *r,
             memcpy(mem, s, n);
         return n;
     }
-    size_t ext = (size_t)dt_extent(mpi_dt_table[r->base]);
+    size_t ext = (size_t)dt_extent(dt_basic(r->base));
     size_t v = dt_pair_val(r->base), io = dt_pair_int_off(r->base);
     for (MPI_Aint i = 0; i < r->count && done + sz <= room; i++) {
         char *e = mem + i * ext;
@@ -143,11 +143,11 @@ int dt_pieces(MPI_Datatype dt, int count,
         for (int k = 0; k < dt->nruns; k++) {
             const struct dt_run *r = &dt->runs[k];
             MPI_Aint at = i * ext + r->off;
-            if (r->base < B_FLOAT_INT) {
+            if (!dt_pair(r->base)) {
                 emit(&p, at, (size_t)r->count * dt_basic_size(r->base));
                 continue;
             }
-            MPI_Aint e = dt_extent(mpi_dt_table[r->base]);
+            MPI_Aint e = dt_extent(dt_basic(r->base));
             for (MPI_Aint j = 0; j < r->count; j++) {
                 emit(&p, at + j * e, dt_pair_val(r->base));
                 emit(&p, at + j * e + (MPI_Aint)dt_pair_int_off(r->base),
@@ -159,11 +159,20 @@ int dt_pieces(MPI_Datatype dt, int count,
     return p.rc;
 }
 
+/* A basic type's elements (2 in a pair) and the bytes of its first. */
+static void basic_elems(int base, MPI_Aint *ne, size_t *first)
+{
+    size_t sz = dt_basic_size(base);
+
+    *ne = dt_basic(base)->nelems;
+    *first = dt_pair(base) ? dt_pair_val(base) : sz / (size_t)*ne;
+}
+
 /* Basic elements in the first `bytes` bytes of count items of dt. */
 MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes)
 {
-    MPI_Aint n;
-    size_t rem;
+    MPI_Aint n, ne;
+    size_t rem, first;
 
     if (dt->size == 0)
         return 0;
@@ -173,13 +182,41 @@ MPI_Aint dt_elements(MPI_Datatype dt, size_t bytes)
         size_t sz = dt_basic_size(dt->runs[k].base);
         size_t all = (size_t)dt->runs[k].count * sz;
         size_t take = all < rem ? all : rem;
-        n += (MPI_Aint)(take / sz);
+
+        basic_elems(dt->runs[k].base, &ne, &first);
+        n += (MPI_Aint)(take / sz) * ne;
+        if (ne == 2 && take % sz >= first)      /* a pair's value alone */
+            n++;
         rem -= take;
     }
     return n;
 }
 
-int MPI_Pack(void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
+/* The inverse: the bytes of the first n basic elements of items of dt
+ * (MPI_Status_set_elements, so that MPI_Get_elements gives n back). */
+size_t dt_elements_bytes(MPI_Datatype dt, MPI_Count n)
+{
+    size_t bytes;
+
+    if (dt->nelems == 0)
+        return 0;
+    bytes = (size_t)(n / dt->nelems) * (size_t)dt->size;
+    n %= dt->nelems;
+    for (int k = 0; k < dt->nruns && n > 0; k++) {
+        MPI_Aint ne;
+        size_t first;
+
+        basic_elems(dt->runs[k].base, &ne, &first);
+        MPI_Count all = dt->runs[k].count * ne;
+        MPI_Count take = all < n ? all : n;
+        bytes += (size_t)(take / ne) * dt_basic_size(dt->runs[k].base) +
+                 (take % ne ? first : 0);
+        n -= take;
+    }
+    return bytes;
+}
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
              int outsize, int *position, MPI_Comm comm)
 {
     int rc = comm_check(comm);
@@ -199,7 +236,7 @@ int MPI_Pack(void *inbuf, int incount, MPI_Datatype dt, void *outbuf,
     return MPI_SUCCESS;
 }
 
-int MPI_Unpack(void *inbuf, int insize, int *position, void *outbuf,
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                int outcount, MPI_Datatype dt, MPI_Comm comm)
 {
     int rc = comm_check(comm);

@@ -49,7 +49,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
 }
 
-int MPI_Get_count(MPI_Status *st, MPI_Datatype dt, int *count)
+int MPI_Get_count(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     int rc = dt_check(dt);
 
@@ -70,7 +70,7 @@ MPI_Count status_count(const MPI_Status *st, MPI_Datatype dt)
     return (MPI_Count)(st->mpi_bytes / (size_t)dt->size);
 }
 
-int MPI_Get_elements(MPI_Status *st, MPI_Datatype dt, int *count)
+int MPI_Get_elements(const MPI_Status *st, MPI_Datatype dt, int *count)
 {
     int rc = dt_check(dt);
 

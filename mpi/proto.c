@@ -73,6 +73,10 @@ ptl_handle_eq_t eq;
 ptl_handle_md_t md;
 static struct block blocks[NBLOCKS];
 static struct tagged ctrl_tag = { UP_CTRL };
+static struct tagged longhdr_tag = { UP_LONGHDR };
+
+struct pvcounts pvc;
+int eager_limit = EAGER_LIMIT, copy_limit = COPY_LIMIT;
 struct peer *peers;
 static struct uq *uq_head, **uq_tail = &uq_head;
 
@@ -175,6 +179,12 @@ static void on_event(const ptl_event_t *ev)
     case UP_BLOCK:
         if (ev->type == PTL_EVENT_AUTO_FREE)
             post_block((struct block *)t);
+        else if (ev->type == PTL_EVENT_PUT)
+            pvc.unexp_in++;     /* eager data with no receive */
+        return;
+    case UP_LONGHDR:
+        if (ev->type == PTL_EVENT_PUT)
+            pvc.unexp_in++;     /* a long message's header, likewise */
         return;
     case UP_CTRL:
         if (ev->type == PTL_EVENT_PUT)
@@ -341,8 +351,8 @@ static void setup_portals(void)
     me.match_id = rank_id(PTL_RANK_ANY);
     me.match_bits = MB_LONG;
     me.ignore_bits = ~MB_LONG;
-    check(PtlMEAppend(job.ni, PT_DATA, &me, PTL_OVERFLOW_LIST, NULL, &h),
-          "PtlMEAppend (long overflow)");
+    check(PtlMEAppend(job.ni, PT_DATA, &me, PTL_OVERFLOW_LIST, &longhdr_tag,
+                      &h), "PtlMEAppend (long overflow)");
     for (int i = 0; i < NBLOCKS; i++) {
         blocks[i].kind = UP_BLOCK;
         if ((blocks[i].mem = malloc(BLOCK_SIZE)) == NULL)

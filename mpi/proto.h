@@ -164,6 +164,8 @@ void self_send(MPI_Request r);
 void on_put(MPI_Request r, const ptl_event_t *ev);
 void on_reply(MPI_Request r, const ptl_event_t *ev);
 void on_probe(struct tagged *t, const ptl_event_t *ev);
+struct uq *proto_match(uint32_t ctx, int src, int tag);
+void proto_recv_held(MPI_Request r, struct uq *u);
 
 /* rma.c */
 void rma_event(MPI_Request r, const ptl_event_t *ev);
@@ -181,6 +183,7 @@ bool fc_withdraw(MPI_Request r);
 void fc_begin(void);
 void fc_ctrl(int type, int from);
 void hold_drained(const ptl_event_t *ev);
+struct uq *uq_from_event(const ptl_event_t *ev);
 bool fc_busy(void);
 
 #endif

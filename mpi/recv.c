@@ -32,6 +32,15 @@ size_t proto_msg_len(const ptl_event_t *ev)
                                       : (size_t)ev->rlength;
 }
 
+/* A message a receive takes: counted (tool.c). */
+static void got(size_t len, bool unexpected)
+{
+    pvc.received++;
+    pvc.received_bytes += len;
+    if (unexpected)
+        pvc.unexp_out++;
+}
+
 void fill_status(MPI_Request r, uint64_t bits, size_t got, size_t sent)
 {
     r->status.MPI_SOURCE = MB_GETSRC(bits);
@@ -76,6 +85,7 @@ static void take_held(MPI_Request r, struct uq *u)
 {
     size_t n = u->len < r->len ? u->len : r->len;
 
+    got(u->len, true);
     fill_status(r, u->bits, n, u->len);
     if (u->data == NULL) {
         get_long(r, u->world, u->hdr, u->roff);
@@ -133,6 +143,7 @@ void on_put(MPI_Request r, const ptl_event_t *ev)
     if (ev->ni_fail_type != PTL_NI_OK)
         mpi_fatal("receive failed (Portals ni_fail %d)",
                   (int)ev->ni_fail_type);
+    got(proto_msg_len(ev), ev->type == PTL_EVENT_PUT_OVERFLOW);
     if (ev->type == PTL_EVENT_PUT &&    /* landed in place, long or not */
         (!(ev->match_bits & MB_LONG) || (ev->hdr_data & H_DATA))) {
         fill_status(r, ev->match_bits, ev->mlength, proto_msg_len(ev));
@@ -197,6 +208,7 @@ void self_send(MPI_Request r)
             continue;           /* a remote message is landing in it */
         q->me_linked = false;
         list_del(&posted, q);
+        got(r->len, false);
         size_t n = r->len < q->len ? r->len : q->len;
         fill_status(q, r->bits, n, r->len);
         if (n)
@@ -216,6 +228,7 @@ void self_send(MPI_Request r)
     if (r->len)
         memcpy(u->data, r->data, r->len);
     uq_push(u);
+    pvc.unexp_in++;             /* waits for its receive */
     if (r->mode == M_SYNC)
         u->sreq = r;            /* completes when a receive takes it */
     else
@@ -275,6 +288,72 @@ int proto_iprobe(uint32_t ctx, int src, int tag, MPI_Comm comm, int *flag,
     if (st != MPI_STATUS_IGNORE)
         *st = q.status;
     return MPI_SUCCESS;
+}
+
+/* ---- matched probes: a message taken off the queues for one receive ---- */
+
+struct msearch {
+    struct hook h;              /* UP_HOOK */
+    bool done;
+    struct uq *u;               /* what it took, or NULL */
+};
+
+static void on_msearch(struct hook *h, const ptl_event_t *ev)
+{
+    struct msearch *m = (struct msearch *)h;
+
+    m->done = true;
+    if (ev->type == PTL_EVENT_PUT_OVERFLOW)
+        m->u = uq_from_event(ev);
+}
+
+/* The first message matching (ctx, src, tag), taken off the library's
+ * queue or Portals' unexpected list (an eager one's data copied out of
+ * its overflow block, which may be reused once its header is gone), so
+ * no other receive can match it; NULL if none has come. */
+struct uq *proto_match(uint32_t ctx, int src, int tag)
+{
+    struct mpi_req_s q = { 0 };
+    struct msearch m = { { UP_HOOK, on_msearch }, false, NULL };
+    struct uq *u;
+    ptl_me_t me;
+    int rc;
+
+    q.ctx = ctx;
+    q.peer = src;
+    q.tag = tag;
+    recv_bits(&q);
+    drain();
+    if ((u = uq_find(q.bits, q.ignore, NULL, true)) != NULL)
+        return u;
+    /* USE_ONCE: only the first match is taken (one overflow event), or
+     * a SEARCH event says there was none */
+    me = me_make(NULL, 0, PTL_ME_OP_PUT | PTL_ME_USE_ONCE, PTL_RANK_ANY,
+                 q.bits, q.ignore);
+    while ((rc = PtlMESearch(job.ni, PT_DATA, &me, PTL_SEARCH_DELETE,
+                             &m.h)) == PTL_NO_SPACE)
+        proto_progress(false);
+    check(rc, "PtlMESearch (matched probe)");
+    while (!m.done)
+        proto_progress(false);
+    return m.u;
+}
+
+/* A receive of the message a matched probe took: as if it had just
+ * matched it. */
+void proto_recv_held(MPI_Request r, struct uq *u)
+{
+    r->state = RS_ACTIVE;
+    take_held(r, u);
+}
+
+int posted_count(void)
+{
+    int n = 0;
+
+    for (MPI_Request q = posted; q != NULL; q = q->next)
+        n++;
+    return n;
 }
 
 bool proto_cancel_recv(MPI_Request r)

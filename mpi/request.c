@@ -50,6 +50,8 @@ static void tmp_release(MPI_Request r)
 
 void req_free(MPI_Request r)
 {
+    if (r->greq != NULL)
+        greq_release(r);
     if (r->dt != MPI_DATATYPE_NULL)
         dt_release(r->dt);
     tmp_release(r);
@@ -100,8 +102,11 @@ MPI_Request req_done(MPI_Comm comm, const MPI_Status *st)
 int req_finish(MPI_Request *rp, MPI_Status *st)
 {
     MPI_Request r = *rp;
-    int err = r->status.MPI_ERROR;
+    int err;
 
+    if (r->greq != NULL)
+        greq_query(r);
+    err = r->status.MPI_ERROR;
     if (st != MPI_STATUS_IGNORE) {
         *st = r->status;
         if (r->kind == RQ_SEND) {   /* senders see no source/tag/count */
@@ -354,6 +359,10 @@ int MPI_Cancel(MPI_Request *rp)
      * matched yet, if it can be taken back (send.c).  Otherwise the
      * request completes as it would have (the standard's other outcome).
      * Either way MPI_Wait on it returns without the peer's help. */
+    if (r->greq != NULL) {
+        greq_cancel(r);                 /* the user's to do, done or not */
+        return MPI_SUCCESS;
+    }
     if (r->state != RS_ACTIVE)
         return MPI_SUCCESS;
     if (r->kind == RQ_RECV && proto_cancel_recv(r)) {
@@ -369,7 +378,36 @@ int MPI_Cancel(MPI_Request *rp)
     return MPI_SUCCESS;
 }
 
-int MPI_Test_cancelled(MPI_Status *st, int *flag)
+/* The status of a request, without freeing it or making it inactive
+ * (MPI-3.1 3.7.3). */
+int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *st)
+{
+    if (flag == NULL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                       "MPI_Request_get_status");
+    *flag = 1;
+    if (inactive(r)) {
+        status_empty(st);
+        return MPI_SUCCESS;
+    }
+    proto_progress(false);
+    if (r->state != RS_DONE) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    if (r->greq != NULL)
+        greq_query(r);
+    if (st != MPI_STATUS_IGNORE) {
+        *st = r->status;
+        if (r->kind == RQ_SEND) {
+            st->MPI_SOURCE = MPI_ANY_SOURCE;
+            st->MPI_TAG = MPI_ANY_TAG;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *st, int *flag)
 {
     if (st == NULL || flag == NULL)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled");
@@ -389,3 +427,4 @@ PMPI(MPI_Testsome)
 PMPI(MPI_Request_free)
 PMPI(MPI_Cancel)
 PMPI(MPI_Test_cancelled)
+PMPI(MPI_Request_get_status)

@@ -77,6 +77,7 @@ struct held {
 
 struct mpi_win_s {
     int refs;
+    struct attr *attrs;         /* attr.c */
     int flavor;                 /* MPI_WIN_FLAVOR_* */
     MPI_Comm comm;              /* a duplicate: its context is the id */
     void *base;

@@ -35,7 +35,26 @@ int ptl_type_of(int base)
         [B_SCHAR] = PTL_INT8_T, [B_I8] = PTL_INT8_T, [B_I16] = PTL_INT16_T,
         [B_I32] = PTL_INT32_T, [B_I64] = PTL_INT64_T, [B_U8] = PTL_UINT8_T,
         [B_U16] = PTL_UINT16_T, [B_U32] = PTL_UINT32_T,
-        [B_U64] = PTL_UINT64_T, [B_FLOAT_INT ... B_LB] = -1,
+        [B_U64] = PTL_UINT64_T, [B_WCHAR] = PTL_INT32_T,
+        [B_C_BOOL] = PTL_UINT8_T, [B_CXX_BOOL] = PTL_UINT8_T,
+        [B_C_FCOMPLEX] = PTL_FLOAT_COMPLEX,
+        [B_C_DCOMPLEX] = PTL_DOUBLE_COMPLEX,
+        [B_C_LDCOMPLEX] = PTL_LONG_DOUBLE_COMPLEX,
+        [B_CXX_FCOMPLEX] = PTL_FLOAT_COMPLEX,
+        [B_CXX_DCOMPLEX] = PTL_DOUBLE_COMPLEX,
+        [B_CXX_LDCOMPLEX] = PTL_LONG_DOUBLE_COMPLEX,
+        [B_AINT] = PTL_INT64_T, [B_OFFSET] = PTL_INT64_T,
+        [B_COUNT] = PTL_INT64_T, [B_INTEGER] = PTL_INT32_T,
+        [B_REAL] = PTL_FLOAT, [B_DPREC] = PTL_DOUBLE,
+        [B_COMPLEX] = PTL_FLOAT_COMPLEX, [B_DCOMPLEX] = PTL_DOUBLE_COMPLEX,
+        [B_LOGICAL] = PTL_INT32_T, [B_CHARACTER] = PTL_INT8_T,
+        [B_INTEGER1] = PTL_INT8_T, [B_INTEGER2] = PTL_INT16_T,
+        [B_INTEGER4] = PTL_INT32_T, [B_INTEGER8] = PTL_INT64_T,
+        [B_REAL4] = PTL_FLOAT, [B_REAL8] = PTL_DOUBLE,
+        [B_COMPLEX8] = PTL_FLOAT_COMPLEX, [B_COMPLEX16] = PTL_DOUBLE_COMPLEX,
+        /* no Portals type: the accumulate lock's path */
+        [B_INTEGER16] = -1, [B_REAL16] = -1, [B_COMPLEX32] = -1,
+        [B_2REAL ... B_2INTEGER] = -1, [B_FLOAT_INT ... B_LB] = -1,
     };
     return base >= 0 && base < B_NBUILTIN ? map[base] : -1;
 }
@@ -481,7 +500,8 @@ int MPI_Fetch_and_op(const void *obuf, void *rbuf, MPI_Datatype dt, int t,
                    "MPI_Fetch_and_op");
 }
 
-/* Integer and byte types only, one element, as the standard says. */
+/* One element of an integer, logical or byte type, as the standard
+ * says (MPI-3.1 11.3.4). */
 int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
                          MPI_Datatype dt, int t, MPI_Aint disp, MPI_Win w)
 {
@@ -489,8 +509,9 @@ int MPI_Compare_and_swap(const void *obuf, const void *cbuf, void *rbuf,
     int rc = rop_make(&o, w, t, disp, 1, dt, 1, dt), pt;
 
     pt = rc ? -1 : ptl_type_of(dt->base);
-    if (rc == MPI_SUCCESS && (!dt->builtin || pt < 0 || pt == PTL_FLOAT ||
-                              pt == PTL_DOUBLE || pt == PTL_LONG_DOUBLE))
+    if (rc == MPI_SUCCESS && (!dt->builtin || pt < 0 ||
+                              dt_class_of(dt->base) == DC_FLOAT ||
+                              dt_class_of(dt->base) == DC_COMPLEX))
         rc = MPI_ERR_TYPE;
     if (rc == MPI_SUCCESS && (!obuf || !cbuf || !rbuf))
         rc = MPI_ERR_BUFFER;

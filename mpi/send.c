@@ -55,7 +55,7 @@ static MPI_Request copy_make(const void *data, size_t len, int peer, int tag,
     void *copy;
     MPI_Request c;
 
-    if (len > COPY_LIMIT || copies_out >= COPIES_MAX)
+    if (len > (size_t)copy_limit || copies_out >= COPIES_MAX)
         return NULL;
     copy = copy_bufs_n ? copy_bufs[--copy_bufs_n] : malloc(COPY_LIMIT);
     if (copy == NULL ||
@@ -169,8 +169,11 @@ int proto_send(MPI_Request r)
     bool rdv;
     int rc;
 
+    pvc.sent++;
+    pvc.sent_bytes += r->len;
     r->world = r->comm->remote->world[r->peer];
-    rdv = r->len > EAGER_LIMIT || r->mode == M_SYNC || shm_send_wanted(r);
+    rdv = r->len > (size_t)eager_limit || r->mode == M_SYNC ||
+          shm_send_wanted(r);
     r->bits = MB_CTX(r->ctx) | MB_SRC(r->comm->rank) | MB_TAG(r->tag) |
               (rdv ? MB_LONG : 0);
     if (r->world == job.rank) {

@@ -82,8 +82,8 @@ static int *copy_periods(const int *periods, int ndims)
     return p;
 }
 
-int MPI_Cart_create(MPI_Comm comm, int ndims, int *dims, int *periods,
-                    int reorder, MPI_Comm *newc)
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
+                    const int *periods, int reorder, MPI_Comm *newc)
 {
     struct topo *t = NULL;
     long n = 1;
@@ -212,8 +212,8 @@ int MPI_Dims_create(int nnodes, int ndims, int *dims)
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_create(MPI_Comm comm, int nnodes, int *index, int *edges,
-                     int reorder, MPI_Comm *newc)
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int *index,
+                     const int *edges, int reorder, MPI_Comm *newc)
 {
     struct topo *t = NULL;
     int rc = comm_check(comm), nedges;
@@ -339,7 +339,7 @@ static int rank_of(const struct topo *t, const int *coords)
     return r;
 }
 
-int MPI_Cart_rank(MPI_Comm comm, int *coords, int *rank)
+int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank)
 {
     int rc = need(comm, MPI_CART, "MPI_Cart_rank");
 
@@ -412,7 +412,7 @@ int MPI_Cart_shift(MPI_Comm comm, int dir, int disp, int *src, int *dst)
 
 /* Ranks with equal coordinates in the dropped dimensions form a group,
  * ordered by their coordinates in the kept ones. */
-int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
+int MPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *newc)
 {
     int rc = out_null(newc);
     struct topo *t, *nt;
@@ -454,7 +454,7 @@ int MPI_Cart_sub(MPI_Comm comm, int *remain, MPI_Comm *newc)
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
                  int *newrank)
 {
     long n = 1;
@@ -470,8 +470,8 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, int *dims, int *periods,
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_map(MPI_Comm comm, int nnodes, int *index, int *edges,
-                  int *newrank)
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index,
+                  const int *edges, int *newrank)
 {
     (void)index, (void)edges;
     if (comm_check(comm))

@@ -193,21 +193,17 @@ int MPI_Type_dup(MPI_Datatype dt, MPI_Datatype *newt)
     }
     rec_init(&r, MPI_COMBINER_DUP);
     rec_types(&r, &dt, 1);
-    return TERR(rec_keep(rc, newt, &r), "MPI_Type_dup");
+    if ((rc = rec_keep(rc, newt, &r)) == MPI_SUCCESS &&
+        (rc = type_attr_copy_all(dt, *newt)) != MPI_SUCCESS) {
+        type_attr_delete_all(*newt);    /* a copy callback failed */
+        dt_release(*newt);
+        *newt = MPI_DATATYPE_NULL;
+    }
+    return TERR(rc, "MPI_Type_dup");
 }
 
 /* ---- names ---- */
 
-static const char *const basic_names[B_NBUILTIN] = {
-    "MPI_CHAR", "MPI_SHORT", "MPI_INT", "MPI_LONG", "MPI_UNSIGNED_CHAR",
-    "MPI_UNSIGNED_SHORT", "MPI_UNSIGNED", "MPI_UNSIGNED_LONG", "MPI_FLOAT",
-    "MPI_DOUBLE", "MPI_LONG_DOUBLE", "MPI_BYTE", "MPI_PACKED",
-    "MPI_LONG_LONG_INT", "MPI_UNSIGNED_LONG_LONG", "MPI_SIGNED_CHAR",
-    "MPI_INT8_T", "MPI_INT16_T", "MPI_INT32_T", "MPI_INT64_T", "MPI_UINT8_T",
-    "MPI_UINT16_T", "MPI_UINT32_T", "MPI_UINT64_T", "MPI_FLOAT_INT",
-    "MPI_DOUBLE_INT", "MPI_LONG_INT", "MPI_2INT", "MPI_SHORT_INT",
-    "MPI_LONG_DOUBLE_INT", "MPI_UB", "MPI_LB",
-};
 
 /* Copy name into *slot (NULL, or a string to replace). */
 int name_set(char **slot, const char *name)
@@ -239,8 +235,8 @@ static const char *dt_name(MPI_Datatype dt)
     if (dt->name != NULL || !dt->builtin)
         return dt->name;
     for (int b = 0; b < B_NBUILTIN; b++)
-        if (mpi_dt_table[b] == dt)
-            return basic_names[b];
+        if (dt_basic(b) == dt)
+            return dt_basic_name(b);
     return NULL;
 }
 

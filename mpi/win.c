@@ -356,6 +356,8 @@ int MPI_Win_free(MPI_Win *win)
         rc = rma_flush(w);
     if (rc == MPI_SUCCESS)
         rc = coll_barrier(w->comm);
+    if (rc == MPI_SUCCESS)
+        rc = win_attr_delete_all(w);
     if (rc != MPI_SUCCESS)
         return win_err(w, rc, "MPI_Win_free");
     win_destroy(w);
@@ -384,7 +386,9 @@ int MPI_Win_get_attr(MPI_Win win, int key, void *value, int *flag)
         *(int **)value = &flavor;
         break;
     case MPI_WIN_MODEL: *(int **)value = &model; break;
-    default: *flag = 0;         /* no user keyvals on windows */
+    default:
+        return win_err(win, win_attr_get(win, key, value, flag),
+                       "MPI_Win_get_attr");
     }
     return MPI_SUCCESS;
 }

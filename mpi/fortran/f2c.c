@@ -18,25 +18,13 @@
 MPI_Fint mpi_fortran_bottom_ COMMON, mpi_fortran_in_place_ COMMON;
 MPI_Fint mpi_fortran_status_ignore_[MPIF_STATUS_SIZE] COMMON;
 MPI_Fint mpi_fortran_statuses_ignore_[MPIF_STATUS_SIZE] COMMON;
+MPI_Fint mpi_fortran_errcodes_ignore_[1] COMMON;
+MPI_Fint mpi_fortran_unweighted_[1] COMMON;
+MPI_Fint mpi_fortran_weights_empty_[1] COMMON;
+char mpi_fortran_argv_null_[1] COMMON, mpi_fortran_argvs_null_[1] COMMON;
 
-/* Fortran's own types that C lacks: pairs of one basic type.  A built-in
- * op on them works element by element (op.c), which is right for SUM on
- * COMPLEX; MAXLOC/MINLOC on the REAL pairs get an op of ours. */
-static MPI_Datatype pair(MPI_Datatype t)
-{
-    MPI_Datatype p = MPI_DATATYPE_NULL;
-    if (MPI_Type_contiguous(2, t, &p) == MPI_SUCCESS)
-        MPI_Type_commit(&p);
-    return p;
-}
-static MPI_Datatype complex8(void) { return pair(MPI_FLOAT); }
-static MPI_Datatype complex16(void) { return pair(MPI_DOUBLE); }
-static MPI_Datatype real_pair(void) { return pair(MPI_FLOAT); }
-static MPI_Datatype dbl_pair(void) { return pair(MPI_DOUBLE); }
-
-#define P(name, kind, obj) { name, kind, obj, NULL }
-#define T(name, obj) { name, MPIF_TYPE, obj, NULL }
-#define M(name, fn) { name, MPIF_TYPE, NULL, fn }
+#define P(name, kind, obj) { name, kind, obj }
+#define T(name) { #name, MPIF_TYPE, name }
 const struct mpif_predef mpif_predefs[] = {
     P("MPI_COMM_WORLD", MPIF_COMM, MPI_COMM_WORLD),
     P("MPI_COMM_SELF", MPIF_COMM, MPI_COMM_SELF),
@@ -44,6 +32,7 @@ const struct mpif_predef mpif_predefs[] = {
     P("MPI_ERRORS_ARE_FATAL", MPIF_ERRH, MPI_ERRORS_ARE_FATAL),
     P("MPI_ERRORS_RETURN", MPIF_ERRH, MPI_ERRORS_RETURN),
     P("MPI_INFO_ENV", MPIF_INFO, MPI_INFO_ENV),
+    P("MPI_MESSAGE_NO_PROC", MPIF_MSG, MPI_MESSAGE_NO_PROC),
     P("MPI_MAX", MPIF_OP, MPI_MAX), P("MPI_MIN", MPIF_OP, MPI_MIN),
     P("MPI_SUM", MPIF_OP, MPI_SUM), P("MPI_PROD", MPIF_OP, MPI_PROD),
     P("MPI_LAND", MPIF_OP, MPI_LAND), P("MPI_BAND", MPIF_OP, MPI_BAND),
@@ -51,39 +40,28 @@ const struct mpif_predef mpif_predefs[] = {
     P("MPI_LXOR", MPIF_OP, MPI_LXOR), P("MPI_BXOR", MPIF_OP, MPI_BXOR),
     P("MPI_MAXLOC", MPIF_OP, MPI_MAXLOC), P("MPI_MINLOC", MPIF_OP, MPI_MINLOC),
     P("MPI_REPLACE", MPIF_OP, MPI_REPLACE), P("MPI_NO_OP", MPIF_OP, MPI_NO_OP),
-    /* Fortran's types first (their c2f is theirs: INTEGER before INT) */
-    T("MPI_INTEGER", MPI_INT), T("MPI_REAL", MPI_FLOAT),
-    T("MPI_DOUBLE_PRECISION", MPI_DOUBLE), M("MPI_COMPLEX", complex8),
-    M("MPI_DOUBLE_COMPLEX", complex16), T("MPI_LOGICAL", MPI_INT),
-    T("MPI_CHARACTER", MPI_CHAR), T("MPI_BYTE", MPI_BYTE),
-    T("MPI_PACKED", MPI_PACKED), T("MPI_UB", MPI_UB), T("MPI_LB", MPI_LB),
-    T("MPI_2INTEGER", MPI_2INT), M("MPI_2REAL", real_pair),
-    M("MPI_2DOUBLE_PRECISION", dbl_pair),
-    T("MPI_INTEGER1", MPI_INT8_T), T("MPI_INTEGER2", MPI_INT16_T),
-    T("MPI_INTEGER4", MPI_INT32_T), T("MPI_INTEGER8", MPI_INT64_T),
-    T("MPI_REAL4", MPI_FLOAT), T("MPI_REAL8", MPI_DOUBLE),
-    M("MPI_COMPLEX8", complex8), M("MPI_COMPLEX16", complex16),
-    /* C's types, for programs that mix the languages */
-    T("MPI_CHAR", MPI_CHAR), T("MPI_SHORT", MPI_SHORT), T("MPI_INT", MPI_INT),
-    T("MPI_LONG", MPI_LONG), T("MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR),
-    T("MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT),
-    T("MPI_UNSIGNED", MPI_UNSIGNED), T("MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG),
-    T("MPI_FLOAT", MPI_FLOAT), T("MPI_DOUBLE", MPI_DOUBLE),
-    T("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE),
-    T("MPI_LONG_LONG_INT", MPI_LONG_LONG_INT),
-    T("MPI_LONG_LONG", MPI_LONG_LONG),
-    T("MPI_UNSIGNED_LONG_LONG", MPI_UNSIGNED_LONG_LONG),
-    T("MPI_SIGNED_CHAR", MPI_SIGNED_CHAR),
-    T("MPI_INT8_T", MPI_INT8_T), T("MPI_INT16_T", MPI_INT16_T),
-    T("MPI_INT32_T", MPI_INT32_T), T("MPI_INT64_T", MPI_INT64_T),
-    T("MPI_UINT8_T", MPI_UINT8_T), T("MPI_UINT16_T", MPI_UINT16_T),
-    T("MPI_UINT32_T", MPI_UINT32_T), T("MPI_UINT64_T", MPI_UINT64_T),
-    T("MPI_FLOAT_INT", MPI_FLOAT_INT), T("MPI_DOUBLE_INT", MPI_DOUBLE_INT),
-    T("MPI_LONG_INT", MPI_LONG_INT), T("MPI_2INT", MPI_2INT),
-    T("MPI_SHORT_INT", MPI_SHORT_INT),
-    T("MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT),
-    T("MPI_AINT", MPI_AINT), T("MPI_OFFSET", MPI_OFFSET),
-    T("MPI_COUNT", MPI_COUNT),
+    /* Fortran's types */
+    T(MPI_INTEGER), T(MPI_REAL), T(MPI_DOUBLE_PRECISION), T(MPI_COMPLEX),
+    T(MPI_DOUBLE_COMPLEX), T(MPI_LOGICAL), T(MPI_CHARACTER), T(MPI_BYTE),
+    T(MPI_PACKED), T(MPI_UB), T(MPI_LB), T(MPI_2INTEGER), T(MPI_2REAL),
+    T(MPI_2DOUBLE_PRECISION), T(MPI_INTEGER1), T(MPI_INTEGER2),
+    T(MPI_INTEGER4), T(MPI_INTEGER8), T(MPI_INTEGER16), T(MPI_REAL4),
+    T(MPI_REAL8), T(MPI_REAL16), T(MPI_COMPLEX8), T(MPI_COMPLEX16),
+    T(MPI_COMPLEX32),
+    /* C's and C++'s types, for programs that mix the languages */
+    T(MPI_CHAR), T(MPI_SHORT), T(MPI_INT), T(MPI_LONG),
+    T(MPI_UNSIGNED_CHAR), T(MPI_UNSIGNED_SHORT), T(MPI_UNSIGNED),
+    T(MPI_UNSIGNED_LONG), T(MPI_FLOAT), T(MPI_DOUBLE), T(MPI_LONG_DOUBLE),
+    T(MPI_LONG_LONG_INT), T(MPI_LONG_LONG), T(MPI_UNSIGNED_LONG_LONG),
+    T(MPI_SIGNED_CHAR), T(MPI_INT8_T), T(MPI_INT16_T), T(MPI_INT32_T),
+    T(MPI_INT64_T), T(MPI_UINT8_T), T(MPI_UINT16_T), T(MPI_UINT32_T),
+    T(MPI_UINT64_T), T(MPI_WCHAR), T(MPI_C_BOOL), T(MPI_C_COMPLEX),
+    T(MPI_C_FLOAT_COMPLEX), T(MPI_C_DOUBLE_COMPLEX),
+    T(MPI_C_LONG_DOUBLE_COMPLEX), T(MPI_CXX_BOOL), T(MPI_CXX_FLOAT_COMPLEX),
+    T(MPI_CXX_DOUBLE_COMPLEX), T(MPI_CXX_LONG_DOUBLE_COMPLEX),
+    T(MPI_FLOAT_INT), T(MPI_DOUBLE_INT), T(MPI_LONG_INT), T(MPI_2INT),
+    T(MPI_SHORT_INT), T(MPI_LONG_DOUBLE_INT), T(MPI_AINT), T(MPI_OFFSET),
+    T(MPI_COUNT),
 };
 const int mpif_npredefs = sizeof(mpif_predefs) / sizeof(mpif_predefs[0]);
 
@@ -190,7 +168,7 @@ static void init(void)
         new_index(&tabs[k], NULL);             /* index 0: null */
     for (int i = 0; i < mpif_npredefs; i++) {
         const struct mpif_predef *d = &mpif_predefs[i];
-        new_index(&tabs[d->kind], d->make ? (void *)d->make() : d->obj);
+        new_index(&tabs[d->kind], d->obj);
     }
     for (int k = 0; k < MPIF_NKINDS; k++)
         tabs[k].npre = tabs[k].n;
@@ -247,9 +225,15 @@ MPI_Fint mpif_update(int kind, MPI_Fint old, void *now)
     return mpif_put(kind, now);
 }
 
+/* Each MPI_X is also PMPI_X (the profiling interface; mpi_impl.h). */
+#define PMPI_PRAGMA(x) _Pragma(#x)
+#define PMPI(f) PMPI_PRAGMA(weak f)                                    \
+    extern __typeof(f) P##f __attribute__((alias(#f)));
+
 #define CONV(X, T, K)                                                   \
     T MPI_##X##_f2c(MPI_Fint f) { return (T)mpif_get(K, f); }         \
-    MPI_Fint MPI_##X##_c2f(T c) { return mpif_put(K, (void *)c); }
+    MPI_Fint MPI_##X##_c2f(T c) { return mpif_put(K, (void *)c); }    \
+    PMPI(MPI_##X##_f2c) PMPI(MPI_##X##_c2f)
 CONV(Comm, MPI_Comm, MPIF_COMM)
 CONV(Group, MPI_Group, MPIF_GROUP)
 CONV(Type, MPI_Datatype, MPIF_TYPE)
@@ -259,6 +243,7 @@ CONV(Errhandler, MPI_Errhandler, MPIF_ERRH)
 CONV(Info, MPI_Info, MPIF_INFO)
 CONV(Win, MPI_Win, MPIF_WIN)
 CONV(File, MPI_File, MPIF_FILE)
+CONV(Message, MPI_Message, MPIF_MSG)
 
 /* A Fortran status is the C one's words (MPI_STATUS_SIZE of them). */
 int MPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
@@ -276,6 +261,61 @@ int MPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
         return MPI_ERR_ARG;
     memcpy(f, c, sizeof *c);
     return MPI_SUCCESS;
+}
+
+/* The mpi_f08 module's TYPE(MPI_Status) is the same words. */
+int MPI_Status_f082c(const MPI_F08_status *f, MPI_Status *c)
+{
+    if (f == NULL || c == NULL)
+        return MPI_ERR_ARG;
+    memcpy(c, f, sizeof *c);
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f)
+{
+    if (f == NULL || c == NULL)
+        return MPI_ERR_ARG;
+    memcpy(f, c, sizeof *c);
+    return MPI_SUCCESS;
+}
+
+PMPI(MPI_Status_f2c) PMPI(MPI_Status_c2f)
+PMPI(MPI_Status_f082c) PMPI(MPI_Status_c2f08)
+
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
+               "a Fortran 2008 status is a C status word for word");
+
+int mpif_comm_size(MPI_Fint comm)
+{
+    MPI_Comm c = MPI_Comm_f2c(comm);
+    int n = 0, inter = 0;
+
+    if (c == MPI_COMM_NULL || MPI_Comm_test_inter(c, &inter) != MPI_SUCCESS)
+        return 0;
+    if (inter)
+        MPI_Comm_remote_size(c, &n);
+    else
+        MPI_Comm_size(c, &n);
+    return n;
+}
+
+int mpif_nbrs(MPI_Fint comm)
+{
+    MPI_Comm c = MPI_Comm_f2c(comm);
+    int in = 0, out = 0, w, kind = MPI_UNDEFINED;
+
+    if (c == MPI_COMM_NULL || MPI_Topo_test(c, &kind) != MPI_SUCCESS)
+        return 0;
+    if (kind == MPI_DIST_GRAPH)
+        MPI_Dist_graph_neighbors_count(c, &in, &out, &w);
+    else if (kind == MPI_GRAPH) {
+        int r;
+        MPI_Comm_rank(c, &r);
+        MPI_Graph_neighbors_count(c, r, &in);
+    } else if (kind == MPI_CART)
+        MPI_Cartdim_get(c, &in), in *= 2;
+    return in > out ? in : out;
 }
 
 void mpif_str_out(char *dst, size_t dstlen, const char *src, int srclen)

@@ -15,15 +15,14 @@
 #include "mpi.h"
 
 enum { MPIF_COMM, MPIF_GROUP, MPIF_TYPE, MPIF_OP, MPIF_REQ, MPIF_ERRH,
-       MPIF_INFO, MPIF_WIN, MPIF_FILE, MPIF_NKINDS };
+       MPIF_INFO, MPIF_WIN, MPIF_FILE, MPIF_MSG, MPIF_NKINDS };
 
 /* The predefined handles, in index order per kind (f2c.c): genmpif.c
  * writes mpif.h's PARAMETERs from this table, so no index is kept twice. */
 struct mpif_predef {
     const char *name;           /* the Fortran name */
     int kind;
-    void *obj;                  /* the C handle, or NULL: made by make */
-    MPI_Datatype (*make)(void); /* Fortran-only types (MPI_COMPLEX...) */
+    void *obj;                  /* the C handle */
 };
 extern const struct mpif_predef mpif_predefs[];
 extern const int mpif_npredefs;
@@ -40,6 +39,9 @@ MPI_Fint mpif_predef_index(const char *name);
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
 extern MPI_Fint mpi_fortran_status_ignore_[MPIF_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_statuses_ignore_[MPIF_STATUS_SIZE];
+extern MPI_Fint mpi_fortran_errcodes_ignore_[1], mpi_fortran_unweighted_[1];
+extern MPI_Fint mpi_fortran_weights_empty_[1];
+extern char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
 
 /* A Fortran choice buffer as the C library takes it. */
 static inline void *mpif_buf(void *b)
@@ -51,13 +53,30 @@ static inline void *mpif_buf(void *b)
     return b;
 }
 
+/* A Fortran weights argument as C takes it (MPI_UNWEIGHTED,
+ * MPI_WEIGHTS_EMPTY: the sentinels). */
+static inline int *mpif_weights(MPI_Fint *w)
+{
+    if (w == mpi_fortran_unweighted_)
+        return MPI_UNWEIGHTED;
+    if (w == mpi_fortran_weights_empty_)
+        return MPI_WEIGHTS_EMPTY;
+    return w;
+}
+
+/* The length of a Fortran call's per-rank arrays (the remote group's
+ * for an intercommunicator), and of its per-neighbour ones (f2c.c). */
+int mpif_comm_size(MPI_Fint comm);
+int mpif_nbrs(MPI_Fint comm);
+
+/* MPI_Comm_idup with the new communicator given to made() when the
+ * request completes (mpi/comm_idup.c). */
+int comm_idup_then(MPI_Comm comm, void (*made)(MPI_Comm c, void *arg),
+                   void *arg, MPI_Request *req);
+
 /* gfortran's LOGICAL: .TRUE. is 1, .FALSE. 0; any nonzero reads true. */
 #define MPIF_TRUE 1
 #define MPIF_FALSE 0
-
-/* MAXLOC/MINLOC on Fortran's pair types (MPI_2REAL...): the C library
- * knows only its own pair types, so these get an op of ours (fcallback.c). */
-MPI_Op mpif_op_for(MPI_Op op, MPI_Datatype dt);
 
 /* Copy a C string result into a blank-padded Fortran CHARACTER. */
 void mpif_str_out(char *dst, size_t dstlen, const char *src, int srclen);

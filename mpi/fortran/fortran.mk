@@ -1,4 +1,4 @@
-# mpi/fortran/fortran.mk: the Fortran bindings of the MPI library (MPI-1.1
+# mpi/fortran/fortran.mk: the Fortran bindings of the MPI library (MPI-3.1
 # through mpif.h and the mpi module), their wrappers' objects in
 # build/mpi/libmpi.a, mpif.h and mpi.mod in build/mpi/include (where
 # tools/mpifort finds them), and the Fortran and C++ test programs.
@@ -7,7 +7,8 @@
 MPIF_B     := $(MPI_B)/fortran
 MPIF_INC   := $(MPI_B)/include
 MPIF_CFLAGS := $(MPI_CFLAGS) -Impi/fortran -I$(MPIF_B)
-MPIF_OBJS  := $(MPIF_B)/f2c.o $(MPIF_B)/fspecial.o $(MPIF_B)/fwrap.o
+MPIF_OBJS  := $(MPIF_B)/f2c.o $(MPIF_B)/fspecial.o $(MPIF_B)/fcallback.o \
+              $(MPIF_B)/fwrap.o
 # make's own FC is f77; MPIF_FC=... picks another gfortran
 MPIF_FC    ?= gfortran
 
@@ -84,9 +85,10 @@ MPIF_T := $(MPIF_B)/tests
 MPIF_TESTS := $(MPIF_T)/fmpi-h $(MPIF_T)/fmpi-mod $(MPIF_T)/f77hello \
               $(MPIF_T)/f77legacy $(MPIF_T)/cxxmpi
 
-# fmpi.F90 (its harness module first) and fmpi2.F90, twice: through
-# mpif.h and through use mpi; each build its own module directory.
-MPIF_SRC := tests/mpif/fmpi.F90 tests/mpif/fmpi2.F90
+# fmpi.F90 (its harness module first), then fmpi2-4.F90, twice:
+# through mpif.h and through use mpi; each build its own module directory.
+MPIF_SRC := tests/mpif/fmpi.F90 tests/mpif/fmpi2.F90 tests/mpif/fmpi3.F90 \
+            tests/mpif/fmpi4.F90
 $(MPIF_T)/fmpi-h: $(MPIF_SRC) tests/mpif/fmpi.h $(MPIF_ALL) tools/mpicc
 	@mkdir -p $(@D)/mod-h
 	$(call say,MPIFORT,$@)

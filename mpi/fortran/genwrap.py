@@ -21,6 +21,17 @@
 #   si      CHARACTER in (trailing blanks dropped)
 #   ai      MPI_Aint from INTEGER     aia[n] n of them     aio  to INTEGER
 #   A, Ao, Aa  INTEGER(KIND=MPI_ADDRESS_KIND) in, out, array
+#   Ap      an address C returns through a void * (MPI_Win_allocate's
+#           baseptr), to INTEGER(KIND=MPI_ADDRESS_KIND)
+#   O, Oo   INTEGER(KIND=MPI_OFFSET_KIND) in, out
+#   C, Co   INTEGER(KIND=MPI_COUNT_KIND) in, out
+#   sz      CHARACTER out from a C string (its length is strlen's)
+#   stio    status in and out                wa  weights: MPI_UNWEIGHTED,
+#   dtao[n] n datatypes out                      MPI_WEIGHTS_EMPTY known
+#   sa, saa CHARACTER arrays, 1-D and (count,*) (hand-written wrappers)
+# [n] names the argument that holds the count, or is `commsize' (the
+# communicator's size: the remote group's for an intercommunicator) or
+# `nbrs' (the most neighbours its topology gives a rank)
 #   fn      a procedure (callbacks: hand-written wrappers only)
 import sys
 
@@ -32,6 +43,9 @@ HANDLES = {
     'errh': ('MPI_Errhandler', 'Errhandler', 'MPIF_ERRH'),
     'req': ('MPI_Request', 'Request', 'MPIF_REQ'),
     'info': ('MPI_Info', 'Info', 'MPIF_INFO'),
+    'win': ('MPI_Win', 'Win', 'MPIF_WIN'),
+    'file': ('MPI_File', 'File', 'MPIF_FILE'),
+    'msg': ('MPI_Message', 'Message', 'MPIF_MSG'),
 }
 
 
@@ -53,24 +67,62 @@ def parse(path):
     return routines
 
 
+def count_of(n):
+    """The C expression for an array argument's length."""
+    if n == 'commsize':
+        return 'mpif_comm_size(*comm)'
+    if n == 'nbrs':
+        return 'mpif_nbrs(*comm)'
+    return '*' + n
+
+
 def c_wrapper(name, args):
     params, hidden, pre, cargs, post = [], [], [], [], []
-    has = {k: a for k, a, _ in args}
     for kind, a, n in args:
         base = 'dt' if kind == 'dta' else kind.rstrip('>^')
         if kind == 'b':
             params.append('void *%s' % a)
             cargs.append('mpif_buf(%s)' % a)
             continue
-        if kind in ('so', 'si'):
+        if kind in ('so', 'si', 'sz'):
             params.append('char *%s' % a)
             hidden.append('size_t %s_len' % a)
-        elif kind in ('A', 'Ao', 'Aa'):
+        elif kind in ('A', 'Ao', 'Aa', 'Ap'):
             params.append('MPI_Aint *%s' % a)
+        elif kind in ('O', 'Oo'):
+            params.append('MPI_Offset *%s' % a)
+        elif kind in ('C', 'Co'):
+            params.append('MPI_Count *%s' % a)
         else:
             params.append('MPI_Fint *%s' % a)
-        if kind == 'i':
+        if kind in ('i', 'O', 'C'):
             cargs.append('*%s' % a)
+        elif kind in ('Oo', 'Co'):
+            cargs.append(a)
+        elif kind == 'Ap':
+            pre.append('void *c_%s = NULL;' % a)
+            cargs.append('&c_%s' % a)
+            post.append('*%s = (MPI_Aint)(intptr_t)c_%s;' % (a, a))
+        elif kind == 'wa':
+            cargs.append('mpif_weights(%s)' % a)
+        elif kind == 'stio':
+            pre.append('MPI_Status s_%s;' % a)
+            pre.append('MPI_Status_f2c(%s, &s_%s);' % (a, a))
+            cargs.append('&s_%s' % a)
+            post.append('MPI_Status_c2f(&s_%s, %s);' % (a, a))
+        elif kind == 'sz':
+            pre.append('char c_%s[MPI_MAX_INFO_VAL + 1] = "";' % a)
+            cargs.append('c_%s' % a)
+            post.append('mpif_str_out(%s, %s_len, c_%s, rc == MPI_SUCCESS ? '
+                        '(int)strlen(c_%s) : 0);' % (a, a, a, a))
+        elif kind == 'dtao':
+            pre.append('MPI_Datatype *c_%s = malloc((size_t)(*%s > 0 ? *%s '
+                       ': 1) * sizeof *c_%s);' % (a, n, n, a))
+            pre.append('if (c_%s == NULL) rc = MPI_ERR_NO_MEM;' % a)
+            cargs.append('c_%s' % a)
+            post.append('if (rc == MPI_SUCCESS) for (int k = 0; k < *%s; k++)'
+                        ' %s[k] = MPI_Type_c2f(c_%s[k]);' % (n, a, a))
+            post.append('free(c_%s);' % a)
         elif kind in ('io', 'ia', 'La', 'ix', 'Ao', 'Aa'):
             cargs.append(a)
             if kind == 'ix':
@@ -144,11 +196,7 @@ def c_wrapper(name, args):
         elif base in HANDLES and n is None:
             ctype, conv, k = HANDLES[base]
             if kind == base:
-                expr = 'MPI_%s_f2c(*%s)' % (conv, a)
-                if base == 'op' and 'dt' in has:
-                    expr = 'mpif_op_for(%s, MPI_Type_f2c(*%s))' % (expr,
-                                                                has['dt'])
-                cargs.append(expr)
+                cargs.append('MPI_%s_f2c(*%s)' % (conv, a))
             elif kind.endswith('>'):
                 pre.append('%s c_%s = (%s)0;' % (ctype, a, ctype))
                 cargs.append('&c_%s' % a)
@@ -161,16 +209,17 @@ def c_wrapper(name, args):
                             % (a, k, a, a))
         elif base in HANDLES:
             ctype, conv, k = HANDLES[base]
-            pre.append('%s *c_%s = malloc((size_t)(*%s > 0 ? *%s : 1) * '
-                       'sizeof *c_%s);' % (ctype, a, n, n, a))
+            pre.append('int n_%s = %s;' % (a, count_of(n)))
+            pre.append('%s *c_%s = malloc((size_t)(n_%s > 0 ? n_%s : 1) * '
+                       'sizeof *c_%s);' % (ctype, a, a, a, a))
             pre.append('if (c_%s == NULL) rc = MPI_ERR_NO_MEM;' % a)
-            pre.append('else for (int k = 0; k < *%s; k++) c_%s[k] = '
-                       'MPI_%s_f2c(%s[k]);' % (n, a, conv, a))
+            pre.append('else for (int k = 0; k < n_%s; k++) c_%s[k] = '
+                       'MPI_%s_f2c(%s[k]);' % (a, a, conv, a))
             cargs.append('c_%s' % a)
             if kind.endswith('^'):
-                post.append('if (c_%s != NULL) for (int k = 0; k < *%s; k++)'
+                post.append('if (c_%s != NULL) for (int k = 0; k < n_%s; k++)'
                             ' %s[k] = mpif_update(%s, %s[k], (void *)c_%s[k]);'
-                            % (a, n, a, k, a, a))
+                            % (a, a, a, k, a, a))
             post.append('free(c_%s);' % a)
         else:
             sys.exit('genwrap: %s: unknown kind %s' % (name, kind))
@@ -199,6 +248,13 @@ FTYPE = {
     'aio': 'integer', 'A': 'integer(kind=MPI_ADDRESS_KIND)',
     'Ao': 'integer(kind=MPI_ADDRESS_KIND)',
     'Aa': 'integer(kind=MPI_ADDRESS_KIND), dimension(*)', 'fn': 'external',
+    'Ap': 'integer(kind=MPI_ADDRESS_KIND)',
+    'O': 'integer(kind=MPI_OFFSET_KIND)', 'Oo': 'integer(kind=MPI_OFFSET_KIND)',
+    'C': 'integer(kind=MPI_COUNT_KIND)', 'Co': 'integer(kind=MPI_COUNT_KIND)',
+    'sz': 'character(len=*)', 'stio': 'integer, dimension(MPI_STATUS_SIZE)',
+    'wa': 'integer, dimension(*)', 'dtao': 'integer, dimension(*)',
+    'sa': 'character(len=*), dimension(*)',
+    'saa': 'character(len=*), dimension(count,*)',
 }
 
 
@@ -211,11 +267,13 @@ def f_interface(prefix, name, args):
             lines.append(head + ' &')
             head = '    '
         head += a + (', ' if a != 'ierror' else ')')
-    out = lines + [head, '  import :: MPI_STATUS_SIZE, MPI_ADDRESS_KIND',
-                   '  implicit none']
+    out = lines + [head, '  import :: MPI_STATUS_SIZE, MPI_ADDRESS_KIND, '
+                   'MPI_OFFSET_KIND, MPI_COUNT_KIND', '  implicit none']
     for kind, a, n in args:
         base = 'dt' if kind == 'dta' else kind.rstrip('>^')
-        if kind == 'b':
+        if kind == 'dtao':
+            out.append('  integer, dimension(*) :: %s' % a)
+        elif kind == 'b':
             out.append('  !GCC$ ATTRIBUTES NO_ARG_CHECK :: %s' % a)
             out.append('  type(*), dimension(*) :: %s' % a)
         elif kind == 'fn':
@@ -232,7 +290,8 @@ def f_interface(prefix, name, args):
 def main():
     routines = parse(sys.argv[1])
     c = ['/* Made by mpi/fortran/genwrap.py from mpi.def: do not edit. */',
-         '#include <stdlib.h>', '#include "fmpi.h"', '']
+         '#include <stdint.h>', '#include <stdlib.h>', '#include <string.h>',
+         '#include "fmpi.h"', '']
     f = ['! Made by mpi/fortran/genwrap.py from mpi.def: do not edit.',
          'interface']
     for name, hand, args in routines:

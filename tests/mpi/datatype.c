@@ -415,11 +415,165 @@ static void bounds_typemaps(void)
     MPI_Type_free(&nr);
 }
 
+/* The constructors bounds_typemaps does not reach: hindexed, the block
+ * forms, a struct's padding for the MPI-3 types (the C compiler's: the
+ * struct's sizeof), subarray and darray (the whole array's extent, the
+ * part's true bounds: 4.1.3, 4.1.4). */
+static void bounds_more(void)
+{
+    struct tmap i4 = tm_basic(4), s2 = tm_basic(2), t;
+    MPI_Datatype dt, r;
+    int bl[2] = { 2, 1 }, ib[3] = { 4, -3, 0 };
+    MPI_Aint hd[2] = { -20, 7 }, hb[2] = { -40, 12 };
+
+    MPI_Type_create_hindexed(2, bl, hd, MPI_INT, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &i4, -20, 2, 4);
+    tm_add(&t, &i4, 7, 1, 0);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+    MPI_Type_create_indexed_block(3, 2, ib, MPI_INT, &dt);
+    t = (struct tmap){ 0 };
+    for (int k = 0; k < 3; k++)
+        tm_add(&t, &i4, 4L * ib[k], 2, 4);
+    agree(dt, &t, false);
+    /* resized to a negative lower bound, then two of them */
+    MPI_Type_create_resized(dt, -12, 48, &r);
+    struct tmap rm = tm_resized(t, -12, 48), t2 = { 0 };
+    agree(r, &rm, false);
+    MPI_Type_free(&dt);
+    MPI_Type_contiguous(2, r, &dt);
+    tm_add(&t2, &rm, 0, 2, 48);
+    agree(dt, &t2, false);
+    MPI_Type_free(&dt);
+    MPI_Type_free(&r);
+    MPI_Type_create_hindexed_block(2, 3, hb, MPI_SHORT, &dt);
+    t = (struct tmap){ 0 };
+    tm_add(&t, &s2, -40, 3, 2);
+    tm_add(&t, &s2, 12, 3, 2);
+    agree(dt, &t, false);
+    MPI_Type_free(&dt);
+
+    /* a struct's extent is its C struct's size (alignment of the widest
+     * member: a complex's is its half's) */
+    struct dc { double _Complex c; char x; };
+    struct fi { float _Complex c; int i; char x; };
+    struct lc { char x; long double _Complex c; };
+    struct q { int i; __int128 v; };
+    struct {
+        MPI_Datatype t[2];
+        MPI_Aint d[2];
+        size_t size;
+    } cs[] = {
+        { { MPI_C_DOUBLE_COMPLEX, MPI_CHAR },
+          { offsetof(struct dc, c), offsetof(struct dc, x) },
+          sizeof(struct dc) },
+        { { MPI_C_FLOAT_COMPLEX, MPI_INT },
+          { offsetof(struct fi, c), offsetof(struct fi, i) },
+          offsetof(struct fi, x) },
+        { { MPI_CHAR, MPI_C_LONG_DOUBLE_COMPLEX },
+          { offsetof(struct lc, x), offsetof(struct lc, c) },
+          sizeof(struct lc) },
+        { { MPI_INT, MPI_INTEGER16 },
+          { offsetof(struct q, i), offsetof(struct q, v) },
+          sizeof(struct q) },
+    };
+    int one2[2] = { 1, 1 };
+    for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+        MPI_Aint lb, ext;
+        MPI_Type_create_struct(2, one2, cs[k].d, cs[k].t, &dt);
+        MPI_Type_get_extent(dt, &lb, &ext);
+        CHECK(lb == 0 && (size_t)ext == cs[k].size);
+        MPI_Type_free(&dt);
+    }
+
+    /* subarray of a 6x5 int array: rows 1..3, columns 2..3 */
+    int sizes[2] = { 6, 5 }, sub[2] = { 3, 2 }, st[2] = { 1, 2 }, sz;
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_C, MPI_INT, &dt);
+    MPI_Type_get_extent(dt, &lb, &ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    MPI_Type_size(dt, &sz);
+    CHECK(lb == 0 && ext == 6 * 5 * 4 && sz == 3 * 2 * 4);
+    CHECK(tlb == (1 * 5 + 2) * 4 && text == ((3 * 5 + 4) - (5 + 2)) * 4);
+    MPI_Type_free(&dt);
+    /* the same in Fortran order: the first index runs fastest */
+    MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_FORTRAN, MPI_INT,
+                             &dt);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    CHECK(tlb == (2 * 6 + 1) * 4 && text == ((3 * 6 + 4) - (2 * 6 + 1)) * 4);
+    MPI_Type_free(&dt);
+    /* darray: 10 ints in blocks over 3 processes, this rank's part */
+    int g = 10, dist = MPI_DISTRIBUTE_BLOCK, darg = MPI_DISTRIBUTE_DFLT_DARG;
+    int ps = 3;
+    for (int rk = 0; rk < 3; rk++) {
+        int from = rk * 4, to = from + 4 < g ? from + 4 : g;
+        MPI_Type_create_darray(3, rk, 1, &g, &dist, &darg, &ps, MPI_ORDER_C,
+                               MPI_INT, &dt);
+        MPI_Type_get_extent(dt, &lb, &ext);
+        MPI_Type_get_true_extent(dt, &tlb, &text);
+        MPI_Type_size(dt, &sz);
+        CHECK(lb == 0 && ext == 40 && sz == (to - from) * 4);
+        CHECK(tlb == from * 4 && text == (to - from) * 4);
+        MPI_Type_free(&dt);
+    }
+}
+
+/* MPI_Get_elements counts basic elements: a pair type (MPI_2INT,
+ * MPI_DOUBLE_INT, Fortran's MPI_2REAL) is two, its value and its index
+ * (MPI-3.1 5.9.4 gives their typemaps); a message that ends after a
+ * pair's value holds one element of it; MPI_Status_set_elements is the
+ * inverse. */
+static void pair_elements(void)
+{
+    struct { double v; int i; } di[3] = { { 1.5, 1 }, { 2.5, 2 }, { 3.5, 3 } },
+                                rdi[3];
+    int ii[6] = { 1, 2, 3, 4, 5, 6 }, rii[6], n = -1;
+    float r2[4] = { 1, 2, 3, 4 }, rr2[4];
+    MPI_Datatype t;
+    MPI_Status st;
+    MPI_Count big = -1;
+
+    MPI_Sendrecv(ii, 3, MPI_2INT, 0, 7, rii, 3, MPI_2INT, 0, 7,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2INT, &n);
+    CHECK(n == 6);
+    MPI_Get_count(&st, MPI_2INT, &n);
+    CHECK(n == 3);
+    MPI_Sendrecv(di, 3, MPI_DOUBLE_INT, 0, 8, rdi, 3, MPI_DOUBLE_INT, 0, 8,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements_x(&st, MPI_DOUBLE_INT, &big);
+    CHECK(big == 6 && rdi[2].v == 3.5 && rdi[2].i == 3);
+    MPI_Sendrecv(r2, 2, MPI_2REAL, 0, 10, rr2, 2, MPI_2REAL, 0, 10,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2REAL, &n);
+    CHECK(n == 4);
+    /* 7 ints into pairs: 3 whole pairs and the value of the fourth */
+    int seven[7] = { 0 }, got[8];
+    MPI_Sendrecv(seven, 7, MPI_INT, 0, 11, got, 4, MPI_2INT, 0, 11,
+                 MPI_COMM_SELF, &st);
+    MPI_Get_elements(&st, MPI_2INT, &n);
+    CHECK(n == 7);
+    MPI_Get_count(&st, MPI_2INT, &n);
+    CHECK(n == MPI_UNDEFINED);
+    /* a derived type of pairs, and set_elements back */
+    MPI_Type_contiguous(2, MPI_2INT, &t);
+    MPI_Type_commit(&t);
+    MPI_Status_set_elements(&st, t, 5);
+    MPI_Get_elements(&st, t, &n);
+    CHECK(n == 5);
+    MPI_Get_elements(&st, MPI_INT, &n);
+    CHECK(n == 5);              /* the bytes of 5 ints */
+    MPI_Type_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv, "datatype");
     bounds_typemaps();
     t_report("bounds-against-typemaps");
+    bounds_more();
+    t_report("bounds-every-constructor");
     bounds();
     t_report("size-extent-bounds-lb-ub");
     send_structs();
@@ -430,5 +584,7 @@ int main(int argc, char **argv)
     t_report("indexed-hindexed-pack-unpack");
     reduce_derived();
     t_report("reduce-on-derived");
+    pair_elements();
+    t_report("elements-of-pair-types");
     return t_finish();
 }

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     MPI_Initialized(&flag);
     MPI_Get_version(&ver, &sub);
     MPI_Query_thread(&prov);
-    CHECK(flag && ver == 1 && sub == 1 && prov == MPI_THREAD_SINGLE);
+    CHECK(flag && ver == 3 && sub == 1 && prov == MPI_THREAD_SINGLE);
     MPI_Get_processor_name(msg, &len);
     CHECK(len > 0 && (int)strlen(msg) == len && strstr(msg, "nid ") != NULL);
     double t0 = MPI_Wtime(), tick = MPI_Wtick();

@@ -9,6 +9,7 @@
 #ifndef MPITEST_H
 #define MPITEST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 static int sends, barriers;
 
-int MPI_Send(void *buf, int count, MPI_Datatype dt, int dest, int tag,
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
              MPI_Comm comm)
 {
     sends++;

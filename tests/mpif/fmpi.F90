@@ -3,7 +3,8 @@
 ! part checks its results against values computed here, independently of
 ! the library; report() is collective and rank 0 prints
 ! "PASS mpif.PROG.nSIZE.PART" only if no rank failed since the last one.
-! The parts are here and in fmpi2.F90 (built together).
+! The parts are here and in fmpi2.F90, the MPI-2/3 ones in fmpi3.F90 and
+! fmpi4.F90 (built together).
 #include "fmpi.h"
 
 module harness
@@ -324,5 +325,11 @@ program fmpi
   call split()
   call errs_attrs()
   call more()
+  call types3()
+  call comms3()
+  call attrs3()
+  call rma3()
+  call ext3()
+  call io3()
   call MPI_FINALIZE(ierr)
 end program fmpi
