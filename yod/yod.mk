@@ -3,7 +3,8 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
+YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
+            yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
             yod/slurm.c yod/siphash.c kernel/elf.c
 
