@@ -150,3 +150,15 @@ $(SLURM_NIDS_ELF): tests/slurm/mpinids.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 
 test-build: $(SLURM_NIDS_ELF)
 TEST_SUITES += tests/qemu/suite-slurm
+
+# Many nodes (tests/qemu/suite-scale): an MPI
+# allreduce over every rank, each checking the result.
+SCALE_ELF := $(BUILD)/tests/yod/allreduce.elf
+$(SCALE_ELF): tests/yod/allreduce.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
+test-build: $(SCALE_ELF)
+TEST_SUITES += tests/qemu/suite-scale
