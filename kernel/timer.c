@@ -490,10 +490,26 @@ void timer_init_cpu(void)
     apic_write(APIC_LVT_TIMER, VEC_TIMER);      /* one-shot, unmasked */
 }
 
+/* The firmware leaves the PIT's channel 0 counting in a periodic mode
+   (18.2 Hz).  Its interrupt is masked at the PICs, but an emulated PIT
+   still wakes its emulator at every period: on an idle node QEMU's main
+   loop and vCPU woke ~20 times a second each, which a few hundred idle
+   nodes pay together.  Mode 0 (interrupt on terminal count) fires once
+   and stops, as Linux's PIT shutdown does.  Harmless without a PIT. */
+#define PIT_CH0         0x40
+
+static void pit_stop(void)
+{
+    outb(PIT_CMD, 0x30);            /* channel 0, lo/hi byte, mode 0 */
+    outb(PIT_CH0, 0);
+    outb(PIT_CH0, 0);
+}
+
 void timer_init(void)
 {
     calibrate_tsc();
     calibrate_lapic();
+    pit_stop();
     trap_set_handler(VEC_TIMER, timer_irq);
     timer_init_cpu();
     pr_info("TSC %lu.%03lu MHz, LAPIC timer %lu kHz (calibrated against "

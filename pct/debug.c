@@ -47,7 +47,8 @@ static long dbg(int op, const struct job *j, uint64_t arg, void *p)
 
 static void answer(const struct job *j, uint32_t type, const char *why)
 {
-    struct yod_msg a = { .type = type, .rank = j ? j->rank : -1 };
+    struct yod_msg a = { .type = type, .rank = j ? j->rank : -1,
+                         .asked = YOD_DEBUG };
 
     if (why)
         snprintf(a.text, sizeof(a.text), "%s", why);

@@ -19,7 +19,7 @@
 #include "serve.h"
 
 #define GOT_WAIT_MS 120000             /* a child Gets the whole image */
-#define FAN_MAX     256                /* ranks in a fan-out job */
+#define FAN_MAX     512                /* ranks in a fan-out job (yod.h) */
 #define HELD_MAX    8
 
 /* What our children Get from us, and requests of our own job that
@@ -43,7 +43,8 @@ static ptl_process_t station(uint64_t st)
 static void got(const struct yod_msg *m, const struct sipkey *k, int refused)
 {
     struct yod_msg g = { .type = YOD_GOT, .job = m->job, .nonce = m->nonce,
-                         .rank = m->rank, .status = refused };
+                         .rank = m->rank, .status = refused,
+                         .asked = YOD_FLOAD };
 
     reply_send(station(m->src), &g, k, 1);
 }
@@ -177,7 +178,7 @@ static void forward(const struct job *j, const struct yod_msg *m)
         int c = fan.queue[head++], rc = hand_on(m, c);
         if (rc < 0) {
             struct yod_msg lost = { .type = YOD_LOST, .job = job.id,
-                                    .rank = c };
+                                    .rank = c, .asked = YOD_FLOAD };
             snprintf(lost.text, sizeof(lost.text), "does not answer (nid "
                      "%u, forwarding from nid %lu)", fan.nids[c], srv.nid);
             tell_owner(&lost);
@@ -216,7 +217,8 @@ static int fload_allowed(const struct yod_msg *m, ptl_process_t from)
 static int fload_busy(const struct yod_msg *m, const struct sipkey *k)
 {
     struct job *j = &job.j[0];
-    struct yod_msg a = { .job = m->job, .nonce = m->nonce, .rank = m->rank };
+    struct yod_msg a = { .job = m->job, .nonce = m->nonce, .rank = m->rank,
+                         .asked = YOD_FLOAD };
 
     if (job.id && job.id != m->job) {
         a.type = YOD_BUSY;
@@ -255,7 +257,7 @@ void fan_load(const struct yod_msg *m, ptl_process_t from,
     if ((why = fetch(j, m, from)) ||
         (why = job_nids(j, m->size) == m->size ? NULL
                : "no PTL_JOB_MAP with every rank's node")) {
-        struct yod_msg e = { .type = YOD_ERR };
+        struct yod_msg e = { .type = YOD_ERR, .asked = YOD_FLOAD };
         pct_release_image(j);
         got(m, k, 1);
         snprintf(e.text, sizeof(e.text), "%s", why);

@@ -25,6 +25,7 @@
 #include "yod_debug.h"
 
 #define REQ_BUF     (32 * sizeof(struct yod_msg))
+#define REPLY_RETRY_MS  5
 
 struct server srv;
 struct server_io io;
@@ -62,7 +63,11 @@ static void answer(const struct yod_msg *m, ptl_process_t to,
                    const struct sipkey *k, uint32_t type, const char *text)
 {
     struct yod_msg a = { .type = type, .job = m->job, .nonce = m->nonce,
-                         .job2 = job.id, .cpus = srv.ncpus };
+                         .job2 = job.id, .cpus = srv.ncpus,
+                         .asked = m->type };
+
+    if (type == YOD_ALIVE)      /* yod_proto.h, Lease */
+        a.status = job.id && m->job == job.id && ranks_live();
 
     if (text)
         snprintf(a.text, sizeof(a.text), "%s", text);
@@ -74,6 +79,8 @@ static void answer(const struct yod_msg *m, ptl_process_t to,
 void claim(const struct yod_msg *m, const struct sipkey *k,
            ptl_process_t owner)
 {
+    if (job.id != m->job)       /* not an ALLOC asked again */
+        job.ran = 0;
     job.id = m->job;
     job.nonce = m->nonce;
     job.key = *k;
@@ -83,7 +90,7 @@ void claim(const struct yod_msg *m, const struct sipkey *k,
 
 void finish_load(struct job *j, const struct yod_msg *m)
 {
-    struct yod_msg a = { .type = YOD_OK };
+    struct yod_msg a = { .type = YOD_OK, .asked = m->type };
     const char *why;
 
     printf("pct: job %u rank %d: %s, %lu bytes\n", job.id, j->rank, j->name,
@@ -98,10 +105,15 @@ void finish_load(struct job *j, const struct yod_msg *m)
 static void load(const struct yod_msg *m)
 {
     struct job *j = &job.j[0];
-    struct yod_msg e = { .type = YOD_ERR };
+    struct yod_msg e = { .type = YOD_ERR, .asked = YOD_LOAD };
     const char *why;
 
-    if (ranks_live() || j->image) {
+    if (ranks_live()) {         /* asked again: its OK was lost */
+        struct yod_msg a = { .type = YOD_OK, .asked = YOD_LOAD };
+        tell_owner(&a);
+        return;
+    }
+    if (j->image) {
         snprintf(e.text, sizeof(e.text), "a program is loaded already");
         tell_owner(&e);
         return;
@@ -180,7 +192,8 @@ static void ping(const struct yod_msg *m, ptl_process_t from,
             return;             /* an old PING played again */
         job.heard = now_ms();
     }
-    answer(m, from, k, YOD_ALIVE, NULL);
+    if (!reply_on_its_way(from, YOD_ALIVE))     /* one tells as much */
+        answer(m, from, k, YOD_ALIVE, NULL);
 }
 
 static void alloc(const struct yod_msg *m, ptl_process_t from,
@@ -235,13 +248,16 @@ static void control(const struct yod_msg *m, ptl_process_t from,
     switch (m->type) {
     case YOD_LOAD: load(m); break;
     case YOD_START:
-        if (!ranks_live())
+        if (job.ran)            /* asked again: its OK was lost (the
+                                   ranks may have ended since) */
+            answer(m, from, k, YOD_OK, NULL);
+        else if (!ranks_live())
             answer(m, from, k, YOD_ERR, "nothing loaded to start");
         else if (ranks_start() < 0)
             answer(m, from, k, YOD_ERR, "a CPU for a rank was not free "
                    "(see the node's log)");
         else {
-            job.started = 1;
+            job.started = job.ran = 1;
             answer(m, from, k, YOD_OK, NULL);
         }
         break;
@@ -303,6 +319,8 @@ static int wait_request(ptl_event_t *ev, int ms)
 
     if (ms < 0)
         ms = job.id ? YOD_PING_MS : PTL_TIME_FOREVER;
+    if (reply_waiting() && (ms < 0 || ms > REPLY_RETRY_MS))
+        ms = REPLY_RETRY_MS;    /* an answer waits for a buffer */
     return PtlEQPoll(&srv.req_eq, 1, ms, ev, &which);
 }
 

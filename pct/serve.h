@@ -43,6 +43,9 @@ extern struct served {
     int started;
     int shared;                        /* they map each other, j[k] in
                                           SMARTMAP slot k (ranks.c) */
+    int ran;                           /* START taken: its ranks here run
+                                          or have ended (a START asked
+                                          again is answered OK) */
     uint64_t heard;                    /* node ms: the owner's last request */
 } job;
 
@@ -99,11 +102,16 @@ void fan_load(const struct yod_msg *m, ptl_process_t from,
 
 /* reply.c: the answers, never waited for.  `m` goes to `to`, signed with
    `k` (NULL: unsigned, STATUS's answer).  `trusted`: to the job's owner
-   or its fan-out tree, which may use every buffer; anyone else gets at
-   most one buffer at a time and not the last few.  0 if it went. */
+   or its fan-out tree, which may use every buffer and, with none free,
+   waits for one; anyone else gets at most two buffers at a time and not
+   the last few.  0 if it went (or waits). */
 int reply_open(void);
 int reply_send(ptl_process_t to, const struct yod_msg *m,
                const struct sipkey *k, int trusted);
+/* Is an answer of `type` to `to` still on its way? */
+int reply_on_its_way(ptl_process_t to, uint32_t type);
+/* Answers to the owner waiting for a buffer (the loop must come back). */
+int reply_waiting(void);
 
 /* auth.c: yod_proto.h, Authentication. */
 /* The key of the job `m` speaks for, if its MAC holds (0), else -1. */

@@ -105,6 +105,13 @@ void ptl_lib_params_default(struct ptl_lib_params *p)
     p->window = 64;
     p->rto_ns = 20 * 1000 * 1000ull;
     p->rto_max_ns = 1000 * 1000 * 1000ull;
+    /* RFC 6298 (2.1) starts at 1 s too.  At 20 ms, the first frames to
+     * 64-128 emulated nodes sharing 2 host CPUs (a job's launch: all of
+     * them at once) were nearly all sent again before their ACK could
+     * come; each copy woke a node, which delayed the ACKs more, and 128
+     * nodes collapsed (docs/PERFORMANCE.md, "Many nodes").  The first
+     * ACK gives a sample and the timeout then follows the round trip. */
+    p->rto_init_ns = 1000 * 1000 * 1000ull;
     p->max_retries = 16;
     p->ack_delay_ns = 20 * 1000;
     p->epoch = 1;
@@ -120,6 +127,7 @@ static void fill_defaults(struct ptl_lib_params *p)
     DEF(max_cts);
     DEF(max_eqs); DEF(max_pt_index); DEF(max_trig); DEF(max_msgs);
     DEF(max_peers); DEF(window); DEF(rto_ns); DEF(rto_max_ns);
+    DEF(rto_init_ns);
     DEF(ack_delay_ns);
     DEF(max_retries); DEF(epoch);
 #undef DEF

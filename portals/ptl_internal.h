@@ -297,6 +297,8 @@ struct ptl_pool {
     uint32_t *free;
 };
 
+#define PTL_RTT_HINTS 256      /* 6 KiB */
+
 struct ptl_lib {
     bool live;
     unsigned slot;
@@ -316,6 +318,10 @@ struct ptl_lib {
                                    * (per frame, under emulation, that walk
                                    * was most of the receive path) */
     struct ptl_txslot *wins;      /* max_peers windows of p.window */
+    struct ptl_rtt_hint {         /* the round trip last measured to a  */
+        uint32_t nid;             /* node, by nid mod PTL_RTT_HINTS:   */
+        uint64_t srtt, rttvar;    /* a new peer there starts from it   */
+    } rtt_hint[PTL_RTT_HINTS];    /* (RFC 2140; srtt 0: none)          */
     uint8_t frame_hdr[PTL_FRAME_HMAX];
     int in_fire;                  /* nested trigger firing guard */
     struct ptl_trig *trig_wait, **trig_wait_tail; /* fired operations
@@ -435,6 +441,9 @@ uint64_t ptl_rel_max_rto(struct ptl_lib *lib);
 /* Frames are in flight: start the peer's probe timer, then its RTO. */
 void ptl_rel_arm(struct ptl_lib *lib, struct ptl_peer *p);
 void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p);
+/* A new peer's round trip and timeout: its node's last measured, else
+ * rto_init_ns (recover.c). */
+void ptl_rel_rtt_start(struct ptl_lib *lib, struct ptl_peer *p);
 /* Resend presumed-lost frames, then frame new data, within the window. */
 void ptl_rel_push(struct ptl_lib *lib, struct ptl_peer *p);
 /* Send one window slot again (not timed: Karn). */

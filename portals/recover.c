@@ -40,16 +40,27 @@ static bool in_recovery(const struct ptl_peer *p)
     return seq_lt(p->tx_acked, p->recover);
 }
 
+/* RFC 6298 (2.3): SRTT + 4 RTTVAR, within [rto_ns, rto_max_ns]. */
+static uint64_t rto_of(const struct ptl_lib *lib, const struct ptl_peer *p)
+{
+    uint64_t rto = p->srtt + 4 * p->rttvar;
+
+    if (rto < lib->p.rto_ns)
+        rto = lib->p.rto_ns;
+    return rto > lib->p.rto_max_ns ? lib->p.rto_max_ns : rto;
+}
+
 /* A round-trip sample r (ns).  A fixed 20 ms timeout is shorter than the
  * round trip to a node whose host deschedules it for tens of ms (or that
  * is simply far), and then nearly every retransmission is spurious and
  * every one is a duplicate at the receiver.  Jacobson/Karels: srtt +=
  * (r - srtt) / 8, rttvar += (|r - srtt| - rttvar) / 4, RTO = srtt + 4
- * rttvar, never below the configured initial RTO (a fast link keeps the
+ * rttvar, never below the floor rto_ns (a fast link keeps the
  * timer it had) nor above rto_max. */
 static void rtt_sample(struct ptl_lib *lib, struct ptl_peer *p, uint64_t r)
 {
-    uint64_t err, rto;
+    struct ptl_rtt_hint *hint;
+    uint64_t err;
 
     if (p->srtt == 0) {
         p->srtt = r ? r : 1;
@@ -59,12 +70,30 @@ static void rtt_sample(struct ptl_lib *lib, struct ptl_peer *p, uint64_t r)
         p->rttvar = p->rttvar - p->rttvar / 4 + err / 4;
         p->srtt = p->srtt - p->srtt / 8 + r / 8;
     }
-    rto = p->srtt + 4 * p->rttvar;
-    if (rto < lib->p.rto_ns)
-        rto = lib->p.rto_ns;
-    if (rto > lib->p.rto_max_ns)
-        rto = lib->p.rto_max_ns;
-    p->rto_base = rto;
+    p->rto_base = rto_of(lib, p);
+    hint = &lib->rtt_hint[p->nid % PTL_RTT_HINTS];
+    hint->nid = p->nid;
+    hint->srtt = p->srtt;
+    hint->rttvar = p->rttvar;
+}
+
+/* RFC 2140: a process's peers on one node share its path, so a new peer
+ * starts from the round trip last measured to that node, if any.  At
+ * rto_init_ns (1 s), yod's first frames to a rank that lived a moment
+ * were resent after the rank had gone, each a frame for no process
+ * (suite-jobs.no-lost-frames); yod had measured the path to that node's
+ * PCT long before. */
+void ptl_rel_rtt_start(struct ptl_lib *lib, struct ptl_peer *p)
+{
+    const struct ptl_rtt_hint *hint = &lib->rtt_hint[p->nid % PTL_RTT_HINTS];
+
+    p->srtt = p->rttvar = 0;
+    p->rto = p->rto_base = lib->p.rto_init_ns;
+    if (hint->srtt == 0 || hint->nid != p->nid)
+        return;
+    p->srtt = hint->srtt;
+    p->rttvar = hint->rttvar;
+    p->rto = p->rto_base = rto_of(lib, p);
 }
 
 /* What one newly acknowledged slot teaches: its send time if it was sent
@@ -398,13 +427,14 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib)
 }
 
 /* The longest retransmission timeout a peer of ours has settled on (our
- * estimate of its round trip stands for its estimate of ours). */
+ * estimate of its round trip stands for its estimate of ours); a peer
+ * whose round trip we never measured counts as the floor. */
 uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
 {
     uint64_t rto = lib->p.rto_ns;
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (!p->dead && p->rto_base > rto)
+        if (!p->dead && p->srtt && p->rto_base > rto)
             rto = p->rto_base;
     }
     return rto;

@@ -100,8 +100,7 @@ void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p)
     p->interleaved = false;
     p->rx_sack = 0;
     p->unacked_rx = p->retries = 0;
-    p->rto = p->rto_base = lib->p.rto_ns;
-    p->srtt = p->rttvar = 0;
+    ptl_rel_rtt_start(lib, p);
     p->deadline = 0;
     p->probe = false;
     p->held = p->held_tail = NULL;

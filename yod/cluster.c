@@ -168,11 +168,13 @@ void cluster_secret(uint8_t key[16])
             "again with tools/cluster up", path);
 }
 
-ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid)
+ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid, unsigned peers)
 {
     ptl_handle_ni_t ni;
     char s[16];
 
+    snprintf(s, sizeof(s), "%u", peers);
+    setenv("PTL_MAX_PEERS", s, 0);      /* the user's own wins */
     snprintf(s, sizeof(s), "%u", nid);
     setenv("PTL_NID", s, 1);
     snprintf(s, sizeof(s), "%u", pid);
@@ -184,4 +186,22 @@ ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid)
                   (ptl_pid_t)pid, NULL, NULL, &ni) != PTL_OK)
         die("cannot open a Portals NI on nid %u pid %u", nid, pid);
     return ni;
+}
+
+/* Entries sorted by their first member, a nid: found by bisection. */
+static int by_nid(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+void cluster_sort_nids(void *base, size_t n, size_t size)
+{
+    qsort(base, n, size, by_nid);
+}
+
+void *cluster_find_nid(const void *base, size_t n, size_t size, unsigned nid)
+{
+    return bsearch(&nid, base, n, size, by_nid);
 }

@@ -24,9 +24,15 @@ FILE *cluster_nodes(void);
 /* env: the service nid range, and PTL_* put into our environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);
-/* Join the cluster's network as station (nid, pid): a matching physical
-   NI (PTL_* from `env` set already), or a one-line error. */
-ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid);
+/* Join the cluster's network as station (nid, pid), keeping links with
+   up to `peers` processes: a matching physical NI (PTL_* from `env` set
+   already), or a one-line error. */
+ptl_handle_ni_t cluster_join(unsigned nid, unsigned pid, unsigned peers);
+/* Tables of nodes whose entries (`size` bytes) begin with an unsigned
+   nid: sort one by nid, and find a nid in it in O(log n) (yod and
+   showmesh look one up for every message a node sends). */
+void cluster_sort_nids(void *base, size_t n, size_t size);
+void *cluster_find_nid(const void *base, size_t n, size_t size, unsigned nid);
 /* The cluster's secret (the file `secret`), or a one-line error. */
 void cluster_secret(uint8_t key[16]);
 

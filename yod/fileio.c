@@ -58,6 +58,7 @@ static struct {
     ptl_handle_eq_t eq;
     int size;
     struct rank *ranks;
+    int nparked;                /* ranks whose READ is parked */
     char req_buf[2][REQ_BUF];
 } F;
 
@@ -93,6 +94,15 @@ static struct rank *rank_of_ptr(const void *p)
     return &F.ranks[(c - (const char *)F.ranks) / sizeof(struct rank)];
 }
 
+/* A READ waits for input (on), or no longer (off).  Counted: the loop
+   looks for parked reads after every event, and must not walk every
+   rank for that (nothing in yod may be quadratic in the ranks). */
+static void park(struct rank *r, int on)
+{
+    F.nparked += on - r->parked;
+    r->parked = on;
+}
+
 /* ---- answers and the rank's fds ------------------------------------------ */
 
 /* Finish the request: `ret` is the result or -errno. */
@@ -101,7 +111,8 @@ static void reply(struct rank *r, long ret)
     r->ans.seq = r->q.seq;
     r->ans.err = ret < 0 ? fileio_errno_code((int)-ret) : 0;
     r->ans.ret = ret < 0 ? 0 : ret;
-    r->busy = r->parked = 0;
+    r->busy = 0;
+    park(r, 0);
     if (PtlPut(r->ans_md, 0, sizeof(r->ans), PTL_ACK_REQ, app(r),
                YOD_PT_FILE, YOD_MB_ANS | r->q.seq, 0, &r->ans, 0) != PTL_OK)
         fprintf(stderr, "yod: rank %d: cannot send a file answer\n",
@@ -154,10 +165,10 @@ static void read_step(struct rank *r)
         if (r->done)
             finish(r, 0);       /* what was there; the rest is not yet */
         else
-            r->parked = 1;      /* fileio_poll tries again */
+            park(r, 1);         /* fileio_poll tries again */
         return;
     }
-    r->parked = 0;
+    park(r, 0);
     if ((n = read(r->xfd, r->buf, want)) <= 0) {
         finish(r, n < 0 ? -errno : 0);
         return;
@@ -441,7 +452,7 @@ int fileio_event(const ptl_event_t *ev)
 
 void fileio_poll(void)
 {
-    for (int i = 0; F.ranks && i < F.size; i++)
+    for (int i = 0; F.nparked && i < F.size; i++)
         if (F.ranks[i].parked && F.ranks[i].files.cwd.fd >= 0)
             read_step(&F.ranks[i]);
 }
@@ -455,5 +466,6 @@ void fileio_rank_ended(int rank)
         return;
     r = &F.ranks[rank];
     files_close(&r->files);
-    r->busy = r->parked = 0;
+    r->busy = 0;
+    park(r, 0);
 }

@@ -145,11 +145,24 @@ void args_fit(void)
 
 /* ---- the direct path ----------------------------------------------------- */
 
+/* The job's nodes (each once, by its first rank) that are not down,
+   busy with another job (with `busy` 0) or silent: how many, in list. */
+static int job_nodes(struct node **list, int busy)
+{
+    int k = 0;
+
+    for (int r = 0; r < o.size; r++)
+        if (job[r] && !job[r]->down && !job[r]->leader &&
+            (busy || job[r]->got.type != YOD_BUSY))
+            list[k++] = job[r];
+    return k;
+}
+
 void free_all(void)
 {
-    for (int r = 0; r < o.size; r++)
-        if (job[r] && !job[r]->down && !job[r]->leader)
-            request(job[r], YOD_FREE, r);
+    static struct node *list[MAX_RANKS];
+
+    request_all(list, job_nodes(list, 1), YOD_FREE, 0);
 }
 
 /* Claimed node n takes the next ranks from `got`: one, or in
@@ -198,7 +211,7 @@ static int try_claim(char *busy, size_t size)
     nvnodes = 0;
     for (int i = 0; i < nnodes && got < o.size; i++) {
         struct node *n = &nodes[i];
-        uint32_t a = request(n, YOD_ALLOC, -1) == 0 ? answer(n) : 0;
+        uint32_t a = ask(n, YOD_ALLOC);
         if (a == YOD_OK) {
             got = take_ranks(n, got);
             continue;
@@ -212,14 +225,21 @@ static int try_claim(char *busy, size_t size)
                            "%snode %u does not answer: %s",
                            nbusy ? ", " : "", n->nid, n->tried);
         nbusy++;
+        if (!a)                 /* it may hold our claim all the same */
+            request_post(n, YOD_FREE);
     }
-    if (got < o.size)
-        for (int r = 0; r < got; r++) {
+    if (got < o.size) {
+        static struct node *list[MAX_RANKS];
+        int k = 0;
+        for (int r = 0; r < got; r++)
             if (!job[r]->leader)
-                request(job[r], YOD_FREE, r);
+                list[k++] = job[r];
+        request_all(list, k, YOD_FREE, 0);
+        for (int r = 0; r < got; r++) {
             job[r]->rank = -1;
             job[r] = NULL;
         }
+    }
     return got;
 }
 
@@ -227,8 +247,7 @@ static int try_claim(char *busy, size_t size)
    a signal ends yod, which holds nothing then. */
 static void wait_a_second(void)
 {
-    for (double end = now_ms() + 1000; now_ms() < end && !stop_signal;)
-        pump(100);
+    pump_for(1000);
     if (stop_signal)
         exit(128 + stop_signal);
 }
@@ -257,22 +276,27 @@ static void claim(void)
                 (now_ms() - since) / 1e3);
 }
 
-/* A request to every node of the job (the leader of its ranks). */
+/* A request to every node of the job (the leader of its ranks), all
+   answered OK, or the job ends naming the first rank that was not. */
 void every_rank(uint32_t type, const char *what)
 {
-    for (int r = 0; r < o.size; r++)
-        if (!job[r]->leader && request(job[r], type, r) < 0) {
-            free_all();
-            die("rank %d (nid %u) does not answer (%s): %s", r,
-                job[r]->nid, what, job[r]->tried);
-        }
+    static struct node *list[MAX_RANKS];
+
+    char why[sizeof(list[0]->tried) + sizeof(list[0]->got.text)];
+
+    request_all(list, job_nodes(list, 1), type, 1);
     for (int r = 0; r < o.size; r++) {
-        uint32_t a = job[r]->leader ? YOD_OK : answer(job[r]);
-        if (a != YOD_OK) {
-            free_all();
-            die("rank %d (nid %u): cannot %s: %s", r, job[r]->nid, what,
-                a == YOD_ERR ? job[r]->got.text : job[r]->tried);
-        }
+        struct node *n = job[r];
+        uint32_t a = n->got.type;
+        if (n->leader || a == YOD_OK)
+            continue;
+        snprintf(why, sizeof(why), "%s", !a ? n->tried
+                 : a == YOD_ERR ? n->got.text : request_name(a));
+        free_all();             /* it asks anew: say what came first */
+        if (!a)
+            die("rank %d (nid %u) does not answer (%s): %s", r, n->nid,
+                what, why);
+        die("rank %d (nid %u): cannot %s: %s", r, n->nid, what, why);
     }
 }
 
@@ -318,6 +342,7 @@ static int pick_nodes(void)
         if (!nodes[i].left_out[0] && got < o.size) {
             nodes[i].rank = got;
             job[got++] = &nodes[i];
+            request_tree(&nodes[i]);
         }
     }
     return got == o.size;
@@ -355,7 +380,7 @@ static void fan_root(void)
     while (head < tail) {
         int c = queue[head++], rc = -1;
         struct node *n = job[c];
-        if (request(n, YOD_FLOAD, c) == 0)
+        if (request(n, YOD_FLOAD) == 0)
             for (double end = now_ms() + GOT_MS; now_ms() < end && rc < 0;) {
                 pump(50);
                 rc = n->fan_got ? n->fan_got - 1 : -1;
@@ -377,7 +402,7 @@ static void fan_answers(void)
 
     while (done < o.size && now_ms() - last < QUIET_MS) {
         int now = 0;
-        pump(100);
+        pump_for(100);          /* then count: not at every event */
         for (int r = 0; r < o.size; r++)
             now += job[r]->got.type != 0;
         if (now > done)
@@ -425,6 +450,16 @@ static void too_few(int *said)
         nodes[i].left_out[0] = 0;
 }
 
+/* After an attempt of the tree: FREE to every node of it not busy with
+   another job (those it reached are claimed, even if their OK was
+   lost). */
+static void free_claimed(void)
+{
+    static struct node *list[MAX_RANKS];
+
+    request_all(list, job_nodes(list, 0), YOD_FREE, 0);
+}
+
 /* Claim and load through the tree.  Busy or silent nodes are left out
    and the job is tried again on others while there are enough; a node
    that cannot load the program ends the job. */
@@ -459,9 +494,7 @@ static void fan_launch(void)
         }
         if (!nleft)
             return;
-        for (int r = 0; r < o.size; r++)     /* all we may have claimed */
-            if (job[r]->got.type != YOD_BUSY)
-                request(job[r], YOD_FREE, r);
+        free_claimed();                 /* all we may have claimed */
         if (bad >= 0)
             die("rank %d (nid %u): cannot load the program: %s", bad,
                 job[bad]->nid, job[bad]->got.text);

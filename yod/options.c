@@ -18,6 +18,11 @@
 
 #include "yod.h"
 
+#define STR_(x)     #x
+#define STR(x)      STR_(x)
+#define NODES_RANGE "1.." STR(MAX_NODES)
+#define RANKS_RANGE "1.." STR(MAX_RANKS)
+
 struct opts o;
 
 static const char *prog = "yod";        /* or mpiexec, mpirun */
@@ -364,7 +369,7 @@ static int core_arg(const char *opt, const char *val)
 
 /* -attach JOB RANK, -stacks JOB: a request to a running job's yod
    (jobctl.c); nothing may follow. */
-static void ask(int argc, char **argv, int *i, const char *what)
+static void ask_job(int argc, char **argv, int *i, const char *what)
 {
     const char *opt = argv[*i];
     static char req[64];
@@ -441,11 +446,11 @@ static void yod_args(int argc, char **argv)
         } else if (!strcmp(a, "-vn")) {
             o.mode = YOD_MODE_VN;
         } else if (is(a, "-sz", "-n", "-np")) {
-            size_word = value(argc, argv, &i, "1..512");
+            size_word = value(argc, argv, &i, RANKS_RANGE);
             explicit_size = 1;
             o.size = int_arg(a, size_word, 1, MAX_RANKS,
-                             "give a number of ranks, 1..512 (above 128 "
-                             "with -vn)");
+                             "give a number of ranks, " RANKS_RANGE
+                             " (above " STR(MAX_NODES) " with -vn)");
         } else if (!strcmp(a, "-nodes")) {
             o.nodes = nodes_arg(a, value(argc, argv, &i, "e.g. 0,2-3"));
         } else if (!strcmp(a, "-t")) {
@@ -465,10 +470,10 @@ static void yod_args(int argc, char **argv)
         } else if (!strcmp(a, "-debug")) {
             o.debug = nodes_arg(a, value(argc, argv, &i, "ranks, e.g. 0,2-3"));
         } else if (!strcmp(a, "-attach")) {
-            ask(argc, argv, &i, "attach");
+            ask_job(argc, argv, &i, "attach");
             return;
         } else if (!strcmp(a, "-stacks")) {
-            ask(argc, argv, &i, "stacks");
+            ask_job(argc, argv, &i, "stacks");
             return;
         } else {
             fprintf(stderr, "yod: unknown option %s (yod -h lists them)\n",
@@ -518,8 +523,9 @@ static void mpiexec_args(int argc, char **argv)
         } else if (is(a, "-h", "--help", "-help")) {
             usage(0);
         } else if (is(a, "-n", "-np", NULL)) {
-            o.size = int_arg(a, value(argc, argv, &i, "1..128"), 1,
-                             MAX_NODES, "give a number of ranks, 1..128");
+            o.size = int_arg(a, value(argc, argv, &i, NODES_RANGE), 1,
+                             MAX_NODES, "give a number of ranks, "
+                             NODES_RANGE);
         } else if (is(a, "-host", "-hosts", "--host")) {
             o.nodes = nodes_arg(a, value(argc, argv, &i, "nids, e.g. 0,2-3"));
         } else if (is(a, "-env", "-genv", NULL)) {

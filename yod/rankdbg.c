@@ -2,7 +2,8 @@
 /*
  * rankdbg.c: DEBUG requests to a rank's PCT and the rank's memory
  * (rankdbg.h, yod_debug.h).  Requests go through control.c like every
- * other (signed, one at a time per node, the answer in the node's `got`).
+ * other (request.c: signed, the answer in the node's `got`; never asked
+ * again, since a step or a write is not idempotent).
  * Memory moves as Portals Gets and Puts against what the PCT exposes on
  * YOD_PT_DEBUG to this yod alone, at the offset of the address in its
  * region; nothing of it passes through a message.
@@ -37,7 +38,7 @@ int rankdbg_op(int rank, uint32_t op, uint32_t cpu, uint64_t go,
         snprintf(why, sizeof(why), "its node is down");
         return -1;
     }
-    if (request_msg(n, &m) < 0 || !answer(n)) {
+    if (!ask_msg(n, &m)) {
         snprintf(why, sizeof(why), "node %u: %s", n->nid, n->tried);
         return -1;
     }

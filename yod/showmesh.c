@@ -33,12 +33,19 @@
 #include "cluster.h"
 #include "yod_proto.h"
 
-#define MAX_NODES   128
+#define MAX_NODES   1024
 #define ANS_BUF     (256 * sizeof(struct yod_msg))
 #define GRID_ROW    32          /* nodes per grid line */
+/* STATUS requests whose answers may be on their way at once: all at once,
+   the answers of a few hundred nodes overflow our port on the switch
+   (yod/request.c), and come only after their PCTs' retransmissions, or
+   not within -t.  One left unanswered for ASK_MS no longer counts. */
+#define WINDOW      48
+#define ASK_MS      300
 
 struct node {
-    unsigned nid;
+    unsigned nid;               /* first: nodes[] is sorted by it */
+    double asked;               /* ms */
     int answered;
     struct yod_msg st;          /* its STATE answer */
 };
@@ -66,6 +73,7 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
         if (sscanf(line, "%u", &nodes[nnodes].nid) == 1)
             nnodes++;
     fclose(f);
+    cluster_sort_nids(nodes, nnodes, sizeof(nodes[0]));
     cluster_env(svc_first, svc_last);
 }
 
@@ -85,7 +93,7 @@ static void open_portals(unsigned nid)
     ptl_md_t md = { .start = &P.req, .length = sizeof(P.req),
                     .ct_handle = PTL_CT_NONE, .eq_handle = PTL_EQ_NONE };
 
-    P.ni = cluster_join(nid, YOD_SHOWMESH_PID);
+    P.ni = cluster_join(nid, YOD_SHOWMESH_PID, nnodes + 16);
     if (PtlEQAlloc(P.ni, 1024, &P.eq) != PTL_OK ||
         PtlPTAlloc(P.ni, 0, P.eq, YOD_PT_CTL, &pt) != PTL_OK ||
         PtlMEAppend(P.ni, YOD_PT_CTL, &me, PTL_PRIORITY_LIST, NULL, &h)
@@ -96,35 +104,53 @@ static void open_portals(unsigned nid)
 
 static struct node *node_of(unsigned nid)
 {
-    for (int i = 0; i < nnodes; i++)
-        if (nodes[i].nid == nid)
-            return &nodes[i];
-    return NULL;
+    return cluster_find_nid(nodes, nnodes, sizeof(nodes[0]), nid);
 }
 
-/* STATUS to every node at once, then answers until all came or `ms`. */
+static void ask(struct node *n)
+{
+    ptl_process_t to = { .phys = { n->nid, YOD_PCT_PID } };
+
+    n->asked = now_ms();
+    PtlPut(P.md, 0, sizeof(P.req), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
+           NULL, 0);
+}
+
+/* A STATE answer, if it is one to us. */
+static void take(const ptl_event_t *ev)
+{
+    struct node *n;
+
+    if (ev->type != PTL_EVENT_PUT || ev->mlength != sizeof(P.req) ||
+        !(n = node_of(ev->initiator.phys.nid)) || n->answered)
+        return;
+    memcpy(&n->st, ev->start, sizeof(n->st));
+    n->answered = n->st.type == YOD_STATE && n->st.job == P.req.job;
+}
+
+/* STATUS to every node, WINDOW at a time, then answers until all came
+   or `ms`. */
 static void ask_all(int ms)
 {
-    int left = nnodes;
+    struct node *on_way[WINDOW];
+    int next = 0, busy = 0, left = nnodes;
 
     P.req = (struct yod_msg){ .type = YOD_STATUS, .job = (uint32_t)getpid() };
-    for (int i = 0; i < nnodes; i++) {
-        ptl_process_t to = { .phys = { nodes[i].nid, YOD_PCT_PID } };
-        PtlPut(P.md, 0, sizeof(P.req), PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0,
-               NULL, 0);
-    }
     for (double end = now_ms() + ms; left && now_ms() < end;) {
         ptl_event_t ev;
         unsigned which;
-        struct node *n;
-        if (PtlEQPoll(&P.eq, 1, 50, &ev, &which) != PTL_OK ||
-            ev.type != PTL_EVENT_PUT || ev.mlength != sizeof(P.req) ||
-            !(n = node_of(ev.initiator.phys.nid)) || n->answered)
-            continue;
-        memcpy(&n->st, ev.start, sizeof(n->st));
-        if (n->st.type == YOD_STATE && n->st.job == P.req.job) {
-            n->answered = 1;
-            left--;
+        while (next < nnodes && busy < WINDOW)
+            ask(on_way[busy++] = &nodes[next++]);
+        if (PtlEQPoll(&P.eq, 1, 20, &ev, &which) == PTL_OK)
+            take(&ev);
+        for (int i = 0; i < busy;) {
+            struct node *n = on_way[i];
+            if (n->answered || now_ms() - n->asked > ASK_MS) {
+                left -= n->answered;
+                on_way[i] = on_way[--busy];
+            } else {
+                i++;
+            }
         }
     }
 }
@@ -132,22 +158,36 @@ static void ask_all(int ms)
 /* ---- printing ------------------------------------------------------------ */
 
 /* The letter of the job holding `n` in the grid: A, B, ... in order of
-   first appearance; jobs[] collects the job ids. */
+   first appearance; jobs[] collects the job ids, and `seen` (a table of
+   JOB_SLOTS, open addressing) finds a job's place without a walk over
+   the jobs before it. */
 static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+#define JOB_SLOTS   (2 * MAX_NODES)
 
-static char letter(const struct node *n, uint32_t *jobs, int *njobs)
+struct jobs {
+    uint32_t id[MAX_NODES];
+    int n;
+    struct { uint32_t job; int at; } seen[JOB_SLOTS];   /* job 0: empty */
+};
+
+static char letter(const struct node *n, struct jobs *j)
 {
-    int i;
+    uint32_t h;
 
     if (!n->answered)
         return 'x';
     if (!n->st.job2)
         return '.';
-    for (i = 0; i < *njobs && jobs[i] != n->st.job2; i++)
+    for (h = n->st.job2 * 2654435761u % JOB_SLOTS;
+         j->seen[h].job && j->seen[h].job != n->st.job2;
+         h = (h + 1) % JOB_SLOTS)
         ;
-    if (i == *njobs)
-        jobs[(*njobs)++] = n->st.job2;
-    return i < (int)sizeof(abc) - 1 ? abc[i] : '#';
+    if (!j->seen[h].job) {
+        j->seen[h].job = n->st.job2;
+        j->seen[h].at = j->n;
+        j->id[j->n++] = n->st.job2;
+    }
+    return j->seen[h].at < (int)sizeof(abc) - 1 ? abc[j->seen[h].at] : '#';
 }
 
 static void print_table(int ms)
@@ -231,25 +271,24 @@ static void print_cpus(void)
 /* Cougar's picture: one character per node, GRID_ROW to a line. */
 static void print_grid(void)
 {
-    uint32_t jobs[MAX_NODES];
-    int njobs = 0;
+    static struct jobs jobs;
 
     for (int i = 0; i < nnodes; i++) {
         if (i % GRID_ROW == 0)
             printf("\n%5u  ", nodes[i].nid);
-        putchar(letter(&nodes[i], jobs, &njobs));
+        putchar(letter(&nodes[i], &jobs));
     }
     printf("\n       . free  x down");
-    for (int k = 0; k < njobs; k++)
+    for (int k = 0; k < jobs.n; k++)
         printf("  %c job %u", k < (int)sizeof(abc) - 1 ? abc[k] : '#',
-               jobs[k]);
+               jobs.id[k]);
     printf("\n");
 }
 
 static void print_summary(void)
 {
-    uint32_t jobs[MAX_NODES];
-    int nfree = 0, nbusy = 0, ndown = 0, njobs = 0;
+    static struct jobs jobs;
+    int nfree = 0, nbusy = 0, ndown = 0;
 
     for (int i = 0; i < nnodes; i++) {
         const struct node *n = &nodes[i];
@@ -259,11 +298,11 @@ static void print_summary(void)
             nfree++;
         else {
             nbusy++;
-            letter(n, jobs, &njobs);
+            letter(n, &jobs);
         }
     }
     printf("%d nodes: %d free, %d busy (%d job%s), %d down\n", nnodes, nfree,
-           nbusy, njobs, njobs == 1 ? "" : "s", ndown);
+           nbusy, jobs.n, jobs.n == 1 ? "" : "s", ndown);
 }
 
 /* PtlNIFini waits (up to 10 s) until every peer has acknowledged our

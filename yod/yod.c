@@ -29,6 +29,8 @@
 #include "postmortem.h"
 #include "stacks.h"
 #include "yod_debug.h"
+#include "ptl_host.h"
+#include "ptl_linux.h"
 #include "uapi/abi.h"
 #include "cluster.h"
 #include "slurm.h"
@@ -153,11 +155,10 @@ static void check_listed(unsigned lo, unsigned hi)
 
     nodes_list_span(&first, &last);
     for (unsigned long nid = first; nid <= last; nid++) {
-        int found = 0;
+        int found;
         if (!nodes_listed(nid))
             continue;
-        for (int i = 0; i < nnodes && !found; i++)
-            found = nodes[i].nid == nid;
+        found = cluster_find_nid(nodes, nnodes, sizeof(nodes[0]), nid) != 0;
         if (!found && nid >= lo && nid <= hi && !slurm_allows(nid)) {
             snprintf(want, sizeof(want), "node %lu is not in %s", nid,
                      slurm_what());
@@ -189,6 +190,7 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
             nodes[nnodes++] = (struct node){ .nid = nid, .rank = -1 };
     }
     fclose(f);
+    cluster_sort_nids(nodes, nnodes, sizeof(nodes[0]));
     if (o.nodes)
         check_listed(lo, hi);
     if (nnodes < (o.mode == YOD_MODE_VN ? 1 : o.size) && slurm_what())
@@ -203,13 +205,19 @@ static void read_cluster(unsigned *svc_first, unsigned *svc_last)
 
 /* ---- the job's output and its end -------------------------------------- */
 
+/* Ranks that ended or were lost while the job ran: counted as they
+   go, so the loop's "any left?" is not a walk over every rank. */
+static int nended;
+
 int ranks_left(void)
 {
-    int left = 0;
+    return o.size - nended;
+}
 
-    for (int r = 0; r < o.size; r++)
-        left += job[r] && !job[r]->exited;
-    return left;
+static void ended(struct node *n)
+{
+    nended += !n->exited;
+    n->exited = 1;
 }
 
 /* Writing the job's output failed (errno says why).  A closed pipe (yod |
@@ -288,9 +296,12 @@ void lost(struct node *n, const char *what)
     char ranks[48];
     int last = n->rank + (n->nlocal > 1 ? n->nlocal : 1) - 1;
 
-    for (int r = n->rank; r >= 0 && r <= last && r < o.size; r++)
-        job[r]->down = job[r]->exited = 1;
-    n->down = n->exited = 1;
+    for (int r = n->rank; r >= 0 && r <= last && r < o.size; r++) {
+        job[r]->down = 1;
+        ended(job[r]);
+    }
+    n->down = 1;
+    ended(n);
     if (last > n->rank)
         snprintf(ranks, sizeof(ranks), "ranks %d-%d", n->rank, last);
     else
@@ -323,7 +334,7 @@ void rank_ended(struct node *n, const struct yod_msg *m)
     flush_line(n, 0);           /* a last line without a newline */
     flush_line(n, 1);
     n->exit = *m;
-    n->exited = 1;
+    ended(n);
     n->held = (m->flags & YOD_EXIT_HELD) != 0;
     gdbserver_ended(n->rank, m);
     fileio_rank_ended(n->rank);
@@ -383,6 +394,20 @@ static int abnormal_end(void)
     return stop_signal || end.timed_out || died;
 }
 
+/* KILL to every node with a rank still running, once each. */
+static void kill_all(void)
+{
+    static struct node *list[MAX_RANKS];
+    int k = 0;
+
+    for (int r = 0; r < o.size; r++) {
+        struct node *n = leader_of(job[r]);
+        if (!job[r]->exited && (!k || list[k - 1] != n))
+            list[k++] = n;
+    }
+    request_all(list, k, YOD_KILL, 0);
+}
+
 /* Output until every rank has ended.  KILL the rest on a signal, at the
    time limit (-t), or when the job must end (a rank's end that ends it:
    end.c; a lost node, a closed output pipe). */
@@ -413,13 +438,7 @@ static void run(void)
         }
         if (abnormal_end())     /* their stacks, before they go */
             stacks_take_live(0);
-        for (int r = 0; r < o.size; r++) {
-            struct node *n = leader_of(job[r]);
-            /* One KILL per node, for its first rank still running. */
-            if (!job[r]->exited && (r == 0 || leader_of(job[r - 1]) != n ||
-                                    job[r - 1]->exited))
-                request(n, YOD_KILL, n->rank);
-        }
+        kill_all();
         end.killing = 1;
         give_up = now_ms() + ANSWER_MS;    /* then stop waiting */
     }
@@ -445,6 +464,24 @@ static void leave(void)
         }
     PtlNIFini(yod_ni);
     PtlFini();
+}
+
+/* YOD_TIMING: when each phase ended, and yod's frames (a storm of
+   resends or duplicates shows here first). */
+static void timing(double t0, double loaded, double started, double ended)
+{
+    struct ptl_lib_stats st;
+
+    ptl_lib_get_stats(ptl_linux_lib(0), &st);
+    fprintf(stderr, "yod: timing: %s, %d ranks: loaded %.0f ms, started "
+            "%.0f ms, ended %.0f ms, freed %.0f ms after yod started; "
+            "frames sent %lu received %lu, resent %lu (probes %lu), duplicates "
+            "%lu\n",
+            fan_out() ? "fan-out" : "direct", o.size, loaded - t0,
+            started - t0, ended - t0, now_ms() - t0,
+            (unsigned long)st.tx_frames, (unsigned long)st.rx_frames,
+            (unsigned long)st.rtx_frames, (unsigned long)st.tx_probes,
+            (unsigned long)st.rx_dup);
 }
 
 int main(int argc, char **argv)
@@ -488,11 +525,7 @@ int main(int argc, char **argv)
     free_all();
     auth_report();
     if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */
-        fprintf(stderr, "yod: timing: %s, %d ranks: loaded %.0f ms, started "
-                "%.0f ms, ended %.0f ms, freed %.0f ms after yod started\n",
-                fan_out() ? "fan-out" : "direct",
-                o.size, t_loaded - t0, t_started - t0, t_ended - t0,
-                now_ms() - t0);
+        timing(t0, t_loaded, t_started, t_ended);
     leave();
     return status;
 }

@@ -3,9 +3,9 @@
  * yod.h: what the parts of yod share.  options.c reads the command line
  * (yod's own and mpiexec's), launch.c claims the nodes and loads the
  * program (directly or through the fan-out tree), control.c speaks to the
- * PCTs (Portals, their messages), auth.c signs and checks, yod.c runs the
- * job (output, the ranks' ends), end.c says how it ended and with which
- * status.
+ * PCTs (Portals, their messages), request.c sends them requests, auth.c
+ * signs and checks, yod.c runs the job (output, the ranks' ends), end.c
+ * says how it ended and with which status.
  */
 #ifndef YOD_YOD_H
 #define YOD_YOD_H
@@ -15,8 +15,10 @@
 #include "portals4.h"
 #include "yod_proto.h"
 
-#define MAX_NODES   128
-#define MAX_RANKS   512         /* virtual-node mode: ranks of all CPUs */
+/* The PCT's fan-out takes 512 ranks (pct/fanout.c FAN_MAX), and their
+   PTL_JOB_MAP fits the argv/env block. */
+#define MAX_NODES   512
+#define MAX_RANKS   1024        /* virtual-node mode: ranks of all CPUs */
 #define ANSWER_MS   10000       /* a PCT answers a request within this */
 
 enum { CORE_FIRST, CORE_ALL, CORE_NONE };       /* -core */
@@ -34,7 +36,7 @@ enum { CORE_FIRST, CORE_ALL, CORE_NONE };       /* -core */
    physical node, in nodes[]) speaks for all of them to the node's PCT;
    the others (in vnodes[]) hold their rank's end and output only. */
 struct node {
-    unsigned nid;
+    unsigned nid;               /* first: nodes[] is sorted by it */
     int rank;                   /* -1: not in the job */
     struct node *leader;        /* virtual-node mode, CPU > 0: the node's
                                    first rank; NULL: this is the leader */
@@ -53,6 +55,11 @@ struct node {
     int fan_got;                /* fan-out: 1 has the image, 2 refused */
     char left_out[160];         /* fan-out: busy or silent: not used again */
     char tried[120];            /* what the last request that failed got */
+    struct yod_msg req;         /* its request on its way (request.c) */
+    int req_state;              /* sent, taken, done, failed (request.c) */
+    uint32_t req_no;            /* posts of it so far: tells ACKs apart */
+    double req_first, req_last; /* ms: asked first; last sent or taken */
+    double resend_ms;           /* taken and unanswered this long: again */
     uint64_t seq_in;            /* its PCT's last message number */
     struct sipkey rank_key;     /* its rank's (auth.c) */
     unsigned out_pid;           /* the pid its rank's output comes from */
@@ -120,18 +127,39 @@ void rank_ended(struct node *n, const struct yod_msg *m);
 void lost(struct node *n, const char *what);    /* a node of the job is gone */
 void link_failed(int rank, const char *what);   /* a rank's data is lost */
 
-/* control.c: Portals, the requests to the PCTs and what the nodes say. */
+/* control.c: Portals and what the nodes say. */
 void open_portals(unsigned nid);
 void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,
             ptl_match_bits_t bits, size_t min_free);
 void pump(int ms);
-int request(struct node *n, uint32_t type, int rank);
-int request_msg(struct node *n, const struct yod_msg *m);  /* as given */
-uint32_t answer(struct node *n);
+void pump_for(int ms);
 void answer_output(const ptl_event_t *ev, uint32_t err);
 void watch_nodes(int on);       /* the job runs: a silent node is down */
 extern ptl_handle_ni_t yod_ni;
 extern ptl_handle_eq_t yod_eq;  /* every event but our requests' ACKs */
+
+/* request.c: requests to the PCTs, WINDOW on their way at once, asked
+   again when an answer seems lost.  request_all: `type` to each node of
+   list[0..count) (for its rank), until each took it (its Portals ACK)
+   or, with until_answer, answered (n->got); after ANSWER_MS a node is
+   given up (n->tried says why).  request: one node, until it took it (0;
+   -1 given up); request_post: sent, not followed.  ask: one node's answer (0: none).  request_tree: the
+   fan-out tree asks n for us (FLOAD).  request_answer: an answer (or a
+   parent's LOST) from what the nodes say; 0 if it answers no request
+   on its way (a late one).  request_loaded: an ALIVE saying n has the
+   job's program, taken as the tree's lost OK (1). */
+ptl_handle_eq_t requests_open(void);    /* the EQ of the requests' ACKs */
+void request_all(struct node **list, int count, uint32_t type,
+                 int until_answer);
+int request(struct node *n, uint32_t type);
+void request_post(struct node *n, uint32_t type);  /* and not wait */
+uint32_t ask(struct node *n, uint32_t type);
+uint32_t ask_msg(struct node *n, const struct yod_msg *m); /* DEBUG */
+void request_tree(struct node *n);
+void request_ack(const ptl_event_t *ev);
+int request_answer(struct node *n, const struct yod_msg *m);
+int request_loaded(struct node *n, const struct yod_msg *alive);
+const char *request_name(uint32_t type);
 
 /* auth.c: the job's key; signing; what the nodes send, checked (1: take
    it; 0: dropped and counted). */

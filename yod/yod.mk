@@ -3,7 +3,8 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
+YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
+            yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
             yod/slurm.c yod/siphash.c yod/rankdbg.c yod/gdbrsp.c \
             yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
@@ -156,3 +157,15 @@ test-build: $(SLURM_NIDS_ELF)
 TEST_SUITES += tests/qemu/suite-slurm
 # The same over a partition of two hosts (root only: tests/qemu/twohosts.sh).
 TEST_SUITES += tests/qemu/suite-slurmhosts
+
+# Many nodes (tests/qemu/suite-scale): an MPI
+# allreduce over every rank, each checking the result.
+SCALE_ELF := $(BUILD)/tests/yod/allreduce.elf
+$(SCALE_ELF): tests/yod/allreduce.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
+test-build: $(SCALE_ELF)
+TEST_SUITES += tests/qemu/suite-scale

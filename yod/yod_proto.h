@@ -54,9 +54,19 @@
  * claimed the node for that job (its owner); anything else is refused
  * and logged (a line a second at most, the rest counted).
  *
- * Lease.  yod PINGs every node it holds about once a second (a signed
- * PING from anyone is answered ALIVE with `job2` = the job the node holds,
- * 0 free; only the owner's keeps the lease).
+ * Lost answers.  yod asks again (a new message, the same request) when a
+ * request the PCT took has no answer within a second or so, and every
+ * request is idempotent for its job: ALLOC of a node the job holds, LOAD
+ * of a program loaded, START of a job started (even if its ranks have
+ * ended since) are answered OK again, so
+ * a lost answer costs a question, never a node that yod and its PCT see
+ * differently.  A node yod gives up on is sent FREE all the same.
+ *
+ * Lease.  yod PINGs every node it holds about once a second, spread over
+ * the second (a signed PING from anyone is answered ALIVE with `job2` =
+ * the job the node holds, 0 free, and `status` 1 if that job's program
+ * is loaded there: so yod learns of a load whose OK was lost; only the
+ * owner's PING keeps the lease).
  * A PCT whose owner has sent nothing for YOD_LEASE_MS kills the job and
  * frees the node, so a yod that died (kill -9) does not keep its nodes;
  * a yod that hears no ALIVE from a node for YOD_LEASE_MS calls it down.
@@ -75,9 +85,12 @@
  * it serves: rank + that index): CPU 0 always runs the PCT besides.  build/bin/showmesh asks every node.
  *
  * Answers never wait.  The PCT sends every answer without waiting for
- * it to arrive, from a few buffers (at most one per asker that is not the
- * owner, and some kept for the owner); with none free the answer is
- * dropped and counted, never waited for.  So an asker that is gone (a
+ * it to arrive, from a few buffers (at most two per asker that is not the
+ * owner, and some kept for the owner); with none free an answer to
+ * anyone but the owner is dropped and counted, never waited for, and one
+ * to the owner waits in a short queue for a buffer (an EXIT has no
+ * second chance).  An ALIVE is not sent while another to the same
+ * station is on its way.  So an asker that is gone (a
  * program that exits right after STATUS) costs a buffer for a while, not
  * the node its serve loop.
  *
@@ -284,6 +297,10 @@ struct yod_msg {
     uint32_t left_job;          /* EXIT: 1 if the rank ended in its parallel
                                    job, not finalized (lwk_run_result) */
     uint32_t flags;             /* EXIT: YOD_EXIT_HELD (yod_debug.h) */
+    uint32_t asked;             /* an answer: the type of the request it
+                                   answers (OK to LOAD or FLOAD, ...), so
+                                   a late answer is never taken for the
+                                   next request's; 0: EXIT, unasked */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

@@ -88,7 +88,10 @@ struct ptl_lib_params {
     uint32_t max_entries, max_uh, max_mds, max_cts, max_eqs;
     uint32_t max_pt_index, max_trig, max_msgs, max_peers;
     uint32_t window;        /* frames in flight per peer (<= 256) */
-    uint64_t rto_ns, rto_max_ns;
+    uint64_t rto_ns, rto_max_ns;    /* the retransmission timeout's floor
+                             * once a peer's round trip is known, and
+                             * its ceiling */
+    uint64_t rto_init_ns;   /* ... and before: a peer's first frames */
     uint64_t ack_delay_ns;  /* wait this long for data to carry an ACK */
     uint32_t max_retries;   /* then the peer is declared unreachable */
     uint32_t epoch;         /* incarnation; distinct for each start */

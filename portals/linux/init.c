@@ -53,6 +53,7 @@ static int open_from_env(void)
     p.max_msgs = (uint32_t)env_num("PTL_MAX_MSGS", p.max_msgs);
     p.max_eqs = (uint32_t)env_num("PTL_MAX_EQS", p.max_eqs);
     p.max_cts = (uint32_t)env_num("PTL_MAX_CTS", p.max_cts);
+    p.max_peers = (uint32_t)env_num("PTL_MAX_PEERS", p.max_peers);
     ptl_linux_link_defaults(spec, p.mtu, &p);
     return ptl_linux_iface_open_params(0, spec, &p);
 }

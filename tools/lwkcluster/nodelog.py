@@ -1,6 +1,7 @@
 """What a node's log says, for tools/cluster: ready lines, crashes,
 the --run programs' results, QEMU's last words, a node's state for
-`status` and `wait`, and `up`'s watch of the nodes booting.
+`status` and `wait`, the logs read as they grow, and `up`'s watch of the
+nodes booting.
 """
 import os
 import re
@@ -23,12 +24,14 @@ class Result:
 
 
 class NodeState:
-    """A node's state from its log and its QEMU process."""
+    """A node's state from its log (its text, if the caller has read it)
+    and its QEMU process (whether it is alive, if the caller knows)."""
 
-    def __init__(self, node, programs):
+    def __init__(self, node, programs, text=None, alive=None):
         self.node = node
         self.programs = programs
-        text = read_text(node.log)
+        if text is None:
+            text = read_text(node.log)
         lines = text.splitlines()
         self.ready = bool(READY_RE.search(text))
         self.crash = crash_reason(lines)
@@ -36,7 +39,7 @@ class NodeState:
         self.ended = any(l.startswith('pct: all programs ended')
                          for l in lines)
         self.halted = 'qkernel: node stopped' in lines
-        self.alive = node_pid_ok(node)
+        self.alive = node_pid_ok(node) if alive is None else alive
 
     def outcome(self):
         """The programs' results in one phrase."""
@@ -116,20 +119,58 @@ def qemu_last_words(node):
     return msgs[-1] if msgs else 'QEMU killed or crashed without a message'
 
 
+# ---- watching many logs -------------------------------------------------------
+
+class LogTail:
+    """A node's log as it grows: a look costs a stat, and only bytes not
+    read before are read.  `up` and `wait` look at every node's log many
+    times a second; reading each whole log at every look made a boot of
+    N nodes cost N^2 reads."""
+
+    def __init__(self, path):
+        self.path, self.data = path, b''
+
+    def grew(self):
+        try:
+            size = os.stat(self.path).st_size
+        except OSError:
+            return False
+        if size == len(self.data):
+            return False
+        with open(self.path, 'rb') as f:
+            f.seek(len(self.data))
+            self.data += f.read()
+        return True
+
+    def text(self):
+        return self.data.decode('utf-8', 'replace').replace('\r', '')
+
+
+def poll_interval(nnodes):
+    """Looks at N logs cost N stats: from 32 nodes on, look less often,
+    so the looking costs the same whatever the cluster's size."""
+    return POLL * max(1.0, nnodes / 32)
+
+
 # ---- up: watching the nodes boot --------------------------------------------
 
 def wait_ready(d, opts, procs):
     """Progress as each ready line appears.  A node that crashes or whose
     QEMU exits before its ready line fails the boot; the others get a
     moment to show whether they fail the same way, so one report names
-    them all."""
+    them all.  A node is looked at again only when its log grew or its
+    QEMU exited."""
     t0 = time.monotonic()
     deadline = t0 + opts.timeout
     pending, bad = set(procs), {}
     nodes = {n.nid: n for n in read_nodes(d)}
+    tails = {nid: LogTail(nodes[nid].log) for nid in procs}
     while pending:
         for nid in sorted(pending):
-            st = NodeState(nodes[nid], [])
+            exited = procs[nid].poll() is not None
+            if not tails[nid].grew() and not exited:
+                continue
+            st = NodeState(nodes[nid], [], tails[nid].text(), not exited)
             if st.ready:
                 print('node %d up (%.2f s)' % (nid, time.monotonic() - t0),
                       flush=True)
@@ -141,7 +182,7 @@ def wait_ready(d, opts, procs):
         if pending and time.monotonic() > deadline:
             break
         if pending:
-            time.sleep(POLL)
+            time.sleep(poll_interval(len(procs)))
     if bad or pending:
         return report_boot_failure(d, bad, pending, opts.timeout)
     return report_up(d, opts, time.monotonic() - t0)

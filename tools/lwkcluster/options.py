@@ -11,7 +11,7 @@ import netboot
 from clusterdir import Fail, usage_error
 from qemu import KEY_MODULE, MODNAME_MAX, module_line
 
-MAX_NODES = 128
+MAX_NODES = 256
 MAX_CPUS = 64           # kernel/include/cpu.h
 NIC_KINDS = ('virtio', 'e1000e')
 E1000E_MAX_MTU = 9216   # kernel/e1000e.c: the 82574L's 9234-byte frames

@@ -43,7 +43,8 @@ def module_line(name, args, nid):
 
 
 def qemu_argv(d, opts, index, nid):
-    argv = [os.environ.get('QEMU') or 'qemu-system-x86_64',
+    argv = ['nice', '-n', os.environ.get('LWK_NODE_NICE', '10'),
+            os.environ.get('QEMU') or 'qemu-system-x86_64',
             '-name', 'lwk-node-%d' % nid,
             ] + machine_args(opts) + ['-m', opts.mem,
             '-nodefaults', '-display', 'none', '-no-reboot',

@@ -13,6 +13,7 @@ from urllib.parse import quote, unquote
 
 from clusterdir import Fail, read_segment, read_text, write_atomic
 from processes import proc_alive, proc_argv, wait_for
+from switchtable import EXPIRE_S, switch_options
 
 SERVICE_NIDS = 1000     # Linux processes take nids from here (a block of 1000)
 STATIONS = 16           # several hosts: service nids per node of a host
@@ -75,6 +76,10 @@ def start_vde_switch(d, nnodes):
     with open(rc, 'w') as f:
         for port in range(1, nnodes + 1):
             f.write('port/create %d\nport/allocatable %d 0\n' % (port, port))
+        # Its table entries expire after 100 s of silence, and a frame
+        # for an idle node then goes to every port: keep them while the
+        # port is open (switchtable.py).
+        f.write('hash/setexpire %d\n' % EXPIRE_S)
     pidfile = d.file('sw.pid')
     # Every yod, showmesh and Linux Portals process takes a port while it
     # runs (one per job, and waiting yods); a switch with none left makes
@@ -90,11 +95,11 @@ def start_vde_switch(d, nnodes):
     return int(read_text(pidfile)), 'vde_switch'
 
 
-def start_plug_switch(d, log, uplink):
+def start_plug_switch(d, log, uplink, table):
     """vdeplug4's switch, hosted by a vde_plug whose other side is
     `uplink` (null://: nothing; a --segment URL: the segment's other
     hosts): it carries frames up to 9018 bytes (MTU 9000); no port
-    numbers."""
+    numbers.  `table`: its forwarding table's options (switchtable.py)."""
     if not shutil.which('vde_plug'):
         raise Fail('vde_plug not found: install vdeplug (make deps); it '
                    'provides the switch for MTUs above 1500')
@@ -102,7 +107,8 @@ def start_plug_switch(d, log, uplink):
     # as with vde_switch (its default 0600 sockets would keep out a user
     # the owner lets in by opening the directory: docs/SECURITY.md).
     p = subprocess.Popen(['vde_plug', uplink,
-                          'switch://%s[mode=0666/dirmode=0700]' % d.sw],
+                          'switch://%s[mode=0666/dirmode=0700/%s]' %
+                          (d.sw, table)],
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                          start_new_session=True)
     wait_for(lambda: os.path.exists(os.path.join(d.sw, 'ctl')) or
@@ -121,7 +127,10 @@ def start_vde(d, opts):
         if debian_switch(opts):
             pid, kind = start_vde_switch(d, opts.nodes)
         else:
-            pid, kind = start_plug_switch(d, log, opts.segment or 'null://')
+            pid, kind = start_plug_switch(
+                d, log, opts.segment or 'null://', switch_options(
+                    range(opts.first_nid, opts.first_nid + opts.nodes),
+                    station_range(opts)[0]))
     uplink = ' ' + uplink_word(opts.segment) if opts.segment else ''
     write_atomic(d.segment, 'vde %s mtu=%d switch=%s pid=%d%s\n' %
                  (d.sw, opts.mtu, kind, pid, uplink))
