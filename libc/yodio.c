@@ -3,7 +3,9 @@
  * yodio.c: the channel between a program run by yod (LWK_YOD=NID:PID in
  * its environment) and yod, over Portals: what the program writes to
  * stdout and stderr (Puts to yod's YOD_PT_IO), and file requests
- * (lwk_yod_call, used by yodfile.c).  The protocol is in yod/yod_proto.h.
+ * (lwk_yod_call, used by yodfile.c) to this rank's I/O server: yod, or
+ * with yod -io N the one of LWK_YOD=YOD,SERVER1,... that
+ * yod_io_server_of names.  The protocol is in yod/yod_proto.h.
  *
  * Portals opens at first use, on a physical NI of the program's own pid
  * (PTL_PID), so the job's logical NI (ptl_job.h) is not disturbed.  Every
@@ -24,7 +26,9 @@
 #include "yod_proto.h"
 
 static enum { CLOSED, OPENING, OPEN, BROKEN } state;
-static ptl_process_t yod;
+static ptl_process_t yod;              /* output */
+static ptl_process_t srv;              /* file requests: this rank's server */
+static const char *servers;            /* LWK_YOD's value */
 static ptl_handle_ni_t ni;
 static ptl_handle_eq_t eq;
 static ptl_handle_md_t md;
@@ -42,11 +46,11 @@ static struct {
 /* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
    it (a zero uid would admit root's yod only); `ignore`: bits that may
    be anything. */
-static int append(void *start, size_t len, unsigned opts, uint64_t bits,
-                  uint64_t ignore, ptl_handle_me_t *h)
+static int append(ptl_process_t from, void *start, size_t len, unsigned opts,
+                  uint64_t bits, uint64_t ignore, ptl_handle_me_t *h)
 {
     ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
-                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
+                    .match_id = from, .uid = PTL_UID_ANY, .match_bits = bits,
                     .ignore_bits = ignore,
                     .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
 
@@ -76,10 +80,42 @@ static int open_portals(void)
         return -1;
     d.eq_handle = eq;
     /* Every output Put's answer lands here, its number in the bits. */
-    if (append(NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
+    if (append(yod, NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
                YOD_MB_OUT, 0xffffffffull, &answers) != PTL_OK)
         return -1;
     return PtlMDBind(ni, &d, &md) == PTL_OK ? 0 : -1;
+}
+
+/* "NID:PID" at s as a station; NULL if it is not one. */
+static const char *station(const char *s, ptl_process_t *p)
+{
+    char *end;
+    unsigned long nid = strtoul(s, &end, 0);
+
+    if (*end != ':')
+        return NULL;
+    p->phys.nid = (ptl_nid_t)nid;
+    p->phys.pid = (ptl_pid_t)strtoul(end + 1, &end, 0);
+    return end;
+}
+
+/* This rank's I/O server in the list (yod_proto.h, I/O servers). */
+static void pick_server(void)
+{
+    const char *p = servers;
+    int n = 1, mine;
+
+    srv = yod;
+    if (lwk_size() <= 0 || lwk_rank() < 0 || lwk_rank() >= lwk_size())
+        return;                 /* not a rank of a job: yod serves it */
+    for (const char *c = servers; *c; c++)
+        n += *c == ',';
+    mine = yod_io_server_of((int)lwk_rank(), (int)lwk_size(), n);
+    for (int i = 0; p && i < mine; i++)
+        if ((p = strchr(p, ',')))
+            p++;
+    if (p && !station(p, &srv))
+        srv = yod;
 }
 
 /* 0 once the channel is open; -1 if it cannot be (yod unreachable). */
@@ -87,6 +123,7 @@ static int channel(void)
 {
     if (state == CLOSED) {
         state = OPENING;        /* Portals' own messages go to the console */
+        pick_server();
         state = open_portals() == 0 ? OPEN : BROKEN;
     }
     return state == OPEN ? 0 : -1;
@@ -195,15 +232,15 @@ long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
     ch.req.rank = (int32_t)lwk_rank();
     if (req_len >= YOD_FILE_REQ_HDR)
         ch.req.mac = yod_file_mac(&key, &ch.req, req_len);
-    if (append(&ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
+    if (append(srv, &ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
                YOD_MB_ANS | seq, 0, &ans_me) != PTL_OK)
         return -EIO;
-    if (len && (r = append(buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
+    if (len && (r = append(srv, buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
                            YOD_MB_BUF | seq, 0, &buf_me)) != PTL_OK) {
         PtlMEUnlink(ans_me);
         return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
     }
-    rc = PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, yod,
+    rc = PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, srv,
                 YOD_PT_FILE, 0, 0, NULL, 0) == PTL_OK &&
          await_answer(YOD_MB_ANS | seq, &hdr) == 0 ? 0 : -EIO;
     if (rc < 0)
@@ -220,16 +257,13 @@ struct yod_file_req *lwk_yod_req(void)
     return &ch.req;
 }
 
-/* LWK_YOD=NID:PID: yod is there; lwk_io becomes yodfile.c's table. */
+/* LWK_YOD=NID:PID[,NID:PID...]: yod is there (the first), and the I/O
+   servers; lwk_io becomes yodfile.c's table. */
 void lwk_yod_io_setup(const char *where)
 {
-    char *end;
-    unsigned long nid = strtoul(where, &end, 0);
-
-    if (*end != ':')
+    if (!station(where, &yod))
         return;
-    yod.phys.nid = (ptl_nid_t)nid;
-    yod.phys.pid = (ptl_pid_t)strtoul(end + 1, NULL, 0);
+    servers = where;
     key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
     key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);
     lwk_io = &lwk_io_yod;

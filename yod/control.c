@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "ioserver.h"
 #include "cluster.h"
 #include "yod.h"
 
@@ -181,6 +182,7 @@ void pump(int ms)
     int rc = PtlEQPoll(&yod_eq, 1, ms, &ev, &which);
 
     fileio_poll();
+    ioservers_poll();
     heartbeat();
     if (rc != PTL_OK && rc != PTL_EQ_DROPPED)
         return;

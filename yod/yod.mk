@@ -5,9 +5,10 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/options.c yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
-            yod/slurm.c yod/siphash.c kernel/elf.c
+            yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
+            yod/ioserver.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
@@ -120,7 +121,8 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
     $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
     $(FORGE_ELF) $(FORGE_BIN)
-TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs
+TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs \
+               tests/qemu/suite-io
 
 # Fan-out loading: 8 MiB of initialised data checked on every rank
 # (tests/qemu/suite-yodfan, tests/bench/yod/run).
@@ -149,3 +151,16 @@ $(SLURM_NIDS_ELF): tests/slurm/mpinids.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 
 test-build: $(SLURM_NIDS_ELF)
 TEST_SUITES += tests/qemu/suite-slurm
+
+# The IOR-style benchmark of the ranks' file I/O through yod and its I/O
+# servers (tests/bench/io/run; docs/io.md).
+IOR_ELF := $(BUILD)/tests/bench/ior.elf
+$(IOR_ELF): tests/bench/io/ior.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -Wall -Wextra \
+	    -Werror -o $@ $<
+
+bench-io: $(IOR_ELF) $(YOD_BIN)
+	tests/bench/io/run $(BUILD)
+.PHONY: bench-io

@@ -176,12 +176,23 @@
  * an answer: for WRITE the rank exposes its buffer (an ME for Gets, match
  * bits YOD_MB_BUF | seq) and yod Gets it, for READ and GETCWD the rank
  * exposes its buffer for Puts and yod Puts the bytes straight into it, in
- * chunks of its own choosing at their offsets.  One request at a time per
- * rank; the answer comes after the last byte moved.  fds are the rank's:
+ * chunks of its own choosing at their offsets, several at once.  One
+ * request at a time per rank; the answer comes after the last byte moved.  fds are the rank's:
  * yod maps them to its own (0 is yod's stdin for rank 0, /dev/null for the
  * others; 1 and 2 stay on the output path above).  Open flags and errno
  * travel in this file's numbering (newlib's and Linux's differ): YOD_O_*,
  * and an errno's place in YOD_ERRNO_LIST (1-based, 0 = none).
+ *
+ * I/O servers (yod -io N; docs/io.md).  A job's files may be served by N
+ * servers: server 0 is yod itself, servers 1..N-1 are processes yod
+ * starts, each a station of its own on a service nid with pid
+ * YOD_IOD_PID, which yod gives the job's key over a private channel
+ * (a socket between the two processes, never the wire).  The ranks learn
+ * them from LWK_YOD=NID:PID,NID:PID,...: the first is yod (output, and
+ * server 0), the i-th server the i-th entry; rank r of a job of `size`
+ * sends its file requests to server yod_io_server_of(r, size, N), with
+ * everything above unchanged (the same signatures, answers and data
+ * movement, its buffers exposed to that server alone).
  */
 #ifndef YOD_PROTO_H
 #define YOD_PROTO_H
@@ -199,7 +210,9 @@
                                    a PCT that knew a yod's signed frames
                                    from the same nid must not take them
                                    for that yod's */
+#define YOD_IOD_PID     4       /* an I/O server's, on its own nid */
 #define YOD_APP_PID     10      /* rank-local index 0 */
+#define YOD_IO_SERVERS_MAX 16   /* I/O servers of a job (yod -io N) */
 
 /* A station (nid, pid) in one word, as FLOAD carries src and owner. */
 #define YOD_STATION(nid, pid)   ((uint64_t)(nid) << 32 | (uint32_t)(pid))
@@ -446,6 +459,13 @@ struct yod_file_ans {
     int64_t ret;                /* the result on success */
     struct yod_stat st;         /* FSTAT, STAT, LSTAT */
 };
+
+/* The I/O server of rank r of `size` when there are n: ranks in n even
+   blocks, so a node's ranks (yod -vn) share one. */
+static inline int yod_io_server_of(int r, int size, int n)
+{
+    return (int)((long)r * n / size);
+}
 
 /* Rank r's child after `prev` (-1: its first) in the binomial tree of
    `size` ranks, or -1: r + 1, r + 2, r + 4, ... for the powers of two
