@@ -4,8 +4,7 @@
  * its environment) and yod, over Portals: what the program writes to
  * stdout and stderr (Puts to yod's YOD_PT_IO), and file requests
  * (lwk_yod_call, used by yodfile.c) to this rank's I/O server: yod, or
- * with yod -io N the one of LWK_YOD=YOD,SERVER1,... that
- * yod_io_server_of names.  The protocol is in yod/yod_proto.h.
+ * with yod -io N the one of LWK_YOD=YOD,SERVER,... whose ranks hold it.  The protocol is in yod/yod_proto.h.
  *
  * Portals opens at first use, on a physical NI of the program's own pid
  * (PTL_PID), so the job's logical NI (ptl_job.h) is not disturbed.  Every
@@ -86,36 +85,17 @@ static int open_portals(void)
     return PtlMDBind(ni, &d, &md) == PTL_OK ? 0 : -1;
 }
 
-/* "NID:PID" at s as a station; NULL if it is not one. */
-static const char *station(const char *s, ptl_process_t *p)
-{
-    char *end;
-    unsigned long nid = strtoul(s, &end, 0);
-
-    if (*end != ':')
-        return NULL;
-    p->phys.nid = (ptl_nid_t)nid;
-    p->phys.pid = (ptl_pid_t)strtoul(end + 1, &end, 0);
-    return end;
-}
-
-/* This rank's I/O server in the list (yod_proto.h, I/O servers). */
+/* This rank's I/O server in LWK_YOD's list (yod_proto.h, I/O servers);
+   yod if the list names none for it. */
 static void pick_server(void)
 {
-    const char *p = servers;
-    int n = 1, mine;
+    unsigned nid, pid;
 
     srv = yod;
-    if (lwk_size() <= 0 || lwk_rank() < 0 || lwk_rank() >= lwk_size())
-        return;                 /* not a rank of a job: yod serves it */
-    for (const char *c = servers; *c; c++)
-        n += *c == ',';
-    mine = yod_io_server_of((int)lwk_rank(), (int)lwk_size(), n);
-    for (int i = 0; p && i < mine; i++)
-        if ((p = strchr(p, ',')))
-            p++;
-    if (p && !station(p, &srv))
-        srv = yod;
+    if (yod_io_station(servers, (int)lwk_rank(), &nid, &pid) == 0) {
+        srv.phys.nid = (ptl_nid_t)nid;
+        srv.phys.pid = (ptl_pid_t)pid;
+    }
 }
 
 /* 0 once the channel is open; -1 if it cannot be (yod unreachable). */
@@ -257,12 +237,16 @@ struct yod_file_req *lwk_yod_req(void)
     return &ch.req;
 }
 
-/* LWK_YOD=NID:PID[,NID:PID...]: yod is there (the first), and the I/O
-   servers; lwk_io becomes yodfile.c's table. */
+/* LWK_YOD=NID:PID[@A-B][,NID:PID@A-B...]: yod is there (the first), and
+   the I/O servers; lwk_io becomes yodfile.c's table. */
 void lwk_yod_io_setup(const char *where)
 {
-    if (!station(where, &yod))
+    unsigned nid, pid;
+
+    if (yod_io_station(where, -1, &nid, &pid) < 0)
         return;
+    yod.phys.nid = (ptl_nid_t)nid;
+    yod.phys.pid = (ptl_pid_t)pid;
     servers = where;
     key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
     key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);

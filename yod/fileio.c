@@ -10,8 +10,8 @@
  * rank's key, numbered above the last (auth.c; yod_proto.h).
  *
  * The same server runs in yod (the ranks of I/O server 0) and in each
- * I/O server process yod starts (iod.c, for the ranks mapped to it:
- * yod_io_server_of); what it reports goes through the hooks of struct
+ * I/O server process yod starts (iod.c), each for its ranks
+ * (ioserver.c); what it reports goes through the hooks of struct
  * fileio_job.
  *
  * Everything is driven by events from the server's loop (fileio_event), so
@@ -542,7 +542,7 @@ int fileio_start(const struct fileio_job *j)
     for (int i = 0; i < j->size; i++) {
         struct rank *r = &F.ranks[i];
         r->nid = j->nids[i];
-        r->served = yod_io_server_of(i, j->size, j->servers) == j->index;
+        r->served = j->first <= i && i <= j->last;
         r->key = yod_rank_key(&j->job_key, i);
         r->files.cwd.fd = -1;
         memset(r->files.fd, -1, sizeof(r->files.fd));

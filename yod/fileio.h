@@ -19,9 +19,8 @@ struct fileio_job {
     ptl_handle_eq_t eq;         /* every event of the server's requests */
     int size;                   /* the job's ranks; rank r on nids[r] */
     const unsigned *nids;
-    int index, servers;         /* this is server `index` of `servers`: it
-                                   serves the ranks yod_io_server_of maps
-                                   to it */
+    int first, last;            /* the ranks it serves (none: last < first;
+                                   ioserver.c says which) */
     struct sipkey job_key;      /* each rank's key is derived from it */
     const char *chroot;         /* confine the files to it; NULL: none */
     /* What the server reports: a request dropped (not from a rank it

@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * iod.c: an I/O server process (ioserver.h; docs/io.md): yod run again
- * as `yod --io-server` by the yod whose job it serves, with a socket to
- * that yod on fd 3.  It takes a service nid of its own (a lock file, as
- * yod does), joins the cluster's network with the transport key yod
- * gives it, and serves the ranks yod_io_server_of maps to it with the
- * same file server as yod's (fileio.c), under the job's key yod gives it.
- * It ends with the job (END), or with yod (its socket's end of file, or
- * the parent-death signal when yod is killed).
+ * as `yod --io-server` by the yod whose job it serves, with a stream to
+ * that yod on fd 3 (or, started on another host through ssh, `yod
+ * --io-server-stdio` on its stdin and stdout).  It takes a service nid of
+ * its host's own (a lock file, as yod does), joins the cluster's network
+ * with the transport key yod gives it, and serves the ranks yod gives it
+ * with the same file server as yod's (fileio.c), under the job's key yod
+ * gives it, from yod's working directory.  It ends with the job (END), or
+ * with yod (its stream's end of file, or the parent-death signal when a
+ * local yod is killed).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "cluster.h"
@@ -29,11 +31,30 @@
 #define POLL_MS     50          /* the socket is looked at this often */
 
 static unsigned dropped;
+static int from, to;            /* the stream to yod */
 
 static void say(const struct iod_msg *m)
 {
-    if (send(IOD_FD, m, sizeof(*m), MSG_NOSIGNAL) != (ssize_t)sizeof(*m))
-        exit(1);                /* yod is gone: so is the job */
+    const char *p = (const char *)m;
+
+    for (size_t done = 0; done < sizeof(*m);) {
+        ssize_t n = write(to, p + done, sizeof(*m) - done);
+        if (n <= 0 && errno != EINTR)
+            exit(1);            /* yod is gone: so is the job */
+        done += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* All of `len` bytes from yod, or -1 (end of file: yod is gone). */
+static int hear(void *buf, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t n = read(from, (char *)buf + done, len - done);
+        if (n <= 0 && (n == 0 || errno != EINTR))
+            return -1;
+        done += n > 0 ? (size_t)n : 0;
+    }
+    return 0;
 }
 
 static void on_dropped(void)
@@ -67,9 +88,7 @@ static void on_closed(int rank, int fd)
 /* One message from yod of the given type, waited for. */
 static void expect(void *buf, size_t len, uint32_t type)
 {
-    ssize_t n = recv(IOD_FD, buf, len, 0);
-
-    if (n < (ssize_t)sizeof(uint32_t) || *(uint32_t *)buf != type)
+    if (hear(buf, len) < 0 || *(uint32_t *)buf != type)
         exit(1);                /* yod gave up on us */
 }
 
@@ -89,13 +108,15 @@ static ptl_handle_ni_t join(const struct iod_setup *set, unsigned *nid)
     return ni;
 }
 
-/* yod's messages while the job runs; 1 once it is over. */
+/* yod's messages while the job runs; 1 once it is over (or yod is). */
 static int from_yod(void)
 {
+    struct pollfd p = { .fd = from, .events = POLLIN };
     struct iod_msg m;
-    ssize_t n;
 
-    while ((n = recv(IOD_FD, &m, sizeof(m), MSG_DONTWAIT)) > 0) {
+    while (poll(&p, 1, 0) > 0) {
+        if (hear(&m, sizeof(m)) < 0)
+            return 1;
         if (m.type == IOD_ENDED) {
             fileio_rank_ended(m.rank);
         } else if (m.type == IOD_END) {
@@ -104,10 +125,10 @@ static int from_yod(void)
             return 1;
         }
     }
-    return n == 0 || (n < 0 && errno != EAGAIN);
+    return 0;
 }
 
-void iod_main(void)
+void iod_main(int in, int out)
 {
     static struct iod_setup set;
     static struct iod_map map;
@@ -118,14 +139,29 @@ void iod_main(void)
     ptl_event_t ev;
     unsigned which;
 
-    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* yod killed: so are we */
-    if (getppid() == 1)
-        exit(1);                /* yod died before that */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* yod killed: so are we (had it
+                                           died before, SETUP's recv
+                                           meets end of file) */
     signal(SIGINT, SIG_IGN);    /* Ctrl-C is yod's to handle */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);   /* past ulimit -f: EFBIG to the rank */
     die_status = ST_CANNOT_RUN;
+    from = in;
+    to = out;
+    if (in == 0) {              /* through ssh: the stream off fds 0 and 1,
+                                   which become /dev/null and stderr (a
+                                   rank 0 served here reads end of file) */
+        int null = open("/dev/null", O_RDONLY);
+        if ((from = dup(0)) < 0 || (to = dup(1)) < 0 || null < 0 ||
+            dup2(null, 0) < 0 || dup2(2, 1) < 0)
+            exit(1);
+        close(null);
+    }
     expect(&set, sizeof(set), IOD_SETUP);
+    if (chdir(set.cwd) < 0)
+        die("I/O server %d: cannot work in yod's directory %s: %s (a "
+            "server on another host needs the same files: a shared file "
+            "system)", set.index, set.cwd, strerror(errno));
     j.ni = join(&set, &m.nid);
     if (PtlEQAlloc(j.ni, 4096, &j.eq) != PTL_OK)
         die("I/O server: cannot allocate an event queue");
@@ -133,8 +169,8 @@ void iod_main(void)
     expect(&map, sizeof(map), IOD_MAP);
     j.size = set.size;
     j.nids = map.nids;
-    j.index = set.index;
-    j.servers = set.servers;
+    j.first = map.first;
+    j.last = map.last;
     j.job_key = map.job_key;
     j.chroot = set.chroot[0] ? set.chroot : NULL;
     if (fileio_start(&j) < 0)

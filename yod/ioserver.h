@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ioserver.h: a job's I/O servers (docs/io.md).  Server 0 is yod itself
- * (fileio.c in yod's loop); servers 1..N-1 are processes yod starts
+ * (fileio.c in yod's loop); the others are processes yod starts
  * (ioserver.c), each yod run again as `yod --io-server` (iod.c), a station
- * of its own on a service nid.  yod and each server speak over a socket
- * pair (SOCK_SEQPACKET: one message per send), the server's fd 3:
+ * of its own on a service nid: N-1 on yod's host, and on a partition of
+ * several hosts N on each other host with nodes for the job, started
+ * through $LWK_RSH (default ssh) as `yod --io-server-stdio`, each serving
+ * the ranks of its own host's nodes.  yod and each server speak over a
+ * stream (a socket pair, the server's fd 3; through ssh, its stdin and
+ * stdout), in messages of fixed sizes:
  *
  *   yod -> server  SETUP   the cluster's transport key, the job's size,
- *                          the server's index and count, -chroot
+ *                          the server's index, its host's cluster
+ *                          directory, yod's working directory, -chroot
  *   server -> yod  READY   joined the cluster's network on nid `nid`
- *   yod -> server  MAP     the job's key and the ranks' nids, once the
- *                          nodes are claimed (keys only here, never on
- *                          the wire)
+ *   yod -> server  MAP     the job's key, the ranks' nids and the ranks
+ *                          it serves, once the nodes are claimed (keys
+ *                          only here and in SETUP, never on the wire)
  *   server -> yod  SERVING it serves its ranks from now on
  *   yod -> server  ENDED   rank `rank` ended: close its files
  *   yod -> server  END     the job is over
@@ -31,7 +36,7 @@
 #include "siphash.h"
 #include "yod.h"
 
-#define IOD_FD  3               /* the server's end of the socket pair */
+#define IOD_FD  3               /* a local server's end of the socket pair */
 
 enum iod_type {
     IOD_SETUP = 1, IOD_READY, IOD_MAP, IOD_SERVING, IOD_ENDED, IOD_END,
@@ -40,14 +45,17 @@ enum iod_type {
 
 struct iod_setup {
     uint32_t type;              /* IOD_SETUP */
-    int32_t index, servers, size;
-    struct sipkey job_key, transport_key;
-    char cluster[PATH_MAX];     /* the cluster's directory */
+    int32_t index, size;
+    uint32_t spare;
+    struct sipkey transport_key;
+    char cluster[PATH_MAX];     /* its host's cluster directory */
+    char cwd[PATH_MAX];         /* yod's: the ranks' first directory */
     char chroot[PATH_MAX];      /* "": none */
 };
 
 struct iod_map {
     uint32_t type;              /* IOD_MAP */
+    int32_t first, last;        /* the ranks it serves (none: last < first) */
     uint32_t spare;
     struct sipkey job_key;      /* the job's key (each fan-out attempt has
                                    its own: yod_proto.h) */
@@ -65,14 +73,19 @@ struct iod_msg {
 /* ioserver.c, in yod */
 void ioservers_count(void);             /* o.io: -io N, else the site's */
 void ioservers_start(int n);            /* before launch: READY from each */
-/* "NID:PID,NID:PID,...": yod, then each server (LWK_YOD's value). */
+/* "NID:PID@FIRST-LAST,...": yod, then each server, with the ranks each
+   serves, for the ranks on nodes job[] (LWK_YOD's value); before the
+   nodes are picked, the longest it can be. */
 const char *ioservers_list(void);
+/* The ranks yod itself serves. */
+void ioservers_own(int *first, int *last);
 void ioservers_map(void);               /* after launch: SERVING from each */
 void ioservers_poll(void);              /* messages; a server that died */
 void ioservers_rank_ended(int rank);
 void ioservers_end(void);               /* END, DONE (counted), reaped */
 
-/* iod.c: the server process (yod --io-server); never returns. */
-__attribute__((noreturn)) void iod_main(void);
+/* iod.c: the server process (yod --io-server: the channel on fd 3;
+   --io-server-stdio: on stdin and stdout); never returns. */
+__attribute__((noreturn)) void iod_main(int in, int out);
 
 #endif

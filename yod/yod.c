@@ -339,8 +339,8 @@ static void start_fileio(void)
 {
     static unsigned nids[MAX_RANKS];
     struct fileio_job j = { .ni = yod_ni, .eq = yod_eq, .size = o.size,
-                            .nids = nids, .servers = o.io,
-                            .job_key = auth_job_key(), .chroot = o.chroot,
+                            .nids = nids, .job_key = auth_job_key(),
+                            .chroot = o.chroot,
                             .dropped = count_dropped,
                             .link_failed = link_failed };
 
@@ -348,6 +348,7 @@ static void start_fileio(void)
         nids[r] = job[r]->nid;
         job[r]->rank_key = auth_rank_key(r);
     }
+    ioservers_own(&j.first, &j.last);
     if (fileio_start(&j) < 0) {
         free_all();
         die("cannot serve the ranks' files: %s", strerror(errno));
@@ -427,7 +428,9 @@ int main(int argc, char **argv)
     double t0 = now_ms(), t_loaded, t_started, t_ended;
 
     if (argc == 2 && !strcmp(argv[1], "--io-server"))
-        iod_main();             /* an I/O server of a yod (ioserver.c) */
+        iod_main(IOD_FD, IOD_FD);   /* an I/O server of a yod (ioserver.c) */
+    if (argc == 2 && !strcmp(argv[1], "--io-server-stdio"))
+        iod_main(0, 1);             /* the same on another host (ssh) */
     die_status = ST_CANNOT_RUN;
     parse_args(argc, argv);
     read_program(o.argv[0]);

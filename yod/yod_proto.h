@@ -183,22 +183,24 @@
  * travel in this file's numbering (newlib's and Linux's differ): YOD_O_*,
  * and an errno's place in YOD_ERRNO_LIST (1-based, 0 = none).
  *
- * I/O servers (yod -io N; docs/io.md).  A job's files may be served by N
- * servers: server 0 is yod itself, servers 1..N-1 are processes yod
- * starts, each a station of its own on a service nid with pid
- * YOD_IOD_PID, which yod gives the job's key over a private channel
- * (a socket between the two processes, never the wire).  The ranks learn
- * them from LWK_YOD=NID:PID,NID:PID,...: the first is yod (output, and
- * server 0), the i-th server the i-th entry; rank r of a job of `size`
- * sends its file requests to server yod_io_server_of(r, size, N), with
- * everything above unchanged (the same signatures, answers and data
- * movement, its buffers exposed to that server alone).
+ * I/O servers (yod -io N; docs/io.md).  A job's files may be served by
+ * several servers: yod itself and processes yod starts, each a station of
+ * its own on a service nid with pid YOD_IOD_PID, which yod gives the
+ * job's key over a private channel (a stream between the two processes,
+ * or ssh's, never the wire).  The ranks learn them from
+ * LWK_YOD=NID:PID@FIRST-LAST,...: the first is yod (output, and the ranks
+ * of its range), each entry serves ranks FIRST..LAST (none if LAST <
+ * FIRST); rank r sends its file requests to the entry whose range holds
+ * it (yod_io_station), with everything above unchanged (the same
+ * signatures, answers and data movement, its buffers exposed to that
+ * server alone).  An entry without a range is yod's for every rank.
  */
 #ifndef YOD_PROTO_H
 #define YOD_PROTO_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "siphash.h"
 
@@ -460,11 +462,45 @@ struct yod_file_ans {
     struct yod_stat st;         /* FSTAT, STAT, LSTAT */
 };
 
-/* The I/O server of rank r of `size` when there are n: ranks in n even
-   blocks, so a node's ranks (yod -vn) share one. */
+/* Which of n servers serves rank r of `size` (yod's choice within one
+   host): ranks in n even blocks, so a node's ranks (yod -vn) share one. */
 static inline int yod_io_server_of(int r, int size, int n)
 {
     return (int)((long)r * n / size);
+}
+
+/* Rank r's I/O server in LWK_YOD's list (above): the station of the entry
+   whose range holds r, else the first (yod).  0, or -1 if `list` does not
+   begin with a station. */
+static inline int yod_io_station(const char *list, int r, unsigned *nid,
+                                 unsigned *pid)
+{
+    const char *p = list;
+    char *end;
+    int found = 0;
+
+    *nid = *pid = 0;
+    if (!*p)
+        return -1;
+    for (int first = 1; p && *p; first = 0) {
+        unsigned long n = strtoul(p, &end, 10), q;
+        long lo = 0, hi = -1;
+
+        if (*end != ':')
+            return first ? -1 : 0;
+        q = strtoul(end + 1, &end, 10);
+        if (*end == '@') {
+            lo = strtol(end + 1, &end, 10);
+            hi = *end == '-' ? strtol(end + 1, &end, 10) : -1;
+        }
+        if (first || (!found && lo <= r && r <= hi)) {
+            *nid = (unsigned)n;
+            *pid = (unsigned)q;
+            found = !first || (lo <= r && r <= hi);
+        }
+        p = *end == ',' ? end + 1 : NULL;
+    }
+    return 0;
 }
 
 /* Rank r's child after `prev` (-1: its first) in the binomial tree of

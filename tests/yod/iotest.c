@@ -603,7 +603,8 @@ static int do_garbage(void)
                     .ct_handle = PTL_CT_NONE };
     ptl_handle_me_t h;
     ptl_pt_index_t pt;
-    int r[8], n = 1;
+    int r[8];
+    unsigned nid, pid;
 
     if (!y || PtlInit() != PTL_OK ||
         PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
@@ -612,13 +613,11 @@ static int do_garbage(void)
         PtlEQAlloc(g.ni, 16, &g.eq) != PTL_OK ||
         PtlPTAlloc(g.ni, 0, g.eq, YOD_PT_FILE, &pt) != PTL_OK)
         return 100;
-    /* LWK_YOD=YOD,SERVER1,...: this rank's server (yod_proto.h) */
-    for (const char *c = y; *c; c++)
-        n += *c == ',';
-    for (int k = yod_io_server_of((int)rank, (int)lwk_size(), n); k > 0; k--)
-        y = strchr(y, ',') + 1;
-    g.yod.phys.nid = (ptl_nid_t)strtoul(y, NULL, 0);
-    g.yod.phys.pid = (ptl_pid_t)strtoul(strchr(y, ':') + 1, NULL, 0);
+    /* LWK_YOD=YOD,SERVER,...: this rank's server (yod_proto.h) */
+    if (yod_io_station(y, (int)rank, &nid, &pid) < 0)
+        return 102;
+    g.yod.phys.nid = (ptl_nid_t)nid;
+    g.yod.phys.pid = (ptl_pid_t)pid;
     me.match_id = g.yod;
     md.eq_handle = g.eq;
     if (PtlMEAppend(g.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, NULL, &h)

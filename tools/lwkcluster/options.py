@@ -31,7 +31,7 @@ def check_up_options(opts, kernel, pct):
         raise usage_error('--cpus %d: give 1..%d CPUs per node (the '
                           'Q-Kernel starts at most %d)' %
                           (opts.cpus, MAX_CPUS, MAX_CPUS))
-    if not 1 <= opts.io <= MAX_IO_SERVERS:
+    if opts.io is not None and not 1 <= opts.io <= MAX_IO_SERVERS:
         raise usage_error('--io %d: give 1..%d I/O servers per job (yod -io '
                           'N; docs/io.md)' % (opts.io, MAX_IO_SERVERS))
     top = 9000 if opts.net == 'vde' else 65000
