@@ -45,6 +45,9 @@
 
 #define CHUNK       (1u << 20)  /* bytes per Get or Put of a transfer */
 #define SLOTS_MAX   16          /* chunks one transfer may have in flight */
+#define BUF_MAX     (256u << 20)        /* transfer buffers of a server, at
+                                           most (each rank's at its first
+                                           transfer, freed at its end) */
 #define REQ_BUF     (16 * sizeof(struct yod_file_req))
 
 /* A chunk of a transfer: its bytes are buf + index * CHUNK. */
@@ -512,13 +515,18 @@ static int stdin_for(int rank)
 }
 
 /* Chunks in flight per transfer: YOD_IO_SLOTS (1 is the old stop and
-   wait, for comparison: tests/bench/io), else the default. */
-static int slots_wanted(void)
+   wait, for comparison: tests/bench/io), else the default, fewer when
+   the server serves so many ranks that their buffers would pass BUF_MAX
+   (512 ranks of yod -vn: one chunk each, as before). */
+static int slots_wanted(const struct fileio_job *j)
 {
     const char *v = getenv("YOD_IO_SLOTS");
-    int n = v ? atoi(v) : 0;
+    int n = v ? atoi(v) : 0, served = j->last - j->first + 1;
+    long fit = served > 0 ? (long)(BUF_MAX / CHUNK) / served : SLOTS_MAX;
 
-    return n >= 1 && n <= SLOTS_MAX ? n : FILEIO_SLOTS;
+    if (n >= 1 && n <= SLOTS_MAX)
+        return n;
+    return fit < 1 ? 1 : fit < FILEIO_SLOTS ? (int)fit : FILEIO_SLOTS;
 }
 
 int fileio_start(const struct fileio_job *j)
@@ -531,7 +539,7 @@ int fileio_start(const struct fileio_job *j)
     int rc;
 
     F.job = *j;
-    F.slots = slots_wanted();
+    F.slots = slots_wanted(j);
     if ((rc = paths_confine(j->chroot)) < 0) {
         errno = -rc;
         return -1;
@@ -608,4 +616,8 @@ void fileio_rank_ended(int rank)
     r = &F.ranks[rank];
     files_close(&r->files);
     r->busy = r->parked = 0;
+    if (r->buf && PtlMDRelease(r->buf_md) == PTL_OK) {
+        free(r->buf);           /* else a Get or Put still uses it: kept */
+        r->buf = NULL;
+    }
 }

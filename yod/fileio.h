@@ -10,7 +10,8 @@
 #include "siphash.h"
 
 /* Chunks of 1 MiB one transfer keeps in flight (YOD_IO_SLOTS=N in the
-   server's environment overrides it, 1..16; 1 is stop and wait).
+   server's environment overrides it, 1..16; 1 is stop and wait), fewer
+   for a server of more than 64 ranks (256 MiB of buffers at most).
    Measured in docs/io.md. */
 #define FILEIO_SLOTS    4
 
