@@ -355,6 +355,10 @@ const char *ioservers_list(void)
         return list;
     }
     assign();
+    if (nservers == 1) {        /* yod alone: NID:PID, every rank's */
+        snprintf(list, sizeof(list), "%u:%d", self_nid, YOD_PID);
+        return list;
+    }
     for (int i = 0; i < nservers; i++)
         len += (size_t)snprintf(list + len, sizeof(list) - len,
                                 "%s%u:%d@%d-%d", i ? "," : "",

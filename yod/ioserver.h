@@ -74,8 +74,9 @@ struct iod_msg {
 void ioservers_count(void);             /* o.io: -io N, else the site's */
 void ioservers_start(int n);            /* before launch: READY from each */
 /* "NID:PID@FIRST-LAST,...": yod, then each server, with the ranks each
-   serves, for the ranks on nodes job[] (LWK_YOD's value); before the
-   nodes are picked, the longest it can be. */
+   serves, for the ranks on nodes job[] (LWK_YOD's value); "NID:PID"
+   when yod alone serves every rank; before the nodes are picked, the
+   longest it can be. */
 const char *ioservers_list(void);
 /* The ranks yod itself serves. */
 void ioservers_own(int *first, int *last);
