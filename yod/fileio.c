@@ -21,7 +21,9 @@
  * free slots and Puts each into the rank's buffer at its offset, a slot
  * coming free at its Put's ACK; a WRITE Gets chunks from the rank's
  * buffer into free slots and write(2)s them in order as their REPLYs come,
- * so the fd's offset moves as for one write(2) (pipes and O_APPEND too).
+ * so the fd's offset moves as for one write(2) (pipes and O_APPEND too);
+ * a PREAD or PWRITE (the node's aio) does the same at its offset with
+ * pread(2) and pwrite(2), the fd's offset untouched.
  * The answer goes once the last slot is back: no Get or Put of a request
  * is still under way when the rank hears its result.  A read that would
  * block (yod's stdin, a pipe) is parked and retried from fileio_poll, so
@@ -198,6 +200,20 @@ static void finish_if_idle(struct rank *r)
     reply(r, r->done || r->err == 0 ? (long)r->done : r->err);
 }
 
+/* READ or PREAD (else a WRITE or PWRITE)? */
+static int reading(const struct rank *r)
+{
+    return r->q.op == YOD_F_READ || r->q.op == YOD_F_PREAD;
+}
+
+/* read(2), or pread(2) at the request's offset plus `at`. */
+static ssize_t read_at(const struct rank *r, void *p, size_t n, uint64_t at)
+{
+    if (r->q.op == YOD_F_PREAD)
+        return pread(r->xfd, p, n, (off_t)(r->q.off + (int64_t)at));
+    return read(r->xfd, p, n);
+}
+
 /* A READ: read(2) chunks into free slots and Put each at its offset. */
 static void read_fill(struct rank *r)
 {
@@ -216,7 +232,7 @@ static void read_fill(struct rank *r)
             break;
         }
         r->parked = 0;
-        if ((n = read(r->xfd, slot_bytes(r, s), want)) <= 0) {
+        if ((n = read_at(r, slot_bytes(r, s), want, r->issued)) <= 0) {
             r->err = n < 0 ? -errno : 0;
             r->stop = 1;
             break;
@@ -263,13 +279,18 @@ static void write_fill(struct rank *r)
         finish_if_idle(r);
 }
 
-/* Write all of `len` bytes (a pipe may take fewer per call). */
-static long write_all(int fd, const char *p, size_t len)
+/* Write all of `len` bytes (a pipe may take fewer per call); a PWRITE's
+   at the request's offset plus `at`. */
+static long write_all(const struct rank *r, const char *p, size_t len,
+                      uint64_t at)
 {
     size_t done = 0;
 
     while (done < len) {
-        ssize_t n = write(fd, p + done, len - done);
+        ssize_t n = r->q.op != YOD_F_PWRITE
+                    ? write(r->xfd, p + done, len - done)
+                    : pwrite(r->xfd, p + done, len - done,
+                             (off_t)(r->q.off + (int64_t)(at + done)));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -291,7 +312,7 @@ static void write_ready(struct rank *r)
 
             if (s->state != READY || s->at != r->done)
                 continue;
-            n = write_all(r->xfd, slot_bytes(r, s), s->len);
+            n = write_all(r, slot_bytes(r, s), s->len, s->at);
             s->state = FREE;
             if (n > 0)
                 r->done += (uint64_t)n;
@@ -324,7 +345,7 @@ static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
         s->state = FREE;        /* the rank's buffer went away */
         r->err = -EIO;
         r->stop = 1;
-    } else if (r->q.op == YOD_F_READ) {
+    } else if (reading(r)) {
         s->state = FREE;
         r->done += s->len;
     } else {
@@ -336,17 +357,24 @@ static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
         s->state = READY;
         write_ready(r);
     }
-    if (r->q.op == YOD_F_READ)
+    if (reading(r))
         read_fill(r);
     else
         write_fill(r);
 }
 
-/* READ or WRITE: check, then the first chunks. */
+/* READ, WRITE, PREAD or PWRITE: check, then the first chunks. */
 static void start_transfer(struct rank *r)
 {
+    int at = r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE;
+
     if ((r->xfd = files_fd(&r->files, r->q.fd)) < 0) {
         reply(r, -EBADF);
+        return;
+    }
+    if (at && (r->q.off < 0 ||
+               r->q.len > (uint64_t)INT64_MAX - (uint64_t)r->q.off)) {
+        reply(r, -EINVAL);
         return;
     }
     if (bind_buffer(r) < 0) {
@@ -358,7 +386,7 @@ static void start_transfer(struct rank *r)
     r->err = 0;
     for (int i = 0; i < F.slots; i++)
         r->slot[i].state = FREE;
-    if (r->q.op == YOD_F_READ)
+    if (reading(r))
         read_fill(r);
     else
         write_fill(r);
@@ -477,7 +505,8 @@ static void take_request(const ptl_event_t *ev)
     r->busy = 1;
     if (!files_request_ok(&r->q, ev->mlength)) {
         reply(r, -EINVAL);
-    } else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE) {
+    } else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE ||
+               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE) {
         start_transfer(r);
     } else if (r->q.op == YOD_F_GETCWD) {
         start_getcwd(r);

@@ -391,6 +391,9 @@ enum yod_file_op {
                            ino, off, reclen, type, name); the answer is
                            their bytes, 0 at the end (a Linux program's
                            readdir, lxrt/rt_file.c) */
+    YOD_F_PREAD, YOD_F_PWRITE,  /* READ and WRITE at offset `off` of the
+                                   file (pread(2), pwrite(2)): the fd's
+                                   own offset stays (POSIX aio, libc/aio.c) */
 };
 
 /* Open flags: the access mode is 0, 1, 2 as everywhere; the rest bits. */
@@ -424,8 +427,9 @@ struct yod_file_req {
     uint32_t flags;             /* OPEN: YOD_O_*; ACCESS: R/W/X_OK bits;
                                    LSEEK: whence (SEEK_SET/CUR/END 0/1/2) */
     uint32_t mode;              /* OPEN, MKDIR: permission bits */
-    int64_t off;                /* LSEEK, FTRUNCATE */
-    uint64_t len;               /* READ, WRITE, GETCWD: the rank's buffer */
+    int64_t off;                /* LSEEK, FTRUNCATE, PREAD, PWRITE */
+    uint64_t len;               /* READ, WRITE, PREAD, PWRITE, GETCWD: the
+                                   rank's buffer */
     uint32_t path_len;          /* bytes of path, its NUL included */
     uint32_t path2_len;         /* LINK, RENAME: the new name, after it */
     uint64_t mac;               /* yod_file_mac */
