@@ -66,6 +66,13 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    yod/siphash.c -lportals
 
+# POSIX aio through the rank's I/O server (tests/qemu/suite-io).
+YOD_AIO_ELF := $(BUILD)/tests/yod/aiotest.elf
+$(YOD_AIO_ELF): tests/yod/aiotest.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
 # Output and files when yod cannot write them, and from threads
 # (tests/qemu/suite-yodio).
 YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
@@ -118,7 +125,7 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 	    -iquote yod -iquote kernel/include -o $@ $< yod/siphash.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
-test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) \
     $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
     $(FORGE_ELF) $(FORGE_BIN)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs \
