@@ -366,9 +366,20 @@ const struct lwk_io_ops lwk_io_yod = {
     .getdents = yod_getdents,
 };
 
-/* ---- at an offset, without waiting (aio.c) -------------------------------- */
+/* ---- at an offset ------------------------------------------------------------ */
 
-/* Start a PREAD (wr 0) or PWRITE of len bytes at `off` of lwk_io's fd
+/* pread(2) (wr 0) or pwrite(2) of lwk_io's fd (not 0..2): one PREAD or
+   PWRITE request, the fd's offset untouched (files.c). */
+long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off)
+{
+    struct yod_file_req *q = req(wr ? YOD_F_PWRITE : YOD_F_PREAD, fd);
+
+    q->len = len;
+    q->off = off;
+    return call_buf(buf, len, wr ? PTL_ME_OP_GET : PTL_ME_OP_PUT, NULL);
+}
+
+/* Without waiting (aio.c): start a PREAD (wr 0) or PWRITE of len bytes at `off` of lwk_io's fd
    (not 0..2: aio.c does those at once) and return: 0, -EBUSY while the
    last one is in flight, or -errno.  Its buffer stays exposed to the
    server until lwk_yod_aio_done says it is complete. */

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aiotest: POSIX aio on a node (libc/aio.c) through the rank's I/O server,
- * for tests/qemu/suite-io.  Every check prints "rank R: FAIL WHAT" when it
- * fails; "rank R: aio OK" last if none did; the status is the failures.
+ * aiotest: I/O at an offset on a node through the rank's I/O server (POSIX
+ * aio, libc/aio.c; pread and pwrite), for tests/qemu/suite-io.  Every
+ * check prints "rank R: FAIL WHAT" when it fails; "rank R: aio OK" (or
+ * "rank R: pread OK") last if none did; the status is the failures.
  *
+ *   aiotest pread NAME
+ *                   (yod -threads) rank r makes NAME.r of 512 records
+ *                   "%07d\n"; a thread preads records and pwrites them
+ *                   again where they are, while the main thread read(2)s
+ *                   the first half in order: every record where it
+ *                   belongs, the fd's offset the main thread's alone
  *   aiotest NAME    rank r makes NAME.r: 8 blocks of unaligned sizes
  *                   written by 8 aio_writes outstanding at once, submitted
  *                   last block first (each lands at its aio_offset, the
@@ -21,6 +28,7 @@
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +197,66 @@ static void errors(int fd)
     CHECK(aio_error(&a) == 0);
 }
 
+/* ---- pread and pwrite beside read(2) in another thread ---------------- */
+
+#define RECS    512
+#define REC     8
+
+static int pfd;
+
+static void record(char *p, int k)
+{
+    char tmp[REC + 1];
+
+    snprintf(tmp, sizeof(tmp), "%07d\n", k);
+    memcpy(p, tmp, REC);
+}
+
+static void *positional(void *arg)
+{
+    char want[REC], got[REC];
+
+    (void)arg;
+    for (int i = 0; i < RECS / 2; i++) {
+        int k = (i * 7) % (RECS / 2), w = RECS / 2 + i;
+
+        record(want, k);
+        CHECK(pread(pfd, got, REC, (off_t)k * REC) == REC &&
+              !memcmp(got, want, REC));
+        record(want, w);
+        CHECK(pwrite(pfd, want, REC, (off_t)w * REC) == REC);
+    }
+    return NULL;
+}
+
+static int pread_main(const char *base)
+{
+    char name[256], want[REC], got[REC];
+    static char file[RECS * REC];
+    pthread_t th;
+
+    snprintf(name, sizeof(name), "%s.%d", base, rank);
+    for (int k = 0; k < RECS; k++)
+        record(file + k * REC, k);
+    pfd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    CHECK(pfd >= 0 && write(pfd, file, sizeof(file)) == sizeof(file));
+    CHECK(lseek(pfd, 0, SEEK_SET) == 0);
+    CHECK(pthread_create(&th, NULL, positional, NULL) == 0);
+    for (int k = 0; k < RECS / 2; k++) {
+        record(want, k);
+        if (read(pfd, got, REC) != REC || memcmp(got, want, REC)) {
+            CHECK(!"read(2) found each record in order");
+            break;
+        }
+    }
+    pthread_join(th, NULL);
+    CHECK(lseek(pfd, 0, SEEK_CUR) == RECS / 2 * REC);
+    CHECK(close(pfd) == 0);
+    if (!failed)
+        printf("rank %d: pread OK\n", rank);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     char name[256], line[64];
@@ -197,8 +265,10 @@ int main(int argc, char **argv)
     int fd;
 
     rank = (int)lwk_rank();
+    if (argc == 3 && !strcmp(argv[1], "pread"))
+        return pread_main(argv[2]);
     if (argc != 2) {
-        fprintf(stderr, "usage: aiotest NAME\n");
+        fprintf(stderr, "usage: aiotest [pread] NAME\n");
         return 2;
     }
     for (int i = 0; i < BLOCKS; i++) {
