@@ -40,6 +40,8 @@ static struct sipkey key;               /* the rank's */
 /* Everything this side sends or is answered in; the MD covers it all. */
 static struct {
     struct yod_file_req req;
+    struct yod_file_req areq;   /* the aio request in flight: its own, as
+                                   file calls fill req meanwhile */
     struct yod_file_ans ans;
     char out[YOD_IO_CHUNK];     /* output: a copy of the caller's bytes */
 } ch;
@@ -135,11 +137,12 @@ struct call {
     uint32_t seq;
     size_t len;                 /* the buffer exposed, or 0 */
     ptl_handle_me_t ans_me, buf_me;
+    struct yod_file_req *req;   /* what is sent, from the MD */
     struct yod_file_ans *ans;   /* where the answer lands */
 };
 static struct yod_file_ans async_ans;
-static struct call sync_call = { .ans = &ch.ans },
-                   async_call = { .ans = &async_ans };
+static struct call sync_call = { .req = &ch.req, .ans = &ch.ans },
+                   async_call = { .req = &ch.areq, .ans = &async_ans };
 
 /* Once acknowledged and answered (or refused): the buffer leaves the
    portal, and so does the answer's ME if no answer is coming. */
@@ -251,20 +254,24 @@ long lwk_yod_output(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
-/* Send the request in lwk_yod_req() as call c, with `buf` (len bytes)
-   exposed to the server for `buf_op` while it lasts; 0 or -errno. */
+/* Send the request in lwk_yod_req() as call c (from c's own buffer: the
+   Put reads it until its ACK), with `buf` (len bytes) exposed to the
+   server for `buf_op` while it lasts; 0 or -errno. */
 static long call_start(struct call *c, size_t req_len, void *buf, size_t len,
                        unsigned buf_op)
 {
+    struct yod_file_req *q = c->req;
     int r;
 
     if (channel() < 0)
         return -EIO;
-    ch.req.seq = ++seq;
-    ch.req.rank = (int32_t)lwk_rank();
+    if (q != &ch.req)
+        memcpy(q, &ch.req, req_len);
+    q->seq = ++seq;
+    q->rank = (int32_t)lwk_rank();
     if (req_len >= YOD_FILE_REQ_HDR)
-        ch.req.mac = yod_file_mac(&key, &ch.req, req_len);
-    *c = (struct call){ .seq = seq, .len = len, .ans = c->ans };
+        q->mac = yod_file_mac(&key, q, req_len);
+    *c = (struct call){ .seq = seq, .len = len, .req = q, .ans = c->ans };
     if (append(srv, c->ans, sizeof(*c->ans),
                PTL_ME_OP_PUT | PTL_ME_USE_ONCE, YOD_MB_ANS | seq, 0,
                &c->ans_me) != PTL_OK)
@@ -275,8 +282,8 @@ static long call_start(struct call *c, size_t req_len, void *buf, size_t len,
         return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
     }
     c->flying = 1;
-    if (PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, srv,
-               YOD_PT_FILE, 0, 0, c, 0) != PTL_OK) {
+    if (PtlPut(md, (ptl_size_t)((char *)q - (char *)&ch), req_len,
+               PTL_ACK_REQ, srv, YOD_PT_FILE, 0, 0, c, 0) != PTL_OK) {
         c->failed = 1;
         call_end(c);
         return -EIO;
