@@ -43,11 +43,13 @@
  *                             as libc signs them, and unsigned and
  *                             replayed ones
  *   iotest chunks NAME CHUNK COUNT
- *                             rank r writes NAME.r in COUNT write(2) calls
- *                             of CHUNK bytes of pattern(r) (offset by what
- *                             came before), printing "rank R acked N" as
- *                             each returns; a failing write prints "rank
- *                             R write N: strerror" and the rank exits 4
+ *                             rank r writes NAME.r in COUNT chunks of
+ *                             CHUNK bytes of pattern(r) (offset by what
+ *                             came before), one write(2) each (the rest
+ *                             of a short one again), printing "rank R
+ *                             acked N" as each is written; a failing
+ *                             write prints "rank R write N: strerror" and
+ *                             the rank exits 4
  *
  * pattern(r)[i] = (i % 251 + r) & 255: a prime period, so a chunk landing
  * at the wrong offset shows.
@@ -524,8 +526,16 @@ static int do_chunks(const char *name, size_t chunk, long count)
         return 3;
     }
     for (long k = 0; k < count; k++) {
-        ssize_t n = write(fd, b + (size_t)k * chunk % 251, chunk);
-        if (n != (ssize_t)chunk) {
+        const char *p = b + (size_t)k * chunk % 251;
+        size_t done = 0;
+        ssize_t n = 0;
+
+        /* A short write (a disk full in the middle of the chunk) is
+           followed by one of the rest, as programs do: its error is
+           that call's (ENOSPC), whichever rank filled the disk. */
+        while (done < chunk && (n = write(fd, p + done, chunk - done)) > 0)
+            done += (size_t)n;
+        if (done != chunk) {
             printf("rank %ld write %ld: %s\n", rank, k + 1,
                    n < 0 ? strerror(errno) : "short");
             return 4;
