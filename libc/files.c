@@ -2,7 +2,7 @@
 /*
  * files.c: the file calls built on the ones yod serves (io.c's table):
  * creat, openat on the working directory, truncate, pread and pwrite
- * (seek, move, seek back: only the main thread does file I/O), realpath,
+ * (under yod one request at the offset; else seek, move, seek back), realpath,
  * fdatasync and sync; and those a node cannot do, failing at once:
  * changing owners, modes and times, links that are symbolic, FIFOs
  * (ENOSYS: yod serves none of them); ioctl (ENOTTY: no descriptor is a
@@ -73,12 +73,24 @@ void sync(void)
 {
 }
 
+/* Under yod a file's pread or pwrite is one request that never moves
+   the fd's offset, so another thread's read(2) of the fd meanwhile is
+   not disturbed; the console's fds (not seekable) and a program without
+   yod: seek, move, seek back (ESPIPE, EBADF from the seek). */
 static ssize_t at_offset(int fd, void *buf, size_t len, off_t off, int wr)
 {
-    off_t here = lseek(fd, 0, SEEK_CUR);
+    off_t here;
     ssize_t rc;
-    int err;
+    int err, y;
 
+    lwk_lock(&lwk_io_lock);
+    if (lwk_io == &lwk_io_yod && (y = lwk_fd(fd)) > 2) {
+        rc = off < 0 ? -EINVAL : lwk_yod_pio(wr, y, buf, len, off);
+        lwk_unlock(&lwk_io_lock);
+        return lwk_ret(rc);
+    }
+    lwk_unlock(&lwk_io_lock);
+    here = lseek(fd, 0, SEEK_CUR);
     if (here < 0 || lseek(fd, off, SEEK_SET) < 0)
         return -1;
     rc = wr ? write(fd, buf, len) : read(fd, buf, len);

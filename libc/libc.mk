@@ -56,7 +56,7 @@ LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c libc/abort.c \
                   libc/identity.c libc/sched.c libc/sysconf.c \
                   libc/memmap.c libc/semaphore.c libc/err.c libc/dlfcn.c \
                   libc/stdio_extra.c libc/libgen.c libc/fnmatch.c libc/glob.c \
-                  libc/pthread_locks.c
+                  libc/pthread_locks.c libc/aio.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS))) $(LIBC_OUT)/obj/siphash.o
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \

@@ -137,5 +137,16 @@ extern struct __lock lwk_io_lock;
 struct yod_file_req *lwk_yod_req(void);
 long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
                   struct yod_file_ans **ans);
+/* yodio.c: one request in flight while the program goes on (aio.c) */
+long lwk_yod_async_start(size_t req_len, void *buf, size_t len,
+                         unsigned buf_op);
+int lwk_yod_async_busy(void);
+int lwk_yod_async_wait(unsigned ms, struct yod_file_ans **ans, long *rc);
+/* yodfile.c: a PREAD or PWRITE made (its result or -errno), or started
+   (0, -EBUSY, -errno) and its result taken */
+long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off);
+long lwk_yod_aio_start(int wr, int fd, volatile void *buf, size_t len,
+                       long long off);
+int lwk_yod_aio_done(unsigned ms, long *ret);
 
 #endif

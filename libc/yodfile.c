@@ -365,3 +365,48 @@ const struct lwk_io_ops lwk_io_yod = {
     .fcntl = yod_fcntl,
     .getdents = yod_getdents,
 };
+
+/* ---- at an offset ------------------------------------------------------------ */
+
+/* pread(2) (wr 0) or pwrite(2) of lwk_io's fd (not 0..2): one PREAD or
+   PWRITE request, the fd's offset untouched (files.c). */
+long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off)
+{
+    struct yod_file_req *q = req(wr ? YOD_F_PWRITE : YOD_F_PREAD, fd);
+
+    q->len = len;
+    q->off = off;
+    return call_buf(buf, len, wr ? PTL_ME_OP_GET : PTL_ME_OP_PUT, NULL);
+}
+
+/* Without waiting (aio.c): start a PREAD (wr 0) or PWRITE of len bytes at `off` of lwk_io's fd
+   (not 0..2: aio.c does those at once) and return: 0, -EBUSY while the
+   last one is in flight, or -errno.  Its buffer stays exposed to the
+   server until lwk_yod_aio_done says it is complete. */
+long lwk_yod_aio_start(int wr, int fd, volatile void *buf, size_t len,
+                       long long off)
+{
+    struct yod_file_req *q;
+
+    if (lwk_yod_async_busy())
+        return -EBUSY;          /* lwk_yod_req() is that one's still */
+    q = req(wr ? YOD_F_PWRITE : YOD_F_PREAD, fd);
+    q->len = len;
+    q->off = off;
+    /* the server only Gets from a PWRITE's buffer, only Puts a PREAD's */
+    return lwk_yod_async_start(YOD_FILE_REQ_HDR, (void *)buf, len,
+                               wr ? PTL_ME_OP_GET : PTL_ME_OP_PUT);
+}
+
+/* 1 once the operation started last is complete (waiting up to `ms`
+   milliseconds, 0: a look), *ret its bytes or -errno; else 0. */
+int lwk_yod_aio_done(unsigned ms, long *ret)
+{
+    struct yod_file_ans *a;
+    long rc;
+
+    if (!lwk_yod_async_wait(ms, &a, &rc))
+        return 0;
+    *ret = rc < 0 ? rc : a->err ? -lwk_yod_errno(a->err) : (long)a->ret;
+    return 1;
+}

@@ -3,7 +3,10 @@
  * yodio.c: the channel between a program run by yod (LWK_YOD=NID:PID in
  * its environment) and yod, over Portals: what the program writes to
  * stdout and stderr (Puts to yod's YOD_PT_IO), and file requests
- * (lwk_yod_call, used by yodfile.c).  The protocol is in yod/yod_proto.h.
+ * (lwk_yod_call, used by yodfile.c) to this rank's I/O server: yod, or
+ * with yod -io N the one of LWK_YOD=YOD,SERVER,... whose ranks hold it;
+ * and one request more that the program does not wait for (aio.c,
+ * lwk_yod_async_*).  The protocol is in yod/yod_proto.h.
  *
  * Portals opens at first use, on a physical NI of the program's own pid
  * (PTL_PID), so the job's logical NI (ptl_job.h) is not disturbed.  Every
@@ -24,7 +27,9 @@
 #include "yod_proto.h"
 
 static enum { CLOSED, OPENING, OPEN, BROKEN } state;
-static ptl_process_t yod;
+static ptl_process_t yod;              /* output */
+static ptl_process_t srv;              /* file requests: this rank's server */
+static const char *servers;            /* LWK_YOD's value */
 static ptl_handle_ni_t ni;
 static ptl_handle_eq_t eq;
 static ptl_handle_md_t md;
@@ -35,6 +40,8 @@ static struct sipkey key;               /* the rank's */
 /* Everything this side sends or is answered in; the MD covers it all. */
 static struct {
     struct yod_file_req req;
+    struct yod_file_req areq;   /* the aio request in flight: its own, as
+                                   file calls fill req meanwhile */
     struct yod_file_ans ans;
     char out[YOD_IO_CHUNK];     /* output: a copy of the caller's bytes */
 } ch;
@@ -42,11 +49,11 @@ static struct {
 /* An ME on our YOD_PT_FILE that only yod may use, whichever user runs
    it (a zero uid would admit root's yod only); `ignore`: bits that may
    be anything. */
-static int append(void *start, size_t len, unsigned opts, uint64_t bits,
-                  uint64_t ignore, ptl_handle_me_t *h)
+static int append(ptl_process_t from, void *start, size_t len, unsigned opts,
+                  uint64_t bits, uint64_t ignore, ptl_handle_me_t *h)
 {
     ptl_me_t me = { .start = start, .length = len, .ct_handle = PTL_CT_NONE,
-                    .match_id = yod, .uid = PTL_UID_ANY, .match_bits = bits,
+                    .match_id = from, .uid = PTL_UID_ANY, .match_bits = bits,
                     .ignore_bits = ignore,
                     .options = opts | PTL_ME_EVENT_UNLINK_DISABLE };
 
@@ -76,10 +83,23 @@ static int open_portals(void)
         return -1;
     d.eq_handle = eq;
     /* Every output Put's answer lands here, its number in the bits. */
-    if (append(NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
+    if (append(yod, NULL, 0, PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
                YOD_MB_OUT, 0xffffffffull, &answers) != PTL_OK)
         return -1;
     return PtlMDBind(ni, &d, &md) == PTL_OK ? 0 : -1;
+}
+
+/* This rank's I/O server in LWK_YOD's list (yod_proto.h, I/O servers);
+   yod if the list names none for it. */
+static void pick_server(void)
+{
+    unsigned nid, pid;
+
+    srv = yod;
+    if (yod_io_station(servers, (int)lwk_rank(), &nid, &pid) == 0) {
+        srv.phys.nid = (ptl_nid_t)nid;
+        srv.phys.pid = (ptl_pid_t)pid;
+    }
 }
 
 /* 0 once the channel is open; -1 if it cannot be (yod unreachable). */
@@ -87,6 +107,7 @@ static int channel(void)
 {
     if (state == CLOSED) {
         state = OPENING;        /* Portals' own messages go to the console */
+        pick_server();
         state = open_portals() == 0 ? OPEN : BROKEN;
     }
     return state == OPEN ? 0 : -1;
@@ -106,9 +127,66 @@ static void lost_if_undeliverable(const ptl_event_t *ev)
               "could not all be delivered");
 }
 
-/* Wait for the ACK of the Put just made and for yod's answer to it, a
-   Put with match bits `bits` (in either order).  0 with the answer's
-   hdr_data in *hdr, or -1 if the Put never reached yod. */
+/* A file request on its way: the one a file call waits for, and the one
+   an aio operation has in flight (aio.c), each its own sequence number
+   and answer, their ACKs told apart by user_ptr. */
+struct call {
+    int flying;                 /* sent, not complete */
+    int acked, answered;
+    int failed;                 /* it never reached the server */
+    uint32_t seq;
+    size_t len;                 /* the buffer exposed, or 0 */
+    ptl_handle_me_t ans_me, buf_me;
+    struct yod_file_req *req;   /* what is sent, from the MD */
+    struct yod_file_ans *ans;   /* where the answer lands */
+};
+static struct yod_file_ans async_ans;
+static struct call sync_call = { .req = &ch.req, .ans = &ch.ans },
+                   async_call = { .req = &ch.areq, .ans = &async_ans };
+
+/* Once acknowledged and answered (or refused): the buffer leaves the
+   portal, and so does the answer's ME if no answer is coming. */
+static void call_end(struct call *c)
+{
+    if (c->failed)
+        PtlMEUnlink(c->ans_me);
+    if (c->len)
+        PtlMEUnlink(c->buf_me);
+    c->flying = 0;
+}
+
+/* An event of a file request (the Put's ACK, the answer): 1 if it was. */
+static int call_event(const ptl_event_t *ev)
+{
+    struct call *c = NULL;
+
+    if (ev->type == PTL_EVENT_ACK &&
+        (ev->user_ptr == &sync_call || ev->user_ptr == &async_call)) {
+        lost_if_undeliverable(ev);
+        c = ev->user_ptr;
+        c->acked = 1;
+        c->failed = ev->ni_fail_type != PTL_NI_OK;
+    } else if (ev->type == PTL_EVENT_PUT) {
+        if (sync_call.flying && ev->match_bits == (YOD_MB_ANS | sync_call.seq))
+            c = &sync_call;
+        else if (async_call.flying &&
+                 ev->match_bits == (YOD_MB_ANS | async_call.seq))
+            c = &async_call;
+        else
+            return 0;
+        c->answered = 1;
+    } else {
+        return 0;
+    }
+    if (c->flying && c->acked && (c->answered || c->failed))
+        call_end(c);
+    return 1;
+}
+
+/* Wait for the ACK of the output Put just made and for yod's answer to
+   it, a Put with match bits `bits` (in either order), taking the events
+   of a file request in flight on the way.  0 with the answer's hdr_data
+   in *hdr, or -1 if the Put never reached yod. */
 static int await_answer(uint64_t bits, uint64_t *hdr)
 {
     int acked = 0, answered = 0;
@@ -117,6 +195,8 @@ static int await_answer(uint64_t bits, uint64_t *hdr)
     while (!acked || !answered) {
         if (PtlEQWait(eq, &ev) != PTL_OK)
             return -1;
+        if (call_event(&ev))
+            continue;
         if (ev.type == PTL_EVENT_ACK) {
             lost_if_undeliverable(&ev);
             if (ev.ni_fail_type != PTL_NI_OK)
@@ -139,7 +219,7 @@ static long put_chunk(int fd, const char *buf, size_t len)
     ptl_hdr_data_t hdr = (ptl_hdr_data_t)++out_seq << 32 |
                          ((uint64_t)lwk_rank() & 0xffffff) << 8 |
                          (unsigned)fd;
-    uint64_t err;
+    uint64_t err = 0;
 
     memcpy(ch.out, buf, len);
     if (PtlPut(md, offsetof(typeof(ch), out), len, PTL_ACK_REQ, yod,
@@ -174,44 +254,112 @@ long lwk_yod_output(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
+/* Send the request in lwk_yod_req() as call c (from c's own buffer: the
+   Put reads it until its ACK), with `buf` (len bytes) exposed to the
+   server for `buf_op` while it lasts; 0 or -errno. */
+static long call_start(struct call *c, size_t req_len, void *buf, size_t len,
+                       unsigned buf_op)
+{
+    struct yod_file_req *q = c->req;
+    int r;
+
+    if (channel() < 0)
+        return -EIO;
+    if (q != &ch.req)
+        memcpy(q, &ch.req, req_len);
+    q->seq = ++seq;
+    q->rank = (int32_t)lwk_rank();
+    if (req_len >= YOD_FILE_REQ_HDR)
+        q->mac = yod_file_mac(&key, q, req_len);
+    *c = (struct call){ .seq = seq, .len = len, .req = q, .ans = c->ans };
+    if (append(srv, c->ans, sizeof(*c->ans),
+               PTL_ME_OP_PUT | PTL_ME_USE_ONCE, YOD_MB_ANS | seq, 0,
+               &c->ans_me) != PTL_OK)
+        return -EIO;
+    if (len && (r = append(srv, buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
+                           YOD_MB_BUF | seq, 0, &c->buf_me)) != PTL_OK) {
+        PtlMEUnlink(c->ans_me);
+        return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
+    }
+    c->flying = 1;
+    if (PtlPut(md, (ptl_size_t)((char *)q - (char *)&ch), req_len,
+               PTL_ACK_REQ, srv, YOD_PT_FILE, 0, 0, c, 0) != PTL_OK) {
+        c->failed = 1;
+        call_end(c);
+        return -EIO;
+    }
+    return 0;
+}
+
+/* Take events until call c completes, or `ms` milliseconds pass
+   (PTL_TIME_FOREVER: until it completes); 1 once complete. */
+static int call_wait(struct call *c, ptl_time_t ms)
+{
+    ptl_event_t ev;
+    unsigned int which;
+
+    while (c->flying) {
+        int rc = PtlEQPoll(&eq, 1, ms, &ev, &which);
+
+        if (rc == PTL_EQ_EMPTY)
+            return 0;
+        if (rc != PTL_OK && rc != PTL_EQ_DROPPED) {
+            c->failed = 1;      /* no event will come: give it up */
+            call_end(c);
+            break;
+        }
+        call_event(&ev);
+    }
+    return 1;
+}
+
 /*
  * Send the request in lwk_yod_req() to yod and wait for its answer, with
  * `buf` (len bytes) exposed to yod for `buf_op` (PTL_ME_OP_GET: yod reads
  * it, PTL_ME_OP_PUT: yod fills it) while the request lasts.  Returns 0
  * with the answer in *ans, or -errno if the request could not be made
- * (EFAULT: the buffer is not the program's memory).
+ * (EFAULT: the buffer is not the program's memory).  An aio operation in
+ * flight is let finish first: a server serves one request of a rank at
+ * a time.
  */
 long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
                   struct yod_file_ans **ans)
 {
-    ptl_handle_me_t ans_me, buf_me;
-    uint64_t hdr;
     long rc;
-    int r;
 
-    if (channel() < 0)
-        return -EIO;
-    ch.req.seq = ++seq;
-    ch.req.rank = (int32_t)lwk_rank();
-    if (req_len >= YOD_FILE_REQ_HDR)
-        ch.req.mac = yod_file_mac(&key, &ch.req, req_len);
-    if (append(&ch.ans, sizeof(ch.ans), PTL_ME_OP_PUT | PTL_ME_USE_ONCE,
-               YOD_MB_ANS | seq, 0, &ans_me) != PTL_OK)
-        return -EIO;
-    if (len && (r = append(buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
-                           YOD_MB_BUF | seq, 0, &buf_me)) != PTL_OK) {
-        PtlMEUnlink(ans_me);
-        return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
-    }
-    rc = PtlPut(md, offsetof(typeof(ch), req), req_len, PTL_ACK_REQ, yod,
-                YOD_PT_FILE, 0, 0, NULL, 0) == PTL_OK &&
-         await_answer(YOD_MB_ANS | seq, &hdr) == 0 ? 0 : -EIO;
-    if (rc < 0)
-        PtlMEUnlink(ans_me);    /* no answer is coming */
-    if (len)
-        PtlMEUnlink(buf_me);
+    call_wait(&async_call, PTL_TIME_FOREVER);
+    if ((rc = call_start(&sync_call, req_len, buf, len, buf_op)) < 0)
+        return rc;
+    call_wait(&sync_call, PTL_TIME_FOREVER);
     *ans = &ch.ans;
-    return rc;
+    return sync_call.failed ? -EIO : 0;
+}
+
+/* The asynchronous form (aio.c): start the request in lwk_yod_req(), the
+   only one in flight (-EBUSY while the last is); then lwk_yod_async_wait
+   with a timeout in ms (0: a look, PTL_TIME_FOREVER), 1 once it is
+   complete, *ans its answer and the result 0, or -EIO if it never
+   reached the server. */
+long lwk_yod_async_start(size_t req_len, void *buf, size_t len,
+                         unsigned buf_op)
+{
+    if (async_call.flying)
+        return -EBUSY;
+    return call_start(&async_call, req_len, buf, len, buf_op);
+}
+
+int lwk_yod_async_busy(void)
+{
+    return async_call.flying;
+}
+
+int lwk_yod_async_wait(unsigned ms, struct yod_file_ans **ans, long *rc)
+{
+    if (!call_wait(&async_call, (ptl_time_t)ms))
+        return 0;
+    *ans = &async_ans;
+    *rc = async_call.failed ? -EIO : 0;
+    return 1;
 }
 
 /* The request lwk_yod_call sends: fill it, then call. */
@@ -220,16 +368,17 @@ struct yod_file_req *lwk_yod_req(void)
     return &ch.req;
 }
 
-/* LWK_YOD=NID:PID: yod is there; lwk_io becomes yodfile.c's table. */
+/* LWK_YOD=NID:PID[@A-B][,NID:PID@A-B...]: yod is there (the first), and
+   the I/O servers; lwk_io becomes yodfile.c's table. */
 void lwk_yod_io_setup(const char *where)
 {
-    char *end;
-    unsigned long nid = strtoul(where, &end, 0);
+    unsigned nid, pid;
 
-    if (*end != ':')
+    if (yod_io_station(where, -1, &nid, &pid) < 0)
         return;
     yod.phys.nid = (ptl_nid_t)nid;
-    yod.phys.pid = (ptl_pid_t)strtoul(end + 1, NULL, 0);
+    yod.phys.pid = (ptl_pid_t)pid;
+    servers = where;
     key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
     key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);
     lwk_io = &lwk_io_yod;

@@ -45,6 +45,16 @@ void auth_init(void)
    (portals/PROTOCOL.md 2.3): a station without the secret that claims a
    rank's address cannot reset yod's link to it, or acknowledge what yod
    sent, or feed it frames. */
+struct sipkey auth_transport_key(void)
+{
+    return yod_transport_key(&A.secret);
+}
+
+struct sipkey auth_job_key(void)
+{
+    return A.job;
+}
+
 void auth_transport(void)
 {
     struct sipkey t = yod_transport_key(&A.secret);
@@ -86,6 +96,11 @@ int auth_drop(enum auth_kind kind)
 {
     A.dropped[kind]++;
     return 0;
+}
+
+void auth_dropped(enum auth_kind kind, unsigned n)
+{
+    A.dropped[kind] += n;
 }
 
 int auth_pct(const ptl_event_t *ev, const struct yod_msg *m, struct node *n)

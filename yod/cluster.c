@@ -116,7 +116,8 @@ void cluster_env(unsigned *svc_first, unsigned *svc_last)
             *svc_first = atoi(eq + 1);
         else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
             *svc_last = atoi(eq + 1);
-        else if (!strncmp(line, "PTL_", 4))
+        else if (!strncmp(line, "PTL_", 4) ||
+                 !strcmp(line, "LWK_IO_SERVERS"))   /* yod's default -io */
             setenv(line, eq + 1, 1);
     }
     fclose(f);

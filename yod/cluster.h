@@ -21,7 +21,8 @@ void cluster_find(void);                        /* sets `cluster`, or dies */
 FILE *cluster_file(const char *name);           /* opened for reading */
 /* The compute nodes, "NID ..." per line: `partition` or `nodes`. */
 FILE *cluster_nodes(void);
-/* env: the service nid range, and PTL_* put into our environment. */
+/* env: the service nid range; PTL_* and LWK_IO_SERVERS put into our
+   environment. */
 void cluster_env(unsigned *svc_first, unsigned *svc_last);
 unsigned cluster_service_nid(unsigned first, unsigned last);
 /* Join the cluster's network as station (nid, pid), keeping links with

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "ioserver.h"
 #include "cluster.h"
 #include "gdbserver.h"
 #include "yod.h"
@@ -204,6 +205,7 @@ void pump(int ms)
 
     fileio_poll();
     gdbserver_poll();
+    ioservers_poll();
     heartbeat();
     if (rc != PTL_OK && rc != PTL_EQ_DROPPED)
         return;

@@ -9,12 +9,25 @@
  * It takes a request only from the rank it names, signed with that
  * rank's key, numbered above the last (auth.c; yod_proto.h).
  *
- * Everything is driven by events from yod's main loop (fileio_event), so
- * output and exit events keep flowing while a large transfer runs: a
- * READ is a chain of read(2) + Put into the rank's buffer, each Put's ACK
- * starting the next chunk; a WRITE a chain of Get from the rank's buffer +
- * write(2).  A read that would block (yod's stdin, a pipe) is parked and
- * retried from fileio_poll, so it never stops the loop either.
+ * The same server runs in yod (the ranks of I/O server 0) and in each
+ * I/O server process yod starts (iod.c), each for its ranks
+ * (ioserver.c); what it reports goes through the hooks of struct
+ * fileio_job.
+ *
+ * Everything is driven by events from the server's loop (fileio_event), so
+ * output and exit events keep flowing while a large transfer runs, and
+ * several chunks of one transfer are on the wire at once (window slots of
+ * CHUNK bytes, one MD over them): a READ read(2)s chunk after chunk into
+ * free slots and Puts each into the rank's buffer at its offset, a slot
+ * coming free at its Put's ACK; a WRITE Gets chunks from the rank's
+ * buffer into free slots and write(2)s them in order as their REPLYs come,
+ * so the fd's offset moves as for one write(2) (pipes and O_APPEND too);
+ * a PREAD or PWRITE (the node's aio) does the same at its offset with
+ * pread(2) and pwrite(2), the fd's offset untouched.
+ * The answer goes once the last slot is back: no Get or Put of a request
+ * is still under way when the rank hears its result.  A read that would
+ * block (yod's stdin, a pipe) is parked and retried from fileio_poll, so
+ * it never stops the loop either.
  */
 #define _GNU_SOURCE             /* O_PATH */
 #include <dirent.h>              /* getdents64 */
@@ -33,11 +46,25 @@
 #include "yod.h"
 
 #define CHUNK       (1u << 20)  /* bytes per Get or Put of a transfer */
+#define SLOTS_MAX   16          /* chunks one transfer may have in flight */
+#define BUF_MAX     (256u << 20)        /* transfer buffers of a server, at
+                                           most (each rank's at its first
+                                           transfer, freed at its end) */
 #define REQ_BUF     (16 * sizeof(struct yod_file_req))
+
+/* A chunk of a transfer: its bytes are buf + index * CHUNK. */
+struct slot {
+    int state;                  /* FREE, MOVING (Get or Put under way),
+                                   READY (a WRITE's bytes, to write) */
+    uint64_t at;                /* its offset in the rank's buffer */
+    size_t len;
+};
+enum { FREE, MOVING, READY };
 
 struct rank {
     unsigned nid;
     unsigned pid;               /* its Portals pid, from its requests */
+    int served;                 /* mapped to this server */
     struct sipkey key;          /* its key: its requests are signed */
     uint32_t last_seq;          /* its last request's number */
     struct files files;         /* its fds and working directory */
@@ -45,18 +72,21 @@ struct rank {
     int busy;                   /* q is being served */
     int parked;                 /* READ waiting for input on its fd */
     int xfd;                    /* our fd of the transfer */
-    uint64_t done;              /* bytes moved so far */
-    size_t inflight;            /* bytes of the Get or Put under way */
+    uint64_t issued;            /* bytes asked for (WRITE) or read (READ) */
+    uint64_t done;              /* bytes written (WRITE) or delivered */
+    int moving;                 /* slots under way */
+    int stop;                   /* issue no more: EOF, short, or err */
+    long err;                   /* -errno met, 0 */
+    struct slot slot[SLOTS_MAX];
     struct yod_file_ans ans;
     ptl_handle_md_t ans_md;
-    char *buf;                  /* CHUNK bytes, bound at first use */
+    char *buf;                  /* F.slots * CHUNK bytes, bound at first use */
     ptl_handle_md_t buf_md;
 };
 
 static struct {
-    ptl_handle_ni_t ni;
-    ptl_handle_eq_t eq;
-    int size;
+    struct fileio_job job;
+    int slots;                  /* chunks in flight per transfer */
     struct rank *ranks;
     int nparked;                /* ranks whose READ is parked */
     char req_buf[2][REQ_BUF];
@@ -89,7 +119,7 @@ static struct rank *rank_of_ptr(const void *p)
     const char *c = p;
 
     if (!F.ranks || c < (const char *)F.ranks ||
-        c >= (const char *)(F.ranks + F.size))
+        c >= (const char *)(F.ranks + F.job.size))
         return NULL;
     return &F.ranks[(c - (const char *)F.ranks) / sizeof(struct rank)];
 }
@@ -101,6 +131,11 @@ static void park(struct rank *r, int on)
 {
     F.nparked += on - r->parked;
     r->parked = on;
+}
+
+static int rank_no(const struct rank *r)
+{
+    return (int)(r - F.ranks);
 }
 
 /* ---- answers and the rank's fds ------------------------------------------ */
@@ -116,26 +151,44 @@ static void reply(struct rank *r, long ret)
     if (PtlPut(r->ans_md, 0, sizeof(r->ans), PTL_ACK_REQ, app(r),
                YOD_PT_FILE, YOD_MB_ANS | r->q.seq, 0, &r->ans, 0) != PTL_OK)
         fprintf(stderr, "yod: rank %d: cannot send a file answer\n",
-                (int)(r - F.ranks));
+                rank_no(r));
 }
 
 /* ---- transfers ------------------------------------------------------------- */
 
 static int bind_buffer(struct rank *r)
 {
-    ptl_md_t md = { .length = CHUNK, .eq_handle = F.eq,
-                    .ct_handle = PTL_CT_NONE,
+    ptl_md_t md = { .length = (ptl_size_t)F.slots * CHUNK,
+                    .eq_handle = F.job.eq, .ct_handle = PTL_CT_NONE,
                     .options = PTL_MD_EVENT_SEND_DISABLE };
 
     if (r->buf)
         return 0;
-    if (!(md.start = r->buf = malloc(CHUNK)))
+    if (!(md.start = r->buf = malloc(md.length)))
         return -1;
-    if (PtlMDBind(F.ni, &md, &r->buf_md) == PTL_OK)
+    if (PtlMDBind(F.job.ni, &md, &r->buf_md) == PTL_OK)
         return 0;
     free(r->buf);
     r->buf = NULL;
     return -1;
+}
+
+static struct slot *free_slot(struct rank *r)
+{
+    for (int i = 0; i < F.slots; i++)
+        if (r->slot[i].state == FREE)
+            return &r->slot[i];
+    return NULL;
+}
+
+static char *slot_bytes(struct rank *r, const struct slot *s)
+{
+    return r->buf + (size_t)(s - r->slot) * CHUNK;
+}
+
+static ptl_size_t slot_off(struct rank *r, const struct slot *s)
+{
+    return (ptl_size_t)(s - r->slot) * CHUNK;
 }
 
 /* Has `fd` input (or EOF, or an error) to give without blocking? */
@@ -149,54 +202,106 @@ static int readable(int fd)
     return poll(&p, 1, 0) != 0;
 }
 
-/* The data so far (or the error, if none moved). */
-static void finish(struct rank *r, long err)
+/* Once nothing is under way: the bytes moved so far (or the error, if
+   none moved). */
+static void finish_if_idle(struct rank *r)
 {
-    reply(r, r->done || err == 0 ? (long)r->done : err);
-}
-
-/* The next chunk of a READ: read(2) it, Put it at its offset. */
-static void read_step(struct rank *r)
-{
-    size_t want = r->q.len - r->done < CHUNK ? r->q.len - r->done : CHUNK;
-    ssize_t n;
-
-    if (!readable(r->xfd)) {
-        if (r->done)
-            finish(r, 0);       /* what was there; the rest is not yet */
-        else
-            park(r, 1);         /* fileio_poll tries again */
+    if (r->moving)
         return;
-    }
-    park(r, 0);
-    if ((n = read(r->xfd, r->buf, want)) <= 0) {
-        finish(r, n < 0 ? -errno : 0);
-        return;
-    }
-    r->inflight = (size_t)n;
-    if (PtlPut(r->buf_md, 0, (size_t)n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
-               YOD_MB_BUF | r->q.seq, r->done, r, 0) != PTL_OK)
-        finish(r, -EIO);
+    reply(r, r->done || r->err == 0 ? (long)r->done : r->err);
 }
 
-/* The next chunk of a WRITE: Get it from the rank; write(2) on REPLY. */
-static void write_step(struct rank *r)
+/* READ or PREAD (else a WRITE or PWRITE)? */
+static int reading(const struct rank *r)
 {
-    size_t want = r->q.len - r->done < CHUNK ? r->q.len - r->done : CHUNK;
-
-    r->inflight = want;
-    if (PtlGet(r->buf_md, 0, want, app(r), YOD_PT_FILE,
-               YOD_MB_BUF | r->q.seq, r->done, r) != PTL_OK)
-        finish(r, -EIO);
+    return r->q.op == YOD_F_READ || r->q.op == YOD_F_PREAD;
 }
 
-/* Write all of `len` bytes (a pipe may take fewer per call). */
-static long write_all(int fd, const char *p, size_t len)
+/* read(2), or pread(2) at the request's offset plus `at`. */
+static ssize_t read_at(const struct rank *r, void *p, size_t n, uint64_t at)
+{
+    if (r->q.op == YOD_F_PREAD)
+        return pread(r->xfd, p, n, (off_t)(r->q.off + (int64_t)at));
+    return read(r->xfd, p, n);
+}
+
+/* A READ: read(2) chunks into free slots and Put each at its offset. */
+static void read_fill(struct rank *r)
+{
+    struct slot *s;
+
+    while (!r->stop && r->issued < r->q.len && (s = free_slot(r))) {
+        size_t want = r->q.len - r->issued < CHUNK ? r->q.len - r->issued
+                                                   : CHUNK;
+        ssize_t n;
+
+        if (!readable(r->xfd)) {
+            if (r->issued || r->moving)
+                r->stop = 1;    /* what was there; the rest is not yet */
+            else
+                park(r, 1);     /* fileio_poll tries again */
+            break;
+        }
+        park(r, 0);
+        if ((n = read_at(r, slot_bytes(r, s), want, r->issued)) <= 0) {
+            r->err = n < 0 ? -errno : 0;
+            r->stop = 1;
+            break;
+        }
+        *s = (struct slot){ MOVING, r->issued, (size_t)n };
+        if (PtlPut(r->buf_md, slot_off(r, s), (size_t)n, PTL_ACK_REQ, app(r),
+                   YOD_PT_FILE, YOD_MB_BUF | r->q.seq, r->issued, s, 0)
+            != PTL_OK) {
+            s->state = FREE;
+            r->err = -EIO;
+            r->stop = 1;
+            break;
+        }
+        r->moving++;
+        r->issued += (uint64_t)n;
+        if ((size_t)n < want)
+            r->stop = 1;        /* EOF, or a pipe's all for now */
+    }
+    if (!r->parked)
+        finish_if_idle(r);
+}
+
+/* A WRITE: Get chunks from the rank's buffer into free slots. */
+static void write_fill(struct rank *r)
+{
+    struct slot *s;
+
+    while (!r->stop && r->issued < r->q.len && (s = free_slot(r))) {
+        size_t want = r->q.len - r->issued < CHUNK ? r->q.len - r->issued
+                                                   : CHUNK;
+
+        *s = (struct slot){ MOVING, r->issued, want };
+        if (PtlGet(r->buf_md, slot_off(r, s), want, app(r), YOD_PT_FILE,
+                   YOD_MB_BUF | r->q.seq, r->issued, s) != PTL_OK) {
+            s->state = FREE;
+            r->err = -EIO;
+            r->stop = 1;
+            break;
+        }
+        r->moving++;
+        r->issued += want;
+    }
+    if (r->done == r->q.len || r->stop)
+        finish_if_idle(r);
+}
+
+/* Write all of `len` bytes (a pipe may take fewer per call); a PWRITE's
+   at the request's offset plus `at`. */
+static long write_all(const struct rank *r, const char *p, size_t len,
+                      uint64_t at)
 {
     size_t done = 0;
 
     while (done < len) {
-        ssize_t n = write(fd, p + done, len - done);
+        ssize_t n = r->q.op != YOD_F_PWRITE
+                    ? write(r->xfd, p + done, len - done)
+                    : pwrite(r->xfd, p + done, len - done,
+                             (off_t)(r->q.off + (int64_t)(at + done)));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -206,54 +311,112 @@ static long write_all(int fd, const char *p, size_t len)
     return (long)done;
 }
 
-/* A chunk moved (Put ACKed, or Get REPLY arrived) or failed. */
-static void chunk_done(struct rank *r, const ptl_event_t *ev)
+/* The chunks that came, written in order from the first not yet written;
+   a write that fails or falls short stops the transfer there. */
+static void write_ready(struct rank *r)
 {
-    long n;
+    for (int more = 1; more && !r->stop;) {
+        more = 0;
+        for (int i = 0; i < F.slots; i++) {
+            struct slot *s = &r->slot[i];
+            long n;
 
-    if (!r->busy || r->files.cwd.fd < 0)
-        return;                 /* the rank ended meanwhile */
-    if (ev->ni_fail_type != PTL_NI_OK) {
-        finish(r, -EIO);        /* the rank's buffer went away */
-        return;
+            if (s->state != READY || s->at != r->done)
+                continue;
+            n = write_all(r, slot_bytes(r, s), s->len, s->at);
+            s->state = FREE;
+            if (n > 0)
+                r->done += (uint64_t)n;
+            if (n < 0 || (size_t)n < s->len) {
+                r->err = n < 0 ? n : 0;
+                r->stop = 1;
+            }
+            more = 1;
+            break;
+        }
     }
-    if (r->q.op == YOD_F_GETCWD || r->q.op == YOD_F_GETDENTS) {
-        reply(r, (long)r->inflight);
-        return;
-    }
-    if (r->q.op == YOD_F_READ) {
-        r->done += r->inflight;
-        if (r->done < r->q.len && r->inflight == CHUNK)
-            read_step(r);
-        else
-            finish(r, 0);
-        return;
-    }
-    n = write_all(r->xfd, r->buf, ev->mlength);
-    if (n > 0)
-        r->done += (uint64_t)n;
-    if (n < 0 || (size_t)n < r->inflight || r->done == r->q.len)
-        finish(r, n < 0 ? n : 0);
-    else
-        write_step(r);
+    if (r->stop)                /* what came after the failure is dropped */
+        for (int i = 0; i < F.slots; i++)
+            if (r->slot[i].state == READY)
+                r->slot[i].state = FREE;
 }
 
-/* READ or WRITE: check, then the first chunk. */
+/* A chunk moved (Put ACKed, or Get REPLY arrived) or failed. */
+static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
+{
+    if (!r->busy || r->files.cwd.fd < 0 || s->state != MOVING)
+        return;                 /* the rank ended meanwhile */
+    r->moving--;
+    if (r->q.op == YOD_F_GETCWD || r->q.op == YOD_F_GETDENTS) {
+        s->state = FREE;
+        reply(r, ev->ni_fail_type == PTL_NI_OK ? (long)s->len : -EIO);
+        return;
+    }
+    if (ev->ni_fail_type != PTL_NI_OK) {
+        s->state = FREE;        /* the rank's buffer went away */
+        r->err = -EIO;
+        r->stop = 1;
+    } else if (reading(r)) {
+        s->state = FREE;
+        r->done += s->len;
+    } else {
+        if (ev->mlength < s->len) {
+            s->len = ev->mlength;       /* the rank's buffer was shorter */
+            r->issued = s->at + s->len;
+            r->q.len = r->issued;
+        }
+        s->state = READY;
+        write_ready(r);
+    }
+    if (reading(r))
+        read_fill(r);
+    else
+        write_fill(r);
+}
+
+/* READ, WRITE, PREAD or PWRITE: check, then the first chunks. */
 static void start_transfer(struct rank *r)
 {
+    int at = r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE;
+
     if ((r->xfd = files_fd(&r->files, r->q.fd)) < 0) {
         reply(r, -EBADF);
+        return;
+    }
+    if (at && (r->q.off < 0 ||
+               r->q.len > (uint64_t)INT64_MAX - (uint64_t)r->q.off)) {
+        reply(r, -EINVAL);
         return;
     }
     if (bind_buffer(r) < 0) {
         reply(r, -ENOMEM);
         return;
     }
-    r->done = 0;
-    if (r->q.op == YOD_F_READ)
-        read_step(r);
+    r->issued = r->done = 0;
+    r->moving = r->stop = 0;
+    r->err = 0;
+    for (int i = 0; i < F.slots; i++)
+        r->slot[i].state = FREE;
+    if (reading(r))
+        read_fill(r);
     else
-        write_step(r);
+        write_fill(r);
+}
+
+/* One chunk of bytes of ours Put into the rank's buffer at 0 (GETCWD,
+   GETDENTS): the answer follows its ACK. */
+static void put_small(struct rank *r, size_t n)
+{
+    struct slot *s = &r->slot[0];
+
+    *s = (struct slot){ MOVING, 0, n };
+    r->moving = 1;
+    if (PtlPut(r->buf_md, 0, n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
+               YOD_MB_BUF | r->q.seq, 0, s, 0) != PTL_OK) {
+        s->state = FREE;
+        r->moving = 0;
+        reply(r, -EIO);
+    }
 }
 
 /* The working directory's path, Put into the rank's buffer. */
@@ -271,14 +434,10 @@ static void start_getcwd(struct rank *r)
         return;
     }
     n = strlen(r->buf) + 1;
-    if (n > r->q.len) {
+    if (n > r->q.len)
         reply(r, -ERANGE);
-        return;
-    }
-    r->inflight = n;
-    if (PtlPut(r->buf_md, 0, n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
-               YOD_MB_BUF | r->q.seq, 0, r, 0) != PTL_OK)
-        reply(r, -EIO);
+    else
+        put_small(r, n);
 }
 
 /* The next entries of a directory, Put into the rank's buffer in
@@ -297,27 +456,24 @@ static void start_getdents(struct rank *r)
         reply(r, -ENOMEM);
         return;
     }
-    if ((n = getdents64(fd, r->buf, want)) <= 0) {
+    if ((n = getdents64(fd, r->buf, want)) <= 0)
         reply(r, n < 0 ? -errno : 0);
-        return;
-    }
-    r->inflight = (size_t)n;
-    if (PtlPut(r->buf_md, 0, (size_t)n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
-               YOD_MB_BUF | r->q.seq, 0, r, 0) != PTL_OK)
-        reply(r, -EIO);
+    else
+        put_small(r, (size_t)n);
 }
 
 /* ---- requests ---------------------------------------------------------------- */
 
-/* The rank the request names sent it (its node, its pid, its key), and
-   it is new; else it is dropped and counted. */
+/* The rank the request names sent it (its node, its pid, its key), is
+   one this server serves, and it is new; else it is dropped and
+   counted. */
 static struct rank *sender(const ptl_event_t *ev)
 {
     const struct yod_file_req *q = ev->start;
     struct rank *r;
 
     if (ev->mlength < YOD_FILE_REQ_HDR || ev->mlength > sizeof(r->q) ||
-        q->rank < 0 || q->rank >= F.size)
+        q->rank < 0 || q->rank >= F.job.size || !F.ranks[q->rank].served)
         return NULL;
     r = &F.ranks[q->rank];
     if (!auth_rank_sender(ev, r->nid, &r->pid) || q->seq <= r->last_seq ||
@@ -328,13 +484,25 @@ static struct rank *sender(const ptl_event_t *ev)
     return r;
 }
 
+/* Tell whoever watches this server which files a rank has open for
+   writing (yod names them if the server dies). */
+static void note_open(struct rank *r, long fd)
+{
+    if (F.job.opened && r->q.op == YOD_F_OPEN && fd >= 0 &&
+        (r->q.flags & YOD_O_ACCMODE) != 0)
+        F.job.opened(rank_no(r), (int)fd, r->q.path);
+    else if (F.job.closed && r->q.op == YOD_F_CLOSE && fd == 0)
+        F.job.closed(rank_no(r), r->q.fd);
+}
+
 static void take_request(const ptl_event_t *ev)
 {
     const struct yod_file_req *q = ev->start;
     struct rank *r = sender(ev);
+    long rc;
 
     if (!r) {
-        auth_drop(AUTH_FILE);
+        F.job.dropped();
         return;
     }
     if (r->files.cwd.fd < 0)
@@ -346,16 +514,20 @@ static void take_request(const ptl_event_t *ev)
     }
     memcpy(&r->q, q, ev->mlength);
     r->busy = 1;
-    if (!files_request_ok(&r->q, ev->mlength))
+    if (!files_request_ok(&r->q, ev->mlength)) {
         reply(r, -EINVAL);
-    else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE)
+    } else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE ||
+               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE) {
         start_transfer(r);
-    else if (r->q.op == YOD_F_GETCWD)
+    } else if (r->q.op == YOD_F_GETCWD) {
         start_getcwd(r);
-    else if (r->q.op == YOD_F_GETDENTS)
+    } else if (r->q.op == YOD_F_GETDENTS) {
         start_getdents(r);
-    else
-        reply(r, files_call(&r->files, &r->q, &r->ans.st));
+    } else {
+        rc = files_call(&r->files, &r->q, &r->ans.st);
+        note_open(r, rc);
+        reply(r, rc);
+    }
 }
 
 static void append_req(char *buf)
@@ -367,12 +539,12 @@ static void append_req(char *buf)
                     .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };
     ptl_handle_me_t h;
 
-    if (PtlMEAppend(F.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, buf, &h)
+    if (PtlMEAppend(F.job.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, buf, &h)
         != PTL_OK)
         fprintf(stderr, "yod: cannot post a buffer for file requests\n");
 }
 
-/* ---- what yod.c calls ---------------------------------------------------------- */
+/* ---- what the server's loop calls ------------------------------------------ */
 
 /* fd 0 of a rank: yod's stdin for rank 0, /dev/null (EOF) for the rest. */
 static int stdin_for(int rank)
@@ -382,38 +554,55 @@ static int stdin_for(int rank)
     return fd >= 0 ? fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-int fileio_start(ptl_handle_ni_t ni, ptl_handle_eq_t eq, int size,
-                 const unsigned *nids, const char *chroot)
+/* Chunks in flight per transfer: YOD_IO_SLOTS (1 is the old stop and
+   wait, for comparison: tests/bench/io), else the default, fewer when
+   the server serves so many ranks that their buffers would pass BUF_MAX
+   (512 ranks of yod -vn: one chunk each, as before). */
+static int slots_wanted(const struct fileio_job *j)
 {
-    ptl_md_t md = { .length = sizeof(struct yod_file_ans), .eq_handle = eq,
-                    .ct_handle = PTL_CT_NONE,
+    const char *v = getenv("YOD_IO_SLOTS");
+    int n = v ? atoi(v) : 0, served = j->last - j->first + 1;
+    long fit = served > 0 ? (long)(BUF_MAX / CHUNK) / served : SLOTS_MAX;
+
+    if (n >= 1 && n <= SLOTS_MAX)
+        return n;
+    return fit < 1 ? 1 : fit < FILEIO_SLOTS ? (int)fit : FILEIO_SLOTS;
+}
+
+int fileio_start(const struct fileio_job *j)
+{
+    ptl_md_t md = { .length = sizeof(struct yod_file_ans),
+                    .eq_handle = j->eq, .ct_handle = PTL_CT_NONE,
                     .options = PTL_MD_EVENT_SEND_DISABLE |
                                PTL_MD_EVENT_SUCCESS_DISABLE };
     ptl_pt_index_t pt;
     int rc;
 
-    F.ni = ni;
-    F.eq = eq;
-    F.size = size;
-    if ((rc = paths_confine(chroot)) < 0) {
+    F.job = *j;
+    F.slots = slots_wanted(j);
+    if ((rc = paths_confine(j->chroot)) < 0) {
         errno = -rc;
         return -1;
     }
-    if (!(F.ranks = calloc((size_t)size, sizeof(*F.ranks))) ||
-        PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
+    if (!(F.ranks = calloc((size_t)j->size, sizeof(*F.ranks))) ||
+        PtlPTAlloc(j->ni, 0, j->eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
-    for (int i = 0; i < size; i++) {
+    for (int i = 0; i < j->size; i++) {
         struct rank *r = &F.ranks[i];
-        r->nid = nids[i];
-        r->key = auth_rank_key(i);
+        r->nid = j->nids[i];
+        r->served = j->first <= i && i <= j->last;
+        r->key = yod_rank_key(&j->job_key, i);
+        r->files.cwd.fd = -1;
         memset(r->files.fd, -1, sizeof(r->files.fd));
+        if (!r->served)
+            continue;
         r->files.fd[0] = stdin_for(i);
         md.start = &r->ans;
         if ((rc = paths_start(&r->files.cwd)) < 0) {
             errno = -rc;
             return -1;
         }
-        if (PtlMDBind(ni, &md, &r->ans_md) != PTL_OK)
+        if (PtlMDBind(j->ni, &md, &r->ans_md) != PTL_OK)
             return -1;
     }
     append_req(F.req_buf[0]);
@@ -431,14 +620,14 @@ int fileio_event(const ptl_event_t *ev)
         if (!(r = rank_of_ptr(ev->user_ptr)))
             return 0;
         if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && r->files.cwd.fd >= 0)
-            link_failed((int)(r - F.ranks), ev->user_ptr == &r->ans ?
-                        "a file answer" : "file data");
+            F.job.link_failed(rank_no(r), ev->user_ptr == &r->ans ?
+                              "a file answer" : "file data");
         else if (ev->user_ptr == &r->ans && ev->ni_fail_type != PTL_NI_OK &&
                  r->files.cwd.fd >= 0)
             fprintf(stderr, "yod: rank %d: a file answer was not "
-                    "delivered\n", (int)(r - F.ranks));
+                    "delivered\n", rank_no(r));
         if (ev->user_ptr != &r->ans)
-            chunk_done(r, ev);
+            chunk_done(r, ev->user_ptr, ev);
         return 1;
     }
     if (ev->pt_index != YOD_PT_FILE)
@@ -452,20 +641,24 @@ int fileio_event(const ptl_event_t *ev)
 
 void fileio_poll(void)
 {
-    for (int i = 0; F.nparked && i < F.size; i++)
+    for (int i = 0; F.nparked && F.ranks && i < F.job.size; i++)
         if (F.ranks[i].parked && F.ranks[i].files.cwd.fd >= 0)
-            read_step(&F.ranks[i]);
+            read_fill(&F.ranks[i]);
 }
 
 void fileio_rank_ended(int rank)
 {
     struct rank *r;
 
-    if (!F.ranks || rank < 0 || rank >= F.size ||
+    if (!F.ranks || rank < 0 || rank >= F.job.size ||
         F.ranks[rank].files.cwd.fd < 0)
         return;
     r = &F.ranks[rank];
     files_close(&r->files);
     r->busy = 0;
     park(r, 0);
+    if (r->buf && PtlMDRelease(r->buf_md) == PTL_OK) {
+        free(r->buf);           /* else a Get or Put still uses it: kept */
+        r->buf = NULL;
+    }
 }

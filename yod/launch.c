@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "ioserver.h"
 #include "paths.h"
 #include "yod.h"
 
@@ -75,6 +76,7 @@ static const char *exe_env(void)
 static int build_args(const unsigned *nids, const int *locals)
 {
     char s[64], *map = malloc(16 * o.size + 32), *p = map;
+    char yod_env[sizeof("LWK_YOD=") + YOD_IO_SERVERS_MAX * 24];
     int rc = 0;
 
     if (!map)
@@ -94,8 +96,8 @@ static int build_args(const unsigned *nids, const int *locals)
     rc |= add_string(s);
     snprintf(s, sizeof(s), "PTL_PID=%d", YOD_APP_PID);
     rc |= add_string(s);
-    snprintf(s, sizeof(s), "LWK_YOD=%u:%d", self_nid, YOD_PID);
-    rc |= add_string(s);
+    snprintf(yod_env, sizeof(yod_env), "LWK_YOD=%s", ioservers_list());
+    rc |= add_string(yod_env);
     nenv = 5 + o.nenv;
     if (exe_env()) {
         rc |= add_string(exe_env());

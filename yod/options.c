@@ -67,6 +67,9 @@ static const char yod_usage[] =
     "  -chroot DIR     the ranks' files only inside DIR, which they see as /\n"
     "                  (no .., absolute path or symlink leads out); they\n"
     "                  start in it\n"
+    "  -io N           N I/O servers serve the ranks' files (yod and N-1\n"
+    "                  processes, each its own station; default 1 or the\n"
+    "                  cluster's, tools/cluster up --io N; docs/io.md)\n"
     "  -allow-root     run as root (refused by default: the ranks' file\n"
     "                  requests act with yod's rights; LWK_ALLOW_ROOT=1 too)\n"
     "  -core WHICH     core files of ranks that fault or abort (core.JOB.RANK\n"
@@ -463,6 +466,10 @@ static void yod_args(int argc, char **argv)
             add_env(a, value(argc, argv, &i, "NAME=VALUE"));
         } else if (!strcmp(a, "-chroot")) {
             o.chroot = dir_arg(a, value(argc, argv, &i, "a directory"));
+        } else if (!strcmp(a, "-io")) {
+            o.io = int_arg(a, value(argc, argv, &i, "1..16"), 1,
+                           YOD_IO_SERVERS_MAX, "give a number of I/O "
+                           "servers, 1..16");
         } else if (!strcmp(a, "-allow-root")) {
             o.allow_root = 1;
         } else if (!strcmp(a, "-core")) {

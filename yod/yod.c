@@ -31,6 +31,7 @@
 #include "yod_debug.h"
 #include "ptl_host.h"
 #include "ptl_linux.h"
+#include "ioserver.h"
 #include "uapi/abi.h"
 #include "cluster.h"
 #include "slurm.h"
@@ -338,25 +339,39 @@ void rank_ended(struct node *n, const struct yod_msg *m)
     n->held = (m->flags & YOD_EXIT_HELD) != 0;
     gdbserver_ended(n->rank, m);
     fileio_rank_ended(n->rank);
+    ioservers_rank_ended(n->rank);
     if (end_of_rank(n))
         end.kill_now = 1;
 }
 
 /* ---- the job ----------------------------------------------------------------- */
 
-/* File requests from the ranks (fileio.c), served from their start. */
+static void count_dropped(void)
+{
+    auth_drop(AUTH_FILE);
+}
+
+/* File requests from the ranks (fileio.c), served from their start: yod
+   is I/O server 0, the others serve their ranks too (ioserver.c). */
 static void start_fileio(void)
 {
-    unsigned nids[MAX_RANKS];
+    static unsigned nids[MAX_RANKS];
+    struct fileio_job j = { .ni = yod_ni, .eq = yod_eq, .size = o.size,
+                            .nids = nids, .job_key = auth_job_key(),
+                            .chroot = o.chroot,
+                            .dropped = count_dropped,
+                            .link_failed = link_failed };
 
     for (int r = 0; r < o.size; r++) {
         nids[r] = job[r]->nid;
         job[r]->rank_key = auth_rank_key(r);
     }
-    if (fileio_start(yod_ni, yod_eq, o.size, nids, o.chroot) < 0) {
+    ioservers_own(&j.first, &j.last);
+    if (fileio_start(&j) < 0) {
         free_all();
         die("cannot serve the ranks' files: %s", strerror(errno));
     }
+    ioservers_map();
 }
 
 static void on_signal(int sig)
@@ -491,6 +506,10 @@ int main(int argc, char **argv)
     int status;
     double t0 = now_ms(), t_loaded, t_started, t_ended;
 
+    if (argc == 2 && !strcmp(argv[1], "--io-server"))
+        iod_main(IOD_FD, IOD_FD);   /* an I/O server of a yod (ioserver.c) */
+    if (argc == 2 && !strcmp(argv[1], "--io-server-stdio"))
+        iod_main(0, 1);             /* the same on another host (ssh) */
     die_status = ST_CANNOT_RUN;
     parse_args(argc, argv);
     if (o.ask)
@@ -499,6 +518,7 @@ int main(int argc, char **argv)
     cluster_find();
     slurm_allocation();
     read_cluster(&first, &last);
+    ioservers_count();
     args_fit();
     auth_init();
     self_nid = cluster_service_nid(first, last);
@@ -509,6 +529,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);   /* a closed pipe is output_failed's */
     signal(SIGXFSZ, SIG_IGN);   /* past ulimit -f: EFBIG, not our end */
     open_portals(self_nid);
+    ioservers_start(o.io);
     launch();
     start_fileio();
     jobctl_open();
@@ -517,6 +538,7 @@ int main(int argc, char **argv)
     every_rank(YOD_START, "start");
     t_started = now_ms();
     run();
+    ioservers_end();
     t_ended = now_ms();
     gdbserver_close_all();
     jobctl_close();

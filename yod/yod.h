@@ -72,6 +72,7 @@ struct opts {
     uint32_t mode;              /* YOD_MODE_*: how ranks use a node's CPUs */
     int allow_root;             /* -allow-root, or LWK_ALLOW_ROOT=1 */
     const char *chroot;         /* -chroot DIR: the ranks' files in DIR */
+    int io;                     /* -io N: I/O servers; 0 the site's */
     double timeout;             /* seconds; 0: none */
     uint64_t heap, stack;       /* 0: the PCT's default */
     const char *nodes;          /* -nodes LIST, or NULL */
@@ -174,6 +175,10 @@ int auth_pct(const ptl_event_t *ev, const struct yod_msg *m, struct node *n);
 int auth_output(const ptl_event_t *ev, struct node *n);
 int auth_rank_sender(const ptl_event_t *ev, unsigned nid, unsigned *pid);
 int auth_drop(enum auth_kind kind);     /* count it; returns 0 */
+void auth_dropped(enum auth_kind kind, unsigned n);  /* an I/O server's */
+/* The keys an I/O server gets from yod (ioserver.c), never on the wire. */
+struct sipkey auth_transport_key(void);
+struct sipkey auth_job_key(void);
 void auth_report(void);                 /* what was dropped, if anything */
 
 /* launch.c: claim the nodes and load the program on them. */

@@ -6,11 +6,13 @@ YOD_BIN := $(BUILD)/bin/yod
 YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
             yod/launch.c yod/end.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
-            yod/slurm.c yod/siphash.c yod/rankdbg.c yod/gdbrsp.c \
+            yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c \
+            yod/rankdbg.c yod/gdbrsp.c \
             yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
             yod/postmortem.c yod/stacks.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
+            yod/ioserver.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             yod/yod_debug.h yod/rankdbg.h yod/gdbrsp.h yod/gdbregs.h \
             yod/gdbserver.h yod/gdbsession.h yod/jobctl.h yod/core.h yod/postmortem.h \
@@ -71,6 +73,13 @@ $(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
 	    yod/siphash.c -lportals
 
+# POSIX aio through the rank's I/O server (tests/qemu/suite-io).
+YOD_AIO_ELF := $(BUILD)/tests/yod/aiotest.elf
+$(YOD_AIO_ELF): tests/yod/aiotest.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
 # Output and files when yod cannot write them, and from threads
 # (tests/qemu/suite-yodio).
 YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
@@ -123,10 +132,11 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 	    -iquote yod -iquote kernel/include -o $@ $< yod/siphash.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
-test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) \
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) \
     $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
     $(FORGE_ELF) $(FORGE_BIN)
-TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs
+TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs \
+               tests/qemu/suite-io
 
 # Fan-out loading: 8 MiB of initialised data checked on every rank
 # (tests/qemu/suite-yodfan, tests/bench/yod/run).
@@ -169,3 +179,16 @@ $(SCALE_ELF): tests/yod/allreduce.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 
 test-build: $(SCALE_ELF)
 TEST_SUITES += tests/qemu/suite-scale
+
+# The IOR-style benchmark of the ranks' file I/O through yod and its I/O
+# servers (tests/bench/io/run; docs/io.md).
+IOR_ELF := $(BUILD)/tests/bench/ior.elf
+$(IOR_ELF): tests/bench/io/ior.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -Wall -Wextra \
+	    -Werror -o $@ $<
+
+bench-io: $(IOR_ELF) $(YOD_BIN)
+	tests/bench/io/run $(BUILD)
+.PHONY: bench-io

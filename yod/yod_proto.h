@@ -197,18 +197,31 @@
  * an answer: for WRITE the rank exposes its buffer (an ME for Gets, match
  * bits YOD_MB_BUF | seq) and yod Gets it, for READ and GETCWD the rank
  * exposes its buffer for Puts and yod Puts the bytes straight into it, in
- * chunks of its own choosing at their offsets.  One request at a time per
- * rank; the answer comes after the last byte moved.  fds are the rank's:
+ * chunks of its own choosing at their offsets, several at once.  One
+ * request at a time per rank; the answer comes after the last byte moved.  fds are the rank's:
  * yod maps them to its own (0 is yod's stdin for rank 0, /dev/null for the
  * others; 1 and 2 stay on the output path above).  Open flags and errno
  * travel in this file's numbering (newlib's and Linux's differ): YOD_O_*,
  * and an errno's place in YOD_ERRNO_LIST (1-based, 0 = none).
+ *
+ * I/O servers (yod -io N; docs/io.md).  A job's files may be served by
+ * several servers: yod itself and processes yod starts, each a station of
+ * its own on a service nid with pid YOD_IOD_PID, which yod gives the
+ * job's key over a private channel (a stream between the two processes,
+ * or ssh's, never the wire).  The ranks learn them from
+ * LWK_YOD=NID:PID@FIRST-LAST,...: the first is yod (output, and the ranks
+ * of its range), each entry serves ranks FIRST..LAST (none if LAST <
+ * FIRST); rank r sends its file requests to the entry whose range holds
+ * it (yod_io_station), with everything above unchanged (the same
+ * signatures, answers and data movement, its buffers exposed to that
+ * server alone).  An entry without a range is yod's for every rank.
  */
 #ifndef YOD_PROTO_H
 #define YOD_PROTO_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "siphash.h"
 
@@ -220,7 +233,9 @@
                                    a PCT that knew a yod's signed frames
                                    from the same nid must not take them
                                    for that yod's */
+#define YOD_IOD_PID     4       /* an I/O server's, on its own nid */
 #define YOD_APP_PID     10      /* rank-local index 0 */
+#define YOD_IO_SERVERS_MAX 16   /* I/O servers of a job (yod -io N) */
 
 /* A station (nid, pid) in one word, as FLOAD carries src and owner. */
 #define YOD_STATION(nid, pid)   ((uint64_t)(nid) << 32 | (uint32_t)(pid))
@@ -406,6 +421,9 @@ enum yod_file_op {
                            ino, off, reclen, type, name); the answer is
                            their bytes, 0 at the end (a Linux program's
                            readdir, lxrt/rt_file.c) */
+    YOD_F_PREAD, YOD_F_PWRITE,  /* READ and WRITE at offset `off` of the
+                                   file (pread(2), pwrite(2)): the fd's
+                                   own offset stays (POSIX aio, libc/aio.c) */
 };
 
 /* Open flags: the access mode is 0, 1, 2 as everywhere; the rest bits. */
@@ -439,8 +457,9 @@ struct yod_file_req {
     uint32_t flags;             /* OPEN: YOD_O_*; ACCESS: R/W/X_OK bits;
                                    LSEEK: whence (SEEK_SET/CUR/END 0/1/2) */
     uint32_t mode;              /* OPEN, MKDIR: permission bits */
-    int64_t off;                /* LSEEK, FTRUNCATE */
-    uint64_t len;               /* READ, WRITE, GETCWD: the rank's buffer */
+    int64_t off;                /* LSEEK, FTRUNCATE, PREAD, PWRITE */
+    uint64_t len;               /* READ, WRITE, PREAD, PWRITE, GETCWD: the
+                                   rank's buffer */
     uint32_t path_len;          /* bytes of path, its NUL included */
     uint32_t path2_len;         /* LINK, RENAME: the new name, after it */
     uint64_t mac;               /* yod_file_mac */
@@ -476,6 +495,47 @@ struct yod_file_ans {
     int64_t ret;                /* the result on success */
     struct yod_stat st;         /* FSTAT, STAT, LSTAT */
 };
+
+/* Which of n servers serves rank r of `size` (yod's choice within one
+   host): ranks in n even blocks, so a node's ranks (yod -vn) share one. */
+static inline int yod_io_server_of(int r, int size, int n)
+{
+    return (int)((long)r * n / size);
+}
+
+/* Rank r's I/O server in LWK_YOD's list (above): the station of the entry
+   whose range holds r, else the first (yod).  0, or -1 if `list` does not
+   begin with a station. */
+static inline int yod_io_station(const char *list, int r, unsigned *nid,
+                                 unsigned *pid)
+{
+    const char *p = list;
+    char *end;
+    int found = 0;
+
+    *nid = *pid = 0;
+    if (!*p)
+        return -1;
+    for (int first = 1; p && *p; first = 0) {
+        unsigned long n = strtoul(p, &end, 10), q;
+        long lo = 0, hi = -1;
+
+        if (*end != ':')
+            return first ? -1 : 0;
+        q = strtoul(end + 1, &end, 10);
+        if (*end == '@') {
+            lo = strtol(end + 1, &end, 10);
+            hi = *end == '-' ? strtol(end + 1, &end, 10) : -1;
+        }
+        if (first || (!found && lo <= r && r <= hi)) {
+            *nid = (unsigned)n;
+            *pid = (unsigned)q;
+            found = !first || (lo <= r && r <= hi);
+        }
+        p = *end == ',' ? end + 1 : NULL;
+    }
+    return 0;
+}
 
 /* Rank r's child after `prev` (-1: its first) in the binomial tree of
    `size` ranks, or -1: r + 1, r + 2, r + 4, ... for the powers of two

@@ -24,7 +24,8 @@
  *                             count, crc and first line
  *   iotest bw BYTES           time writing and reading back a file of BYTES
  *   iotest lat N              time N stat calls (a small request's round trip)
- *   iotest escape OUT         under yod -chroot DIR, inside DIR: every way
+ *   iotest escape OUT         (the last rank) under yod -chroot DIR, inside
+ *                             DIR: every way
  *                             out to OUT (DIR's parent, by its absolute
  *                             path) fails: .., absolute paths, the
  *                             symlinks DIR/abs -> OUT and DIR/up -> ..;
@@ -36,9 +37,19 @@
  *                             (/dev/fd/0, DIR/in -> /dev/stdin), the device
  *                             DEV: all ENOENT; /dev/null, /dev/zero and
  *                             DIR's links themselves are there
- *   iotest garbage            malformed requests straight to yod's portal,
- *                             signed as libc signs them, and unsigned and
+ *   iotest garbage            malformed requests straight to the portal of
+ *                             the rank's I/O server (yod, or with yod -io N
+ *                             the one LWK_YOD's list names for it), signed
+ *                             as libc signs them, and unsigned and
  *                             replayed ones
+ *   iotest chunks NAME CHUNK COUNT
+ *                             rank r writes NAME.r in COUNT chunks of
+ *                             CHUNK bytes of pattern(r) (offset by what
+ *                             came before), one write(2) each (the rest
+ *                             of a short one again), printing "rank R
+ *                             acked N" as each is written; a failing
+ *                             write prints "rank R write N: strerror" and
+ *                             the rank exits 4
  *
  * pattern(r)[i] = (i % 251 + r) & 255: a prime period, so a chunk landing
  * at the wrong offset shows.
@@ -305,6 +316,8 @@ static int do_escape(const char *out)
     struct stat st;
     int fd;
 
+    if (rank != lwk_size() - 1)
+        return 0;               /* the last rank alone: it moves DIR's files */
     fd = open("/in.txt", O_RDONLY);
     check(fd >= 3 && read(fd, buf, sizeof(buf) - 1) > 0 &&
           !strncmp(buf, "inside", 6) && close(fd) == 0, "/in.txt is DIR's");
@@ -499,6 +512,39 @@ static int do_lat(int n)
     return fails;
 }
 
+/* ---- acknowledged writes, one by one ------------------------------------------ */
+
+static int do_chunks(const char *name, size_t chunk, long count)
+{
+    char path[64], *b = pattern(chunk + 251, rank);     /* the period */
+    int fd;
+
+    snprintf(path, sizeof(path), "%s.%ld", name, rank);
+    if (!b || (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
+        printf("rank %ld cannot create %s: %s\n", rank, path,
+               strerror(errno));
+        return 3;
+    }
+    for (long k = 0; k < count; k++) {
+        const char *p = b + (size_t)k * chunk % 251;
+        size_t done = 0;
+        ssize_t n = 0;
+
+        /* A short write (a disk full in the middle of the chunk) is
+           followed by one of the rest, as programs do: its error is
+           that call's (ENOSPC), whichever rank filled the disk. */
+        while (done < chunk && (n = write(fd, p + done, chunk - done)) > 0)
+            done += (size_t)n;
+        if (done != chunk) {
+            printf("rank %ld write %ld: %s\n", rank, k + 1,
+                   n < 0 ? strerror(errno) : "short");
+            return 4;
+        }
+        printf("rank %ld acked %ld\n", rank, k + 1);
+    }
+    return close(fd) == 0 ? 0 : 5;
+}
+
 /* ---- malformed requests: yod must answer EINVAL/ENOSYS or drop them -------- */
 
 static struct {
@@ -568,6 +614,7 @@ static int do_garbage(void)
     ptl_handle_me_t h;
     ptl_pt_index_t pt;
     int r[8];
+    unsigned nid, pid;
 
     if (!y || PtlInit() != PTL_OK ||
         PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
@@ -576,8 +623,11 @@ static int do_garbage(void)
         PtlEQAlloc(g.ni, 16, &g.eq) != PTL_OK ||
         PtlPTAlloc(g.ni, 0, g.eq, YOD_PT_FILE, &pt) != PTL_OK)
         return 100;
-    g.yod.phys.nid = (ptl_nid_t)strtoul(y, NULL, 0);
-    g.yod.phys.pid = (ptl_pid_t)strtoul(strchr(y, ':') + 1, NULL, 0);
+    /* LWK_YOD=YOD,SERVER,...: this rank's server (yod_proto.h) */
+    if (yod_io_station(y, (int)rank, &nid, &pid) < 0)
+        return 102;
+    g.yod.phys.nid = (ptl_nid_t)nid;
+    g.yod.phys.pid = (ptl_pid_t)pid;
     me.match_id = g.yod;
     md.eq_handle = g.eq;
     if (PtlMEAppend(g.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, NULL, &h)
@@ -585,7 +635,7 @@ static int do_garbage(void)
         return 101;
     g.key.k0 = lwk_getauxval(AT_LWK_YOD_KEY0, 0);
     g.key.k1 = lwk_getauxval(AT_LWK_YOD_KEY1, 0);
-    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 1, .rank = 0,
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 1, .rank = rank,
                                  .path_len = 10 };
     memcpy(g.q.path, ".", 2);
     r[0] = signed_request(YOD_FILE_REQ_HDR + 2);    /* lengths disagree */
@@ -597,10 +647,11 @@ static int do_garbage(void)
     g.q.rank = 77;
     g.q.seq = 3;
     r[3] = signed_request(YOD_FILE_REQ_HDR);    /* not this rank: dropped */
-    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 4, .fd = 40,
+    g.q = (struct yod_file_req){ .op = YOD_F_READ, .seq = 4, .rank = rank,
+                                 .fd = 40,
                                  .len = 10 };
     r[4] = signed_request(YOD_FILE_REQ_HDR);    /* fd not open */
-    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 5,
+    g.q = (struct yod_file_req){ .op = YOD_F_STAT, .seq = 5, .rank = rank,
                                  .path_len = 2 };
     memcpy(g.q.path, ".", 2);
     g.q.mac = 12345;
@@ -653,6 +704,8 @@ int main(int argc, char **argv)
         return do_escape(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "lat"))
         return do_lat(atoi(argv[2]));
+    if (argc == 5 && !strcmp(argv[1], "chunks"))
+        return do_chunks(argv[2], strtoul(argv[3], NULL, 0), atol(argv[4]));
     if (argc == 3 && !strcmp(argv[1], "bw"))
         return do_bw(strtoul(argv[2], NULL, 0));
     fprintf(stderr, "usage: iotest write|read|ops|cwd|errors|hold|create|"

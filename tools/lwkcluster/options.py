@@ -13,6 +13,7 @@ from qemu import KEY_MODULE, MODNAME_MAX, module_line
 
 MAX_NODES = 256
 MAX_CPUS = 64           # kernel/include/cpu.h
+MAX_IO_SERVERS = 16     # yod/yod_proto.h YOD_IO_SERVERS_MAX
 NIC_KINDS = ('virtio', 'e1000e')
 E1000E_MAX_MTU = 9216   # kernel/e1000e.c: the 82574L's 9234-byte frames
 
@@ -30,6 +31,9 @@ def check_up_options(opts, kernel, pct):
         raise usage_error('--cpus %d: give 1..%d CPUs per node (the '
                           'Q-Kernel starts at most %d)' %
                           (opts.cpus, MAX_CPUS, MAX_CPUS))
+    if opts.io is not None and not 1 <= opts.io <= MAX_IO_SERVERS:
+        raise usage_error('--io %d: give 1..%d I/O servers per job (yod -io '
+                          'N; docs/io.md)' % (opts.io, MAX_IO_SERVERS))
     top = 9000 if opts.net == 'vde' else 65000
     if not 1024 <= opts.mtu <= top:
         raise usage_error('--mtu %d: %s carries 1024..%d (Portals needs '

@@ -303,6 +303,8 @@ def write_env(d, opts):
            ('LWK_NNODES', opts.nodes), ('LWK_SERVICE_NID_FIRST', svc),
            ('LWK_SERVICE_NID_LAST', svc_last),
            ('PTL_IFACE', iface), ('PTL_MTU', opts.mtu)]
+    if opts.io:         # yod's default -io (docs/io.md)
+        env.append(('LWK_IO_SERVERS', opts.io))
     if segment_window(opts):
         env.append(('PTL_WINDOW', segment_window(opts)))
     if kind == 'tap':
