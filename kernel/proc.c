@@ -26,10 +26,11 @@
    programs it runs (for fault reports).  PCT, heap, stack and their page
    tables must fit the 604 KiB the kernel leaves free there on a 128 MiB
    node, or a 2 MB chunk is taken from the programs (suite-user's
-   memfig-all-outside-os-chunk).  With a 148 KiB PCT data and bss (job
-   table, request buffers, fan-out, debug state), 224 KiB of heap keeps
-   44 KiB spare for its page tables and the kernel's pages. */
-#define PCT_HEAP        KiB(224)
+   memfig-all-outside-os-chunk).  The PCT's text is 128 KiB and its data
+   and bss 160 KiB (job table, request buffers, fan-out, debug state,
+   libc's channel to yod); 208 KiB of heap leaves 40 KiB for its page
+   tables and the kernel's own pages. */
+#define PCT_HEAP        KiB(208)
 #define PCT_STACK       KiB(64)
 #define SLOT_SPAN       (4 * REGION_SPAN)
 
