@@ -352,7 +352,8 @@ static int open_portals(void)
                     .ct_handle = PTL_CT_NONE };
     ptl_pt_index_t pt;
 
-    /* The PCT's heap is 256 KiB: a small area for EQ rings. */
+    /* The PCT's heap is small (kernel/proc.c PCT_HEAP): a small area for
+       EQ rings. */
     setenv("PTL_SHM_KB", "64", 1);
     if (PtlInit() != PTL_OK ||
         PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL,
