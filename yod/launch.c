@@ -335,6 +335,7 @@ static int pick_nodes(void)
 {
     int got = 0;
 
+    ranks_forget_ends();
     for (int i = 0; i < nnodes; i++) {
         nodes[i].rank = -1;
         nodes[i].nlocal = 1;

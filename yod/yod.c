@@ -221,6 +221,13 @@ static void ended(struct node *n)
     n->exited = 1;
 }
 
+/* A new attempt at the launch (launch.c fan_launch): the ends heard in
+   the last one (the ranks it loaded, then freed) are not this one's. */
+void ranks_forget_ends(void)
+{
+    nended = 0;
+}
+
 /* Writing the job's output failed (errno says why).  A closed pipe (yod |
    head) means no one reads it: end the job quietly, with SIGPIPE's status
    as a shell shows it.  Anything else (a full disk) is said once, and the

@@ -123,6 +123,7 @@ int report(void);                       /* lines, and the job's status */
 
 /* yod.c: the job: the ranks' output, how they end. */
 int ranks_left(void);
+void ranks_forget_ends(void);           /* a new launch attempt */
 void output(const ptl_event_t *ev);
 void rank_ended(struct node *n, const struct yod_msg *m);
 void lost(struct node *n, const char *what);    /* a node of the job is gone */
