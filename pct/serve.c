@@ -85,7 +85,8 @@ void claim(const struct yod_msg *m, const struct sipkey *k,
     job.nonce = m->nonce;
     job.key = *k;
     job.owner = owner;
-    job.heard = now_ms();               /* the lease starts */
+    job.heard = job.claimed = now_ms(); /* the lease starts */
+    job.pings = 0;
 }
 
 void finish_load(struct job *j, const struct yod_msg *m)
@@ -146,9 +147,10 @@ static void lease_check(void)
 
     if (silent <= YOD_LEASE_MS)
         return;
-    printf("pct: job %u: yod at %u:%u silent %d s, job killed, node freed\n",
+    printf("pct: job %u: yod at %u:%u silent %d s (claimed %d ms ago, %u "
+           "of its PINGs heard), job killed, node freed\n",
            job.id, job.owner.phys.nid, job.owner.phys.pid,
-           (int)(silent / 1000));
+           (int)(silent / 1000), (int)(now_ms() - job.claimed), job.pings);
     ranks_drop();
     free_node();
 }
@@ -191,6 +193,7 @@ static void ping(const struct yod_msg *m, ptl_process_t from,
         if (!auth_fresh(m, AUTH_NEXT, 1))
             return;             /* an old PING played again */
         job.heard = now_ms();
+        job.pings++;
     }
     if (!reply_on_its_way(from, YOD_ALIVE))     /* one tells as much */
         answer(m, from, k, YOD_ALIVE, NULL);

@@ -47,6 +47,8 @@ extern struct served {
                                           or have ended (a START asked
                                           again is answered OK) */
     uint64_t heard;                    /* node ms: the owner's last request */
+    uint64_t claimed;                  /* node ms: the claim */
+    uint32_t pings;                    /* the owner's PINGs since */
 } job;
 
 /* serve.c */

@@ -4,7 +4,7 @@
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
               test_lib test_modline test_yod_end test_acpi test_siphash \
               test_ratelimit test_e1000e_ring test_linux_abi \
-              test_slurm_hostlist test_gdbrsp test_core
+              test_slurm_hostlist test_gdbrsp test_core test_yod_lease
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -17,6 +17,7 @@ UNIT_SRCS_test_virtq    := kernel/virtq.c
 UNIT_SRCS_test_e1000e_ring := kernel/e1000e_ring.c
 UNIT_SRCS_test_modline  := pct/modline.c
 UNIT_SRCS_test_yod_end  := yod/end.c
+UNIT_SRCS_test_yod_lease := yod/lease.c
 UNIT_SRCS_test_slurm_hostlist := yod/slurm.c
 UNIT_SRCS_test_gdbrsp   := yod/gdbrsp.c yod/gdbregs.c
 UNIT_SRCS_test_core     := yod/core.c

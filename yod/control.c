@@ -28,8 +28,7 @@ static struct {
     ptl_handle_md_t ping_md;
     ptl_handle_md_t ans_md;     /* no bytes: output answers (hdr_data) */
     struct yod_msg ping[MAX_RANKS];     /* by rank: each signed for its node */
-    double round;               /* ms: this round of pings began */
-    int next;                   /* the rank to ping next this round */
+    struct ping_round round;    /* lease.c */
     double called;              /* ms: heartbeat's last look */
     int watch;                  /* the job runs: silent nodes are down */
 } P;
@@ -126,28 +125,22 @@ static void ping(int r, double now)
            PTL_NO_ACK_REQ, to, YOD_PT_CTL, 0, 0, NULL, 0);
 }
 
-/* The lease: every node yod holds is pinged once each YOD_PING_MS, the
-   nodes spread over the period (all at once, the ALIVEs of hundreds of
-   nodes overflow yod's port on the switch: request.c).  If yod itself
-   was stalled (stopped, or a slow terminal), the nodes get the benefit
-   of the doubt. */
+/* The lease: every node yod holds is pinged once each YOD_PING_MS
+   (lease.c paces them).  If yod itself was stalled (stopped, or a slow
+   terminal), the nodes get the benefit of the doubt. */
 static void heartbeat(void)
 {
     double now = now_ms();
-    int due;
+    int end;
 
     if (P.called && now - P.called > 2 * YOD_PING_MS)
         for (int r = 0; r < o.size; r++)
             if (job[r])
                 job[r]->heard = now;
     P.called = now;
-    if (now - P.round >= YOD_PING_MS) {
-        P.round = now;
-        P.next = 0;
-    }
-    due = (int)(o.size * (now - P.round) / YOD_PING_MS) + 1;
-    while (P.next < due && P.next < o.size)
-        ping(P.next++, now);
+    end = ping_round_due(&P.round, o.size, now, YOD_PING_MS);
+    while (P.round.next < end)
+        ping(P.round.next++, now);
 }
 
 static void control(const ptl_event_t *ev)

@@ -129,6 +129,15 @@ void rank_ended(struct node *n, const struct yod_msg *m);
 void lost(struct node *n, const char *what);    /* a node of the job is gone */
 void link_failed(int rank, const char *what);   /* a rank's data is lost */
 
+/* lease.c: which nodes to PING now.  A round pings ranks 0..size-1,
+   spread over `period` ms; ping ranks pr->next up to the returned end
+   (exclusive), advancing pr->next.  Times in ms, any origin but 0. */
+struct ping_round {
+    double start;               /* ms: this round began; 0: none yet */
+    int next;                   /* the rank to ping next this round */
+};
+int ping_round_due(struct ping_round *pr, int size, double now, double period);
+
 /* control.c: Portals and what the nodes say. */
 void open_portals(unsigned nid);
 void append(ptl_pt_index_t pt, void *buf, size_t len, unsigned opts,

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE             /* pthread_timedjoin_np */
 #include <poll.h>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,25 @@ struct vde {
     uint8_t buf[PTL_ETH_HLEN + PTL_MTU_MAX];
 };
 
+/* Never waits: a switch that cannot take the frame now (its queue is
+ * full: a switch starved of CPU on a loaded host) makes send() block, and
+ * this runs with the process-wide lock held (progress.c): every thread of
+ * the process stood still, yod's lease PINGs with them, for seconds.
+ * Not writable is -1, "the host could not take it": the core retries
+ * soon (tx_stalled) and carries on meanwhile. */
 static int vde_tx(struct ptl_tp *tp, const struct ptl_iov *iov, int niov)
 {
     struct vde *v = tp->priv;
-    size_t len = ptl_tp_gather(v->buf, sizeof(v->buf), iov, niov);
+    struct pollfd pfd = { .fd = vde_datafd(v->conn), .events = POLLOUT };
+    size_t len;
 
+    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLOUT))
+        return -1;
+    len = ptl_tp_gather(v->buf, sizeof(v->buf), iov, niov);
     if (len == 0)
         return -1;
-    return vde_send(v->conn, v->buf, len, 0) == (ssize_t)len ? 0 : -1;
+    return vde_send(v->conn, v->buf, len, MSG_DONTWAIT) == (ssize_t)len ? 0
+                                                                        : -1;
 }
 
 static long vde_rx(struct ptl_tp *tp, void *buf, size_t len)

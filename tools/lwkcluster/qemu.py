@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 from clusterdir import Node, mac_of, write_atomic
-from processes import wait_for
+from processes import nice_session, wait_for
 from segment import (debian_switch, netns_name, port_attached, segment_window,
                      service_range, vde_netdev)
 
@@ -42,8 +42,14 @@ def module_line(name, args, nid):
     return ' '.join([name] + args + ['env=LWK_NID=%d' % nid])
 
 
+def node_nice():
+    """The nodes yield the host to the switch, yod and the user's other
+    work (LWK_NODE_NICE, default 10)."""
+    return int(os.environ.get('LWK_NODE_NICE', '10'))
+
+
 def qemu_argv(d, opts, index, nid):
-    argv = ['nice', '-n', os.environ.get('LWK_NODE_NICE', '10'),
+    argv = ['nice', '-n', str(node_nice()),
             os.environ.get('QEMU') or 'qemu-system-x86_64',
             '-name', 'lwk-node-%d' % nid,
             ] + machine_args(opts) + ['-m', opts.mem,
@@ -137,6 +143,7 @@ def spawn_nodes(d, opts):
                 qemu_argv(d, opts, i, nid), cwd=d.boot,
                 stdin=subprocess.DEVNULL, stdout=err, stderr=err,
                 start_new_session=True)
+        nice_session(procs[nid].pid, node_nice())
         if one_by_one:
             wait_for(lambda: port_attached(d, i + 1) or
                      procs[nid].poll() is not None, 30,
