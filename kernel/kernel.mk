@@ -20,8 +20,8 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
 # alone uses SSE: its entry points get an _sse suffix here and
 # kernel/portals.c calls them between an FPU save and restore.
 KPTL_SRCS   := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
-               portals/list.c portals/target.c portals/initiator.c \
-               portals/rel.c portals/recover.c portals/receive.c \
+               portals/list.c portals/search.c portals/target.c portals/initiator.c \
+               portals/rel.c portals/peer.c portals/recover.c portals/receive.c \
                portals/wire.c portals/atomic_ops.c yod/siphash.c
 KPTL_SSE    := -Dptl_atomic_apply=ptl_atomic_apply_sse \
                -Dptl_atomic_valid=ptl_atomic_valid_sse \

@@ -159,8 +159,8 @@ static bool op_allowed(const struct ptl_me *me, uint8_t wtype)
     }
 }
 
-static bool uh_matches(struct ptl_lib *lib, struct ptl_ni *ni,
-                       const struct ptl_me *me, const struct ptl_uh *uh)
+bool ptl_uh_matches(struct ptl_lib *lib, struct ptl_ni *ni,
+                    const struct ptl_me *me, const struct ptl_uh *uh)
 {
     struct ptl_whdr h;
 
@@ -221,16 +221,16 @@ static void uh_drop(struct ptl_lib *lib, struct ptl_pt *pt,
  * use-once entry).  claim: me is a real entry (not a search) and may take
  * a header whose message is still landing (its event comes when the last
  * fragment does); a search delete skips them.  Returns matches found. */
-static unsigned uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
-                        struct ptl_pt *pt, struct ptl_me *me, bool deliver,
-                        bool once, bool claim)
+unsigned ptl_uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
+                     struct ptl_pt *pt, struct ptl_me *me, bool deliver,
+                     bool once, bool claim)
 {
     struct ptl_uh **pp = &pt->uh, *prev = NULL;
     unsigned n = 0;
 
     while (*pp != NULL) {
         struct ptl_uh *uh = *pp;
-        if (!uh_matches(lib, ni, me, uh) ||
+        if (!ptl_uh_matches(lib, ni, me, uh) ||
             (deliver && uh->pending && !claim)) {
             prev = uh;
             pp = &uh->next;
@@ -388,7 +388,7 @@ static void me_link(struct ptl_lib *lib, struct ptl_me *me)
     struct ptl_pt *pt = &ni->pts[me->pt];
 
     if (me->list == PTL_PRIORITY_LIST &&
-        uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE,
+        ptl_uh_scan(lib, ni, pt, me, true, me->me.options & PTL_ME_USE_ONCE,
                 true) &&
         (me->me.options & PTL_ME_USE_ONCE)) {
         /* Satisfied, never linked: AUTO_UNLINK all the same (the
@@ -513,109 +513,4 @@ int PtlMEUnlink(ptl_handle_me_t h)
 int PtlLEUnlink(ptl_handle_le_t h)
 {
     return PtlMEUnlink(h);
-}
-
-/* Matches a search would report (SEARCH_ONLY sees headers still landing,
- * SEARCH_DELETE does not), at most one for a use-once entry. */
-static unsigned search_count(struct ptl_lib *lib, struct ptl_ni *ni,
-                             struct ptl_pt *pt, struct ptl_me *me,
-                             bool delete)
-{
-    unsigned n = 0;
-
-    for (struct ptl_uh *uh = pt->uh; uh != NULL; uh = uh->next)
-        if (uh_matches(lib, ni, me, uh) && !(delete && uh->pending) &&
-            ++n == 1 && (me->me.options & PTL_ME_USE_ONCE))
-            break;
-    return n;
-}
-
-/* PtlMESearch: a temporary entry that never links.  SEARCH_ONLY reports
- * every match as a SEARCH event (only the first for a use-once entry);
- * SEARCH_DELETE consumes every match (the first, use-once) as overflow
- * events.  No match is a SEARCH event with PTL_NI_NO_MATCH.  Each result
- * counts on the entry's counting event, and a persistent entry's matches
- * are followed by one failure there, "search done".  If the EQ has no
- * room for every event the search owes, nothing is done and the call
- * says PTL_NO_SPACE: a probe must never lose its answer (the caller
- * drains and asks again). */
-static int search_locked(struct ptl_lib *lib, unsigned nii,
-                         ptl_pt_index_t pti, const ptl_me_t *mein,
-                         bool is_le, ptl_search_op_t op, void *uptr)
-{
-    struct ptl_ni *ni = &lib->ni[nii];
-    bool delete = op == PTL_SEARCH_DELETE;
-    struct ptl_me tmp;
-    struct ptl_pt *pt;
-    ptl_event_t ev;
-    unsigned want;
-
-    if (pti > lib->p.max_pt_index || !ni->pts[pti].used ||
-        (op != PTL_SEARCH_ONLY && op != PTL_SEARCH_DELETE))
-        return PTL_ARG_INVALID;
-    pt = &ni->pts[pti];
-    ptl_memzero(&tmp, sizeof(tmp));
-    tmp.me = *mein;
-    tmp.is_le = is_le;
-    tmp.user_ptr = uptr;
-    tmp.pt = pti;
-    tmp.searching = true;
-    tmp.ct = NULL;
-    if (mein->ct_handle != PTL_CT_NONE &&
-        (tmp.ct = ptl_ct_get(lib, mein->ct_handle, nii)) == NULL)
-        return PTL_ARG_INVALID;
-    want = search_count(lib, ni, pt, &tmp, delete);
-    if (pt->eq != NULL && ptl_eq_space(pt->eq) < (want ? want : 1))
-        return PTL_NO_SPACE;
-    if (uh_scan(lib, ni, pt, &tmp, delete,
-                mein->options & PTL_ME_USE_ONCE, false) == 0) {
-        ptl_memzero(&ev, sizeof(ev));
-        ev.type = PTL_EVENT_SEARCH;
-        ev.user_ptr = uptr;
-        ev.ni_fail_type = PTL_NI_NO_MATCH;
-        ptl_target_event(lib, pt, &tmp, PTL_EVENT_SEARCH, &ev);
-    } else if (tmp.ct != NULL && !(mein->options & PTL_ME_USE_ONCE)) {
-        /* A persistent entry may match any number of headers, so a
-         * program that waits on the counter alone cannot know when the
-         * successes stop: the search marks its end with one failure (the
-         * reference implementation's "search done"; a use-once entry's
-         * single success, or its no-match failure, is the end). */
-        ptl_ct_add(lib, tmp.ct, 0, 1);
-    }
-    return PTL_OK;
-}
-
-static int search(ptl_handle_ni_t nih, ptl_pt_index_t pti,
-                  const ptl_me_t *me, bool is_le, ptl_search_op_t op,
-                  void *uptr)
-{
-    struct ptl_lib *lib;
-    unsigned nii;
-    struct ptl_ni *ni = ptl_resolve_ni(nih, &lib, &nii);
-    int rc;
-
-    if (ni == NULL || me == NULL ||
-        is_le != !!(ni->options & PTL_NI_NO_MATCHING))
-        return PTL_ARG_INVALID;
-    ptl_enter(lib);
-    rc = search_locked(lib, nii, pti, me, is_le, op, uptr);
-    ptl_leave(lib);
-    return rc;
-}
-
-int PtlMESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_me_t *me,
-                ptl_search_op_t op, void *uptr)
-{
-    return search(ni, pt, me, false, op, uptr);
-}
-
-int PtlLESearch(ptl_handle_ni_t ni, ptl_pt_index_t pt, const ptl_le_t *le,
-                ptl_search_op_t op, void *uptr)
-{
-    ptl_me_t me;
-
-    if (le == NULL)
-        return PTL_ARG_INVALID;
-    ptl_le_to_me(le, &me);
-    return search(ni, pt, &me, true, op, uptr);
 }

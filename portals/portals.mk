@@ -5,8 +5,8 @@
 PTL_B        := $(BUILD)/portals
 PTL_INC      := -Iportals/include -Iportals -iquote yod
 PTL_CORE     := portals/lib.c portals/ni.c portals/eq.c portals/ct.c \
-                portals/list.c portals/target.c portals/initiator.c \
-                portals/rel.c portals/recover.c portals/receive.c \
+                portals/list.c portals/search.c portals/target.c portals/initiator.c \
+                portals/rel.c portals/peer.c portals/recover.c portals/receive.c \
                 portals/wire.c portals/atomic_ops.c
 PTL_LINUX    := portals/linux/host.c portals/linux/progress.c \
                 portals/linux/init.c portals/linux/tp_mem.c \

@@ -396,6 +396,15 @@ void ptl_uh_abort(struct ptl_lib *lib, struct ptl_pt *pt,
 void ptl_me_unlink(struct ptl_lib *lib, struct ptl_pt *pt,
                    struct ptl_me *me);
 void ptl_pt_reset(struct ptl_lib *lib, struct ptl_pt *pt);
+/* Does unexpected header uh match entry me?  ptl_uh_scan: walk pt's
+ * unexpected list for me (deliver: report and remove matches, else
+ * report them as SEARCH events; once: stop at the first; claim: me is
+ * a real entry, see list.c); how many matched.  search.c uses both. */
+bool ptl_uh_matches(struct ptl_lib *lib, struct ptl_ni *ni,
+                    const struct ptl_me *me, const struct ptl_uh *uh);
+unsigned ptl_uh_scan(struct ptl_lib *lib, struct ptl_ni *ni,
+                     struct ptl_pt *pt, struct ptl_me *me, bool deliver,
+                     bool once, bool claim);
 
 /* ---- target.c ---- */
 /* Process an in-order request fragment; false = no resources, retry. */
@@ -425,7 +434,7 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
                uint8_t wtype, const void *operand, ptl_op_t op,
                ptl_datatype_t dt);
 
-/* ---- rel.c ---- */
+/* ---- peer.c ---- */
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
 /* A message slot: a response, or an operation (to this very process if
