@@ -96,6 +96,7 @@ static void release(struct proc *p)
     proc_event_flush();         /* what it did that was not logged */
     kptl_release(p);
     smartmap_leave(p);          /* nobody reaches its memory any more */
+    profile_forget(p);          /* before its histogram's region goes */
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
         if (!r->size)
@@ -349,6 +350,7 @@ static void switch_to(struct trapframe *tf, struct proc *next)
     *tf = next->frame;
     current = next;
     aspace_switch(next->cr3);
+    profile_switch(this_cpu());
 }
 
 static void on_quantum(void)

@@ -87,6 +87,7 @@ static void take_thread(void *arg)
     c->thread = *(struct thread_start *)arg;
     c->main = c->thread.main;
     __atomic_store_n(&c->proc, c->thread.p, __ATOMIC_RELEASE);
+    profile_switch(c);
 }
 
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
