@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile.h"
 #include "yod.h"
 
 #define STR_(x)     #x
@@ -81,6 +82,9 @@ static const char yod_usage[] =
     "                  job's yod serves it; prints the socket)\n"
     "  -stacks JOB     print every rank's stack of your running job JOB,\n"
     "                  grouped; the job goes on\n"
+    "  -profile[=HZ]   sample each rank's program counter (1000 a second):\n"
+    "                  gmon.out.RANK for gprof, and a summary\n"
+    "                  (docs/debugging.md)\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -476,6 +480,12 @@ static void yod_args(int argc, char **argv)
             o.core = core_arg(a, value(argc, argv, &i, "first, all or none"));
         } else if (!strcmp(a, "-debug")) {
             o.debug = nodes_arg(a, value(argc, argv, &i, "ranks, e.g. 0,2-3"));
+        } else if (!strcmp(a, "-profile")) {
+            o.profile_hz = PROFILE_HZ;
+        } else if (!strncmp(a, "-profile=", 9)) {
+            o.profile_hz = (uint32_t)int_arg("-profile", a + 9, 1,
+                                             LWK_PROF_HZ_MAX, "give samples "
+                                             "a second, 1..10000");
         } else if (!strcmp(a, "-attach")) {
             ask_job(argc, argv, &i, "attach");
             return;

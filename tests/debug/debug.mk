@@ -11,7 +11,7 @@ $(DEBUG_B)/%.elf: tests/debug/%.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O0 -g -Wall \
 	    -Wextra -Werror -o $@ $<
 
-test-build: $(DEBUG_MPI_ELF) $(DEBUG_B)/heat.elf
+test-build: $(DEBUG_MPI_ELF) $(DEBUG_B)/heat.elf $(DEBUG_B)/hot.elf
 
 # The same in Fortran and C++, static Linux programs (the Linux
 # personality), and in a thread (yod -threads).
@@ -40,3 +40,12 @@ $(DEBUG_HEAT_LX): tests/debug/heat.c $$(LXN_DEPS)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O0 -g -Wall -Wextra \
 	    -Werror $< -o $@
 test-build: $(DEBUG_HEAT_LX)
+
+# hot.c (profiles) as a static Linux program too.
+DEBUG_HOT_LX := $(DEBUG_B)/hot-lx
+$(DEBUG_HOT_LX): tests/debug/hot.c $$(LXN_DEPS)
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O0 -g -Wall -Wextra \
+	    -Werror $< -o $@
+test-build: $(DEBUG_HOT_LX)
