@@ -83,8 +83,9 @@ static const char yod_usage[] =
     "  -stacks JOB     print every rank's stack of your running job JOB,\n"
     "                  grouped; the job goes on\n"
     "  -profile[=HZ]   sample each rank's program counter (1000 a second):\n"
-    "                  gmon.out.RANK for gprof, and a summary\n"
-    "                  (docs/debugging.md)\n"
+    "                  gmon.out.RANK for gprof, a summary, and a\n"
+    "                  program built with mpicc -mpiprof writes its MPI\n"
+    "                  profile PROG.N.JOB.mpiP (docs/debugging.md)\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -624,4 +625,9 @@ void parse_args(int argc, char **argv)
     settle_size();
     refuse_root();
     check_debug();
+    if (o.profile_hz && o.nenv > YOD_WORDS_MAX - 8) {
+        fprintf(stderr, "%s: -profile passes LWK_MPIPROF too: at most 24 "
+                "-env variables with it\n", prog);
+        exit(ST_USAGE);
+    }
 }

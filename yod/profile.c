@@ -10,6 +10,8 @@
  */
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,13 +146,31 @@ static struct func *functions(int *n)
     return f;
 }
 
+/* The MPI profile that rank 0 of a program built with mpicc -mpiprof
+   wrote at MPI_Finalize (mpi/mpiprof.c), if it did. */
+static void mpi_profile(void)
+{
+    const char *base = strrchr(o.argv[0], '/');
+    char path[PATH_MAX];
+
+    snprintf(path, sizeof(path), "%s/%s.%d.%u.mpiP", o.chroot ? o.chroot
+             : ".", base ? base + 1 : o.argv[0], o.size, jobid);
+    if (access(path, F_OK) == 0)
+        fprintf(stderr, "yod: profile: the MPI profile (calls and time per "
+                "MPI function and rank) is in %s\n",
+                o.chroot ? path : path + 2);
+}
+
 void profile_report(void)
 {
     struct func *f;
     char files[48];
     int n;
 
-    if (!o.profile_hz || !nranks)
+    if (!o.profile_hz)
+        return;
+    mpi_profile();
+    if (!nranks)
         return;
     if (nranks > 1)
         snprintf(files, sizeof(files), "gmon.out.%d .. gmon.out.%d",

@@ -41,11 +41,17 @@ $(DEBUG_HEAT_LX): tests/debug/heat.c $$(LXN_DEPS)
 	    -Werror $< -o $@
 test-build: $(DEBUG_HEAT_LX)
 
-# hot.c (profiles) as a static Linux program too.
+# hot.c (profiles) with the MPI profile linked (mpicc -mpiprof), newlib
+# and as a static Linux program.
+$(DEBUG_B)/hot.elf: tests/debug/hot.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -mpiprof -std=gnu11 -O0 -g \
+	    -Wall -Wextra -Werror -o $@ $<
 DEBUG_HOT_LX := $(DEBUG_B)/hot-lx
 $(DEBUG_HOT_LX): tests/debug/hot.c $$(LXN_DEPS)
 	$(call say,MPICC,$@)
 	@mkdir -p $(@D)
-	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O0 -g -Wall -Wextra \
-	    -Werror $< -o $@
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -mpiprof -O0 -g -Wall \
+	    -Wextra -Werror $< -o $@
 test-build: $(DEBUG_HOT_LX)
