@@ -343,6 +343,7 @@ long proc_destroy(uint64_t pid)
    switched with them, and their %fs base (thread-local storage). */
 static void switch_to(struct trapframe *tf, struct proc *next)
 {
+    pmu_leave(current);
     fxsave(current->fpu);
     fxrstor(next->fpu);
     wrmsr(MSR_FS_BASE, next->fs_base);
@@ -351,6 +352,7 @@ static void switch_to(struct trapframe *tf, struct proc *next)
     current = next;
     aspace_switch(next->cr3);
     profile_switch(this_cpu());
+    pmu_enter(next);
 }
 
 static void on_quantum(void)

@@ -229,13 +229,25 @@ struct lwk_run_result {
  *                    timer interrupts at that rate and a sample that finds
  *                    one of the process's threads in user mode adds 1 to
  *                    the bin of its program counter (kernel/profile.c)
+ *   LWK_DBG_COUNT    arg 1: count its threads' instructions retired and
+ *                    core cycles in user mode from now on (kernel/pmu.c),
+ *                    -ENODEV if the CPU has no architectural PMU with
+ *                    fixed counters (CPUID leaf 0xA; QEMU's TCG has none);
+ *                    arg 0: ptr: struct lwk_counts, what its threads that
+ *                    have left their CPUs counted
  *   Errors: -ESRCH no such process (or the PCT's), -EINVAL a bad op, CPU
  *   or argument, -EBUSY the thread runs (STOP it first; PROFILE: it is
  *   profiled already), -EFAULT ptr.
  */
 enum lwk_dbg_op {
     LWK_DBG_SET = 1, LWK_DBG_STOP, LWK_DBG_CONT, LWK_DBG_STATE,
-    LWK_DBG_GETREGS, LWK_DBG_SETREGS, LWK_DBG_PROFILE,
+    LWK_DBG_GETREGS, LWK_DBG_SETREGS, LWK_DBG_PROFILE, LWK_DBG_COUNT,
+};
+
+/* What LWK_DBG_COUNT counted: fixed counters 0 and 1 (Intel SDM Vol 3
+   20.2.2), user mode only. */
+struct lwk_counts {
+    uint64_t instructions, cycles;
 };
 
 /* A program-counter histogram (LWK_DBG_PROFILE), as profil(3) keeps one:
