@@ -261,6 +261,10 @@ static void snap(struct job *j)
     buf->auxv = j->auxv;
     buf->prof = j->prof;
     buf->prof_hz = j->profile_hz;
+    buf->counters = j->counters;
+    if (j->counters > 0 &&
+        dbg(LWK_DBG_COUNT, j, 0, &buf->counts) < 0)
+        buf->counters = -1;
     for (int i = 0; i < LWK_NREGIONS; i++) {
         buf->va[i] = j->map.app_va[i];
         buf->size[i] = j->map.size[i];

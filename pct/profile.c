@@ -6,7 +6,10 @@
  * region that the program is never told of (its heap is that much
  * smaller); at its end the process is kept, as a held fault is
  * (debug.c), for yod to read the histogram and write gmon.out.RANK.
+ * yod -counters: a rank's instructions and cycles counted the same way
+ * (kernel/pmu.c) and read at its end.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <lwk/syscall.h>
 #include "serve.h"
@@ -54,10 +57,24 @@ uint64_t profile_reserve(struct job *j, uint64_t heap_va, uint64_t heap)
     return heap - bytes;
 }
 
+/* yod -counters: where the CPU can (kernel/pmu.c), else j->counters -1
+   says so to yod. */
+static void count(struct job *j)
+{
+    long rc = lwk_sys_proc_debug(LWK_DBG_COUNT, j->pid, 1, 0);
+
+    if (rc < 0)
+        printf("pct: %s: no counters (%s)\n", j->name, rc == -ENODEV ?
+               "the CPU has no architectural PMU" : "refused");
+    j->counters = rc < 0 ? -1 : 1;
+}
+
 void profile_loaded(struct job *j)
 {
     long rc;
 
+    if (j->counters)
+        count(j);
     if (!j->prof.bins)
         return;
     rc = lwk_sys_proc_debug(LWK_DBG_PROFILE, j->pid, j->profile_hz,

@@ -105,6 +105,7 @@ const char *ranks_load(const struct yod_msg *m)
         return why;
     first->mode = m->mode <= YOD_MODE_VN ? (int)m->mode : -1;
     first->profile_hz = m->profile_hz <= LWK_PROF_HZ_MAX ? m->profile_hz : 0;
+    first->counters = m->counters != 0;
     for (int i = n - 1; i > 0; i--)
         copy_rank(&job.j[i], first, i);
     copy_rank(first, first, 0);
@@ -200,12 +201,12 @@ static void destroy(struct job *j)
 }
 
 /* Rank j has ended (or was ended: killed): tell yod, forget it; or,
-   profiled, keep it for yod to read its histogram first. */
+   profiled or counted, keep it for yod to read that first. */
 static void rank_ended(struct job *j, int killed)
 {
     struct yod_msg m;
 
-    if (!killed && j->prof.bins) {
+    if (!killed && (j->prof.bins || j->counters)) {
         debug_keep(j);
         return;
     }

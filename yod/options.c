@@ -86,6 +86,9 @@ static const char yod_usage[] =
     "                  gmon.out.RANK for gprof, a summary, and a\n"
     "                  program built with mpicc -mpiprof writes its MPI\n"
     "                  profile PROG.N.JOB.mpiP (docs/debugging.md)\n"
+    "  -counters       each rank's cycles and instructions (user mode),\n"
+    "                  where the CPU has an architectural PMU (KVM, real\n"
+    "                  machines; QEMU's TCG has none: yod says so)\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -483,6 +486,8 @@ static void yod_args(int argc, char **argv)
             o.debug = nodes_arg(a, value(argc, argv, &i, "ranks, e.g. 0,2-3"));
         } else if (!strcmp(a, "-profile")) {
             o.profile_hz = PROFILE_HZ;
+        } else if (!strcmp(a, "-counters")) {
+            o.counters = 1;
         } else if (!strncmp(a, "-profile=", 9)) {
             o.profile_hz = (uint32_t)int_arg("-profile", a + 9, 1,
                                              LWK_PROF_HZ_MAX, "give samples "

@@ -50,6 +50,54 @@ static void add_up(const struct lwk_prof *p, const uint16_t *b, uint64_t n)
     }
 }
 
+/* yod -counters: each rank's counts (NULL until one came), and how many
+   ranks' CPUs could not count. */
+static struct lwk_counts *counts;
+static int *counted, uncounted;
+
+static void counters_take(int rank, const struct yod_dbg_info *info)
+{
+    if (info->counters < 0)
+        uncounted++;
+    if (info->counters <= 0 || rank < 0 || rank >= o.size)
+        return;
+    if (!counts && (!(counts = calloc((size_t)o.size, sizeof(*counts))) ||
+                    !(counted = calloc((size_t)o.size, sizeof(*counted)))))
+        return;
+    counts[rank] = info->counts;
+    counted[rank] = 1;
+}
+
+static void counters_report(void)
+{
+    struct lwk_counts all = { 0 };
+
+    if (!o.counters)
+        return;
+    if (uncounted)
+        fprintf(stderr, "yod: -counters: %d rank%s ran on CPUs without an "
+                "architectural PMU (CPUID leaf 0xA reports no fixed "
+                "counters, as under QEMU's TCG; KVM and real machines have "
+                "them): no counts for %s\n", uncounted,
+                uncounted == 1 ? "" : "s", uncounted == 1 ? "it" : "them");
+    for (int r = 0; counts && r < o.size; r++) {
+        if (!counted[r])
+            continue;
+        fprintf(stderr, "yod: counters: rank %d: %lu cycles, %lu "
+                "instructions (%.2f per cycle), user mode\n", r,
+                (unsigned long)counts[r].cycles,
+                (unsigned long)counts[r].instructions,
+                counts[r].cycles ? (double)counts[r].instructions /
+                                   (double)counts[r].cycles : 0);
+        all.cycles += counts[r].cycles;
+        all.instructions += counts[r].instructions;
+    }
+    if (counts)
+        fprintf(stderr, "yod: counters: all ranks: %lu cycles, %lu "
+                "instructions\n", (unsigned long)all.cycles,
+                (unsigned long)all.instructions);
+}
+
 void profile_take(int rank, const struct yod_dbg_info *info)
 {
     const struct lwk_prof *p = &info->prof;
@@ -58,6 +106,8 @@ void profile_take(int rank, const struct yod_dbg_info *info)
     char path[32];
     struct gmon_hist h;
 
+    if (o.counters)
+        counters_take(rank, info);
     if (!o.profile_hz)
         return;
     if (!n || n > (LWK_REGION_MAX >> 1)) {
@@ -167,6 +217,7 @@ void profile_report(void)
     char files[48];
     int n;
 
+    counters_report();
     if (!o.profile_hz)
         return;
     mpi_profile();

@@ -90,6 +90,10 @@ struct yod_dbg_info {
     struct lwk_prof prof;       /* yod -profile: its histogram (bins 0:
                                    none) */
     uint32_t prof_hz;           /* samples a second */
+    int32_t counters;           /* yod -counters: 1 counted, -1 its CPU
+                                   has no PMU (lwk_dbg LWK_DBG_COUNT),
+                                   0 not asked */
+    struct lwk_counts counts;   /* when counted */
     uint32_t cpu[YOD_DBG_THREADS];              /* each thread's CPU */
     struct lwk_dbg_event ev[YOD_DBG_THREADS];   /* why each stopped */
     struct lwk_dbg_regs regs[YOD_DBG_THREADS];

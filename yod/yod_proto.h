@@ -320,7 +320,9 @@ struct yod_msg {
                                    counters at this rate (yod -profile),
                                    kept at their end for yod to read (a
                                    held EXIT); 0: not */
-    uint32_t reserved;          /* 0 */
+    uint32_t counters;          /* LOAD, FLOAD: 1: count the ranks' cycles
+                                   and instructions (yod -counters), kept
+                                   at their end as for profile_hz */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {
