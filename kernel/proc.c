@@ -344,6 +344,7 @@ long proc_destroy(uint64_t pid)
 static void switch_to(struct trapframe *tf, struct proc *next)
 {
     pmu_leave(current);
+    profile_leave(this_cpu());
     fxsave(current->fpu);
     fxrstor(next->fpu);
     wrmsr(MSR_FS_BASE, next->fs_base);
@@ -351,7 +352,7 @@ static void switch_to(struct trapframe *tf, struct proc *next)
     *tf = next->frame;
     current = next;
     aspace_switch(next->cr3);
-    profile_switch(this_cpu());
+    profile_enter(this_cpu());
     pmu_enter(next);
 }
 

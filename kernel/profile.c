@@ -10,11 +10,15 @@
  * sampled: it uses no CPU, as a Linux process's profil counts only the
  * time it runs.
  *
- * Off costs nothing: a CPU arms the profiling timer only when a profiled
- * process comes to it (profile_switch), and a tick that finds something
- * else there (the PCT, which took CPU 0 back; an idle CPU) stops it.
- * The node runs one job at a time, so one rate serves the node: the
- * last one asked.
+ * The ticks count the process's time on the CPU, as ITIMER_PROF does:
+ * a thread that leaves its CPU (CPU 0's main thread at the end of its
+ * quantum) keeps what was left of its period, and its next run starts
+ * with it.  Ticks in wall-clock time would fall in step with the
+ * quantum and, at a rate that divides it, always find the PCT.
+ *
+ * Off costs nothing: a CPU arms the profiling timer only while a
+ * profiled process runs on it (profile_enter, profile_leave).  The node
+ * runs one job at a time, so one rate serves the node: the last asked.
  */
 #define LOG_PREFIX "profile"
 #include "kernel.h"
@@ -51,7 +55,7 @@ static void tick(void)
     uint64_t now = clock_ns(), *next = &next_tick[c->id];
 
     if (!p || !p->prof.bins)
-        return;                 /* not its CPU any more: stop */
+        return;                 /* (it was destroyed: no more) */
     if (tf && (tf->cs & 3) == 3)
         sample(&p->prof, tf->rip);
     /* Ticks keep their phase (the rate stays the rate asked, however late
@@ -62,14 +66,29 @@ static void tick(void)
     timer_set(TIMER_PROFILE, *next, tick);
 }
 
-void profile_switch(struct cpu *c)
+void profile_enter(struct cpu *c)
 {
     struct proc *p = c->proc;
 
-    if (!p || !p->prof.bins || c->timers[TIMER_PROFILE].deadline)
+    if (!p || !p->prof.bins)
         return;
-    next_tick[c->id] = clock_ns() + period_ns;
+    next_tick[c->id] = clock_ns() + (p->prof.left_ns ? p->prof.left_ns
+                                                     : period_ns);
+    p->prof.left_ns = 0;
     timer_set(TIMER_PROFILE, next_tick[c->id], tick);
+}
+
+void profile_leave(struct cpu *c)
+{
+    struct proc *p = c->proc;
+    uint64_t now;
+
+    if (!p || !p->prof.bins || !c->timers[TIMER_PROFILE].deadline)
+        return;
+    now = clock_ns();
+    /* at least 1 ns: a tick that was due fires as soon as it is back */
+    p->prof.left_ns = next_tick[c->id] > now ? next_tick[c->id] - now : 1;
+    timer_set(TIMER_PROFILE, 0, NULL);
 }
 
 long profile_start(struct proc *p, uint64_t hz, uint64_t uptr)

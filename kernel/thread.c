@@ -87,7 +87,7 @@ static void take_thread(void *arg)
     c->thread = *(struct thread_start *)arg;
     c->main = c->thread.main;
     __atomic_store_n(&c->proc, c->thread.p, __ATOMIC_RELEASE);
-    profile_switch(c);
+    profile_enter(c);
     pmu_enter(c->proc);
 }
 
@@ -181,6 +181,7 @@ static void leave(struct cpu *c)
     struct proc *p = c->proc;
 
     pmu_leave(p);
+    profile_leave(c);
     aspace_switch(kernel_cr3);
     wrmsr(MSR_FS_BASE, 0);
     c->main = false;

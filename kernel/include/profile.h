@@ -18,14 +18,17 @@ struct proc_prof {
     uint16_t *bins;             /* kernel view of its histogram; NULL: off */
     uint64_t lo, nbins;
     uint32_t shift;
+    uint64_t left_ns;           /* of the period, when it left CPU 0 */
 };
 
 /* proc_debug's LWK_DBG_PROFILE: sample p at hz from now on. */
 long profile_start(struct proc *p, uint64_t hz, uint64_t uptr);
 /* proc.c: p goes (no CPU runs it any more). */
 void profile_forget(struct proc *p);
-/* proc.c, thread.c: c->proc has just changed: if it is profiled, c's
-   ticks start (a tick that finds it gone stops them). */
-void profile_switch(struct cpu *c);
+/* proc.c, thread.c: c->proc has just come to CPU c, or is about to
+   leave it: if it is profiled, c's ticks start with what was left of
+   its period, or stop, keeping what is left. */
+void profile_enter(struct cpu *c);
+void profile_leave(struct cpu *c);
 
 #endif
