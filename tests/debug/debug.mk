@@ -55,3 +55,12 @@ $(DEBUG_HOT_LX): tests/debug/hot.c $$(LXN_DEPS)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -mpiprof -O0 -g -Wall \
 	    -Wextra -Werror $< -o $@
 test-build: $(DEBUG_HOT_LX)
+
+# The cost of profiling (tests/bench/profile/run, docs/PERFORMANCE.md).
+$(BUILD)/tests/bench/spin.elf: tests/bench/profile/spin.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+bench-profile: $(BUILD)/tests/bench/spin.elf $$(YOD_BIN)
+	tests/bench/profile/run 3
+.PHONY: bench-profile
