@@ -449,6 +449,10 @@ long proc_debug(uint64_t op, uint64_t pid, uint64_t arg, uint64_t uptr)
         return regs(p, arg, uptr, false);
     case LWK_DBG_SETREGS:
         return regs(p, arg, uptr, true);
+    case LWK_DBG_PROFILE:
+        return p->state == P_DEAD ? -ESRCH : profile_start(p, arg, uptr);
+    case LWK_DBG_COUNT:
+        return pmu_count(p, arg, uptr);
     default:
         return -EINVAL;
     }

@@ -96,6 +96,7 @@ static void release(struct proc *p)
     proc_event_flush();         /* what it did that was not logged */
     kptl_release(p);
     smartmap_leave(p);          /* nobody reaches its memory any more */
+    profile_forget(p);          /* before its histogram's region goes */
     for (int i = 0; i < LWK_NREGIONS; i++) {
         struct region_map *r = &p->reg[i];
         if (!r->size)
@@ -342,6 +343,8 @@ long proc_destroy(uint64_t pid)
    switched with them, and their %fs base (thread-local storage). */
 static void switch_to(struct trapframe *tf, struct proc *next)
 {
+    pmu_leave(current);
+    profile_leave(this_cpu());
     fxsave(current->fpu);
     fxrstor(next->fpu);
     wrmsr(MSR_FS_BASE, next->fs_base);
@@ -349,6 +352,8 @@ static void switch_to(struct trapframe *tf, struct proc *next)
     *tf = next->frame;
     current = next;
     aspace_switch(next->cr3);
+    profile_enter(this_cpu());
+    pmu_enter(next);
 }
 
 static void on_quantum(void)

@@ -87,6 +87,8 @@ static void take_thread(void *arg)
     c->thread = *(struct thread_start *)arg;
     c->main = c->thread.main;
     __atomic_store_n(&c->proc, c->thread.p, __ATOMIC_RELEASE);
+    profile_enter(c);
+    pmu_enter(c->proc);
 }
 
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
@@ -178,6 +180,8 @@ static void leave(struct cpu *c)
 {
     struct proc *p = c->proc;
 
+    pmu_leave(p);
+    profile_leave(c);
     aspace_switch(kernel_cr3);
     wrmsr(MSR_FS_BASE, 0);
     c->main = false;

@@ -428,7 +428,7 @@ static void timer_irq(struct trapframe *tf)
     struct cpu *c = this_cpu();
     uint64_t now = clock_ns();
 
-    (void)tf;
+    c->timer_tf = tf;
     c->lapic_at = 0;            /* one-shot: it has fired */
     c->timer_stats.irqs++;
     apic_eoi();
@@ -441,6 +441,7 @@ static void timer_irq(struct trapframe *tf)
                 fn();
         }
     }
+    c->timer_tf = NULL;
     lapic_arm();
 }
 

@@ -60,7 +60,16 @@ $(LXN_LIB)/%.a:
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-LXN_LIBS := $(LXN_LIB)/libportals.a $(LXN_LIB)/libmpi.a $(LXN_LIB)/libnx.a
+# The MPI profile (mpicc -mpiprof; mpi/mpi.mk).
+$(LXN)/obj/mpi/mpiprof.o: mpi/mpiprof.h
+$(LXN)/obj/mpi/mpiprof_calls.o: $(MPI_B)/mpiprof_calls.c mpi/mpiprof.h $(LXN_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(LXN_CFLAGS) -Impi/include -Impi -c $< -o $@
+$(LXN_LIB)/libmpiprof.a: $(LXN)/obj/mpi/mpiprof.o $(LXN)/obj/mpi/mpiprof_calls.o
+
+LXN_LIBS := $(LXN_LIB)/libportals.a $(LXN_LIB)/libmpi.a $(LXN_LIB)/libnx.a \
+            $(LXN_LIB)/libmpiprof.a
 lxnode: $(LXN_LIBS)
 all: lxnode
 .PHONY: lxnode

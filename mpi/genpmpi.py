@@ -45,4 +45,5 @@ def main():
         open(path, 'w').write(new)
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -55,8 +55,24 @@ $(LIBC_LIB)/libmpi.a: $(MPI_LWKOBJS)
 $(LIBC_INC)/mpi.h: mpi/include/mpi.h
 	@mkdir -p $(@D) && cp $< $@
 
-MPI_LWK := $(LIBC_LIB)/libmpi.a $(LIBC_INC)/mpi.h
+MPI_LWK := $(LIBC_LIB)/libmpi.a $(LIBC_INC)/mpi.h $(LIBC_LIB)/libmpiprof.a
 mpi-lwk: $(MPI_LWK)
+
+# ---- the MPI profile (mpicc -mpiprof): wrappers over the PMPI names,
+# generated from mpi.h's list (mpi/genmpiprof.py), and mpiprof.c.  A
+# library of its own, linked before libmpi only when asked.
+$(MPI_B)/mpiprof_calls.c: mpi/genmpiprof.py mpi/genpmpi.py mpi/include/mpi.h
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)
+	$(Q)python3 mpi/genmpiprof.py mpi/include/mpi.h $@
+$(MPI_B)/lwk/mpiprof.o: mpi/mpiprof.h
+$(MPI_B)/lwk/mpiprof_calls.o: $(MPI_B)/mpiprof_calls.c mpi/mpiprof.h \
+                              mpi/include/mpi.h $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	$(Q)$(LWKCC) -O2 -Wall -Wextra -Werror -Impi/include -Impi -c $< -o $@
+$(LIBC_LIB)/libmpiprof.a: $(MPI_B)/lwk/mpiprof.o $(MPI_B)/lwk/mpiprof_calls.o
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
 mpi-lwkcheck: mpi-lwk
 all: mpi-lwk
 

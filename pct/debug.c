@@ -166,6 +166,13 @@ static void end_held(struct job *j)
     ranks_keep(j);
 }
 
+void debug_keep(struct job *j)
+{
+    rd[j->local].held = rd[j->local].stopped = 1;
+    expose(j, 0);
+    ranks_keep(j);
+}
+
 /* Rank j stopped (proc_run said LWK_STOP_DEBUG, or a polled thread): all
    of it stops, and yod hears why. */
 void debug_stopped(struct job *j)
@@ -252,6 +259,12 @@ static void snap(struct job *j)
     buf->held_reason = st.held.reason;
     buf->alive = st.threads != 0;
     buf->auxv = j->auxv;
+    buf->prof = j->prof;
+    buf->prof_hz = j->profile_hz;
+    buf->counters = j->counters;
+    if (j->counters > 0 &&
+        dbg(LWK_DBG_COUNT, j, 0, &buf->counts) < 0)
+        buf->counters = -1;
     for (int i = 0; i < LWK_NREGIONS; i++) {
         buf->va[i] = j->map.app_va[i];
         buf->size[i] = j->map.size[i];

@@ -191,7 +191,8 @@ int pct_load_linux(struct job *j, uint64_t heap, uint64_t stack,
     if (!j->image_shared)
         pct_release_image(j);
     pct_cpus_assign(j, pid);
-    if (start(j, pid, &m, rt.entry, rt_heap, (uint64_t)got, nid) < 0) {
+    if (start(j, pid, &m, rt.entry, rt_heap,
+              profile_reserve(j, LWK_APP_BASE, (uint64_t)got), nid) < 0) {
         pct_cpus_release(j);
         lwk_sys_proc_destroy(pid);
         return -1;

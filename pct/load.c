@@ -210,7 +210,8 @@ int pct_load(struct job *j, uint64_t heap, uint64_t stack, uint64_t nid)
         return -1;
     }
     pct_cpus_assign(j, pid);
-    if (start(j, pid, &m, heap_va, (uint64_t)got, nid) < 0) {
+    if (start(j, pid, &m, heap_va, profile_reserve(j, heap_va, (uint64_t)got),
+              nid) < 0) {
         pct_cpus_release(j);
         lwk_sys_proc_destroy(pid);
         return -1;

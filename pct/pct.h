@@ -59,7 +59,17 @@ struct job {
     char why[160];              /* pct_load failed: why (also on the log) */
     int done;
     struct lwk_run_result last;
+    uint32_t profile_hz;        /* yod -profile: the sampling rate; 0 not */
+    int counters;               /* yod -counters: 1 counted, -1 the CPU
+                                   cannot (no PMU), 0 not asked */
+    struct lwk_prof prof;       /* its histogram, at the heap's end */
 };
+
+/* profile.c (yod -profile): the heap the program is told of, its end
+   set aside for rank j's histogram (j->prof) if j->profile_hz asks; and,
+   once j->pid is made, its sampling and counting started. */
+uint64_t profile_reserve(struct job *j, uint64_t heap_va, uint64_t heap);
+void profile_loaded(struct job *j);
 
 /* load.c: create the process for `j` and make it ready to run; `heap`
    may be PCT_HEAP_ALL.  The boot module is given back either way. */

@@ -4,7 +4,7 @@
 
 PCT_SRCS := pct/pct.c pct/load.c pct/modline.c pct/report.c pct/symbols.c \
             pct/serve.c pct/ranks.c pct/cpus.c pct/fetch.c pct/fanout.c pct/reply.c \
-            pct/auth.c pct/linux.c pct/debug.c kernel/elf.c kernel/ratelimit.c \
+            pct/auth.c pct/linux.c pct/debug.c pct/profile.c kernel/elf.c kernel/ratelimit.c \
             yod/siphash.c
 PCT_ELF  := $(BUILD)/pct/pct.elf
 

@@ -104,6 +104,8 @@ const char *ranks_load(const struct yod_msg *m)
     if (!n)
         return why;
     first->mode = m->mode <= YOD_MODE_VN ? (int)m->mode : -1;
+    first->profile_hz = m->profile_hz <= LWK_PROF_HZ_MAX ? m->profile_hz : 0;
+    first->counters = m->counters != 0;
     for (int i = n - 1; i > 0; i--)
         copy_rank(&job.j[i], first, i);
     copy_rank(first, first, 0);
@@ -117,6 +119,7 @@ const char *ranks_load(const struct yod_msg *m)
         if (pct_load(j, m->heap ? m->heap : srv.heap,
                      m->stack ? m->stack : srv.stack, srv.nid) == 0) {
             debug_loaded(j);
+            profile_loaded(j);
             continue;
         }
         snprintf(why, sizeof(why), "%s", j->why[0] ? j->why
@@ -197,11 +200,17 @@ static void destroy(struct job *j)
         ranks_drop();
 }
 
-/* Rank j has ended (or was ended: killed): tell yod, forget it. */
+/* Rank j has ended (or was ended: killed): tell yod, forget it; or,
+   profiled or counted, keep it for yod to read that first. */
 static void rank_ended(struct job *j, int killed)
 {
-    struct yod_msg m = exit_msg(j, killed);
+    struct yod_msg m;
 
+    if (!killed && (j->prof.bins || j->counters)) {
+        debug_keep(j);
+        return;
+    }
+    m = exit_msg(j, killed);
     destroy(j);
     tell_owner(&m);
 }

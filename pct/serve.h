@@ -90,6 +90,8 @@ void debug_request(const struct yod_msg *m);
 void debug_stopped(struct job *j);
 int debug_paused(struct job *j);
 void debug_loaded(struct job *j);
+/* It has ended; kept (a held end) for yod to read (its profile). */
+void debug_keep(struct job *j);
 void debug_forget(struct job *j);
 
 /* fetch.c: the image into a scratch region and the argv/env block into

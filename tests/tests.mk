@@ -4,7 +4,8 @@
 UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_virtq \
               test_lib test_modline test_yod_end test_acpi test_siphash \
               test_ratelimit test_e1000e_ring test_linux_abi \
-              test_slurm_hostlist test_gdbrsp test_core test_yod_lease
+              test_slurm_hostlist test_gdbrsp test_core test_gmon \
+              test_pmu test_yod_lease
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -21,6 +22,8 @@ UNIT_SRCS_test_yod_lease := yod/lease.c
 UNIT_SRCS_test_slurm_hostlist := yod/slurm.c
 UNIT_SRCS_test_gdbrsp   := yod/gdbrsp.c yod/gdbregs.c
 UNIT_SRCS_test_core     := yod/core.c
+UNIT_SRCS_test_gmon     := yod/gmon.c
+UNIT_SRCS_test_pmu      :=
 UNIT_SRCS_test_acpi     := kernel/acpi.c
 UNIT_SRCS_test_siphash  := yod/siphash.c
 UNIT_SRCS_test_ratelimit := kernel/ratelimit.c

@@ -99,6 +99,10 @@ static int build_args(const unsigned *nids, const int *locals)
     snprintf(yod_env, sizeof(yod_env), "LWK_YOD=%s", ioservers_list());
     rc |= add_string(yod_env);
     nenv = 5 + o.nenv;
+    if (o.profile_hz) {         /* a program built with mpicc -mpiprof */
+        rc |= add_string("LWK_MPIPROF=1");
+        nenv++;
+    }
     if (exe_env()) {
         rc |= add_string(exe_env());
         nenv++;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile.h"
 #include "yod.h"
 
 #define STR_(x)     #x
@@ -81,6 +82,13 @@ static const char yod_usage[] =
     "                  job's yod serves it; prints the socket)\n"
     "  -stacks JOB     print every rank's stack of your running job JOB,\n"
     "                  grouped; the job goes on\n"
+    "  -profile[=HZ]   sample each rank's program counter (1000 a second):\n"
+    "                  gmon.out.RANK for gprof, a summary, and a\n"
+    "                  program built with mpicc -mpiprof writes its MPI\n"
+    "                  profile PROG.N.JOB.mpiP (docs/debugging.md)\n"
+    "  -counters       each rank's cycles and instructions (user mode),\n"
+    "                  where the CPU has an architectural PMU (KVM, real\n"
+    "                  machines; QEMU's TCG has none: yod says so)\n"
     "A rank that calls MPI_Abort, abort(), fails an assert() or hits an NX\n"
     "fatal error ends the job on every node at once.\n"
     "Exit status: 0 every rank exited 0; else the highest rank status (a\n"
@@ -476,6 +484,14 @@ static void yod_args(int argc, char **argv)
             o.core = core_arg(a, value(argc, argv, &i, "first, all or none"));
         } else if (!strcmp(a, "-debug")) {
             o.debug = nodes_arg(a, value(argc, argv, &i, "ranks, e.g. 0,2-3"));
+        } else if (!strcmp(a, "-profile")) {
+            o.profile_hz = PROFILE_HZ;
+        } else if (!strcmp(a, "-counters")) {
+            o.counters = 1;
+        } else if (!strncmp(a, "-profile=", 9)) {
+            o.profile_hz = (uint32_t)int_arg("-profile", a + 9, 1,
+                                             LWK_PROF_HZ_MAX, "give samples "
+                                             "a second, 1..10000");
         } else if (!strcmp(a, "-attach")) {
             ask_job(argc, argv, &i, "attach");
             return;
@@ -614,4 +630,9 @@ void parse_args(int argc, char **argv)
     settle_size();
     refuse_root();
     check_debug();
+    if (o.profile_hz && o.nenv > YOD_WORDS_MAX - 8) {
+        fprintf(stderr, "%s: -profile passes LWK_MPIPROF too: at most 24 "
+                "-env variables with it\n", prog);
+        exit(ST_USAGE);
+    }
 }

@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "core.h"
 #include "postmortem.h"
+#include "profile.h"
 #include "rankdbg.h"
 #include "stacks.h"
 #include "yod.h"
@@ -104,17 +105,21 @@ static void core(struct node *n, const struct yod_dbg_info *info)
             (double)size / (1 << 20), (now_ms() - t0) / 1e3);
 }
 
-/* A rank whose node kept its process after it died: its core file, then
-   the process goes. */
+/* A rank whose node kept its process after it died (or, profiled, after
+   any end): its profile, its stack and core file, then the process
+   goes. */
 static void held(struct node *n)
 {
     struct yod_dbg_info *info = malloc(sizeof(*info));
 
     n->held = 0;
     if (info && rankdbg_snap(n->rank, info) == 0) {
-        stacks_take(n->rank, info, death(n));
-        if (wants_core())
-            core(n, info);
+        profile_take(n->rank, info);
+        if (n->exit.reason != LWK_STOP_EXIT) {  /* else kept to profile */
+            stacks_take(n->rank, info, death(n));
+            if (wants_core())
+                core(n, info);
+        }
     } else {
         fprintf(stderr, "yod: rank %d (nid %u): cannot read it: %s\n",
                 n->rank, n->nid, rankdbg_why());
@@ -125,12 +130,20 @@ static void held(struct node *n)
 }
 
 /* Once the job is being killed, a rank that dies of it (its peers gone)
-   is no news, and its node destroys it anyway. */
+   is no news, and its node destroys it anyway.  Reading one rank waits
+   for answers, and another rank's end heard meanwhile (the job's last,
+   after which yod's loop would not call again) is read before this
+   returns. */
 void postmortem_held(void)
 {
-    for (int r = 0; r < o.size; r++) {
-        if (job[r]->held && !job[r]->down && !end.killing)
-            held(job[r]);
-        job[r]->held = 0;
+    for (int again = 1; again;) {
+        again = 0;
+        for (int r = 0; r < o.size; r++) {
+            if (job[r]->held && !job[r]->down && !end.killing) {
+                held(job[r]);
+                again = 1;
+            }
+            job[r]->held = 0;
+        }
     }
 }

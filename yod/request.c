@@ -119,6 +119,8 @@ static void start(struct node *n, uint32_t type)
         m.heap = o.heap;
         m.stack = o.stack;
         m.mode = o.mode;
+        m.profile_hz = o.profile_hz;
+        m.counters = (uint32_t)o.counters;
         m.local = (uint32_t)n->nlocal;
         m.src = m.owner = YOD_STATION(self_nid, YOD_PID);
     }

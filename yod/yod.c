@@ -27,6 +27,7 @@
 #include "gdbserver.h"
 #include "jobctl.h"
 #include "postmortem.h"
+#include "profile.h"
 #include "stacks.h"
 #include "yod_debug.h"
 #include "ptl_host.h"
@@ -551,6 +552,7 @@ int main(int argc, char **argv)
     jobctl_close();
     status = report();
     stacks_report();
+    profile_report();
     free_all();
     auth_report();
     if (getenv("YOD_TIMING"))   /* tests/bench/yod/run */

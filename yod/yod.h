@@ -78,6 +78,8 @@ struct opts {
     const char *nodes;          /* -nodes LIST, or NULL */
     const char *debug;          /* -debug RANKS: stopped for gdb, or NULL */
     int core;                   /* -core: CORE_FIRST, CORE_ALL, CORE_NONE */
+    uint32_t profile_hz;        /* -profile[=HZ]: sample rate; 0: none */
+    int counters;               /* -counters: cycles, instructions */
     const char *ask;            /* -attach: what to ask job ask_job's yod */
     unsigned ask_job;
     char *env[YOD_WORDS_MAX];   /* -env: NAME=VALUE */

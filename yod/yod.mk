@@ -9,14 +9,14 @@ YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
             yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c \
             yod/rankdbg.c yod/gdbrsp.c \
             yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
-            yod/postmortem.c yod/stacks.c kernel/elf.c
+            yod/postmortem.c yod/stacks.c yod/gmon.c yod/profile.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
             yod/ioserver.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             yod/yod_debug.h yod/rankdbg.h yod/gdbrsp.h yod/gdbregs.h \
             yod/gdbserver.h yod/gdbsession.h yod/jobctl.h yod/core.h yod/postmortem.h \
-            yod/stacks.h \
+            yod/stacks.h yod/gmon.h yod/profile.h \
             kernel/include/elf.h kernel/include/uapi/abi.h $(PTL_B)/libportals.a
 	$(call say,HOSTCC,$@)
 	@mkdir -p $(@D)

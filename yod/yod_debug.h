@@ -45,7 +45,9 @@
  * is attached, the PCT stops its other threads and tells yod EXIT as
  * before, with YOD_EXIT_HELD in `flags`: the process is kept, unchanged,
  * for yod to read (its stack for the summary, its core file) until
- * RELEASE, KILL, FREE or the lease's end.
+ * RELEASE, KILL, FREE or the lease's end.  A rank of a job yod profiles
+ * (LOAD's profile_hz) is held the same way at a normal exit, for yod to
+ * read its histogram (yod_dbg_info.prof, in the rank's memory).
  *
  * Memory.  No message carries it: while a rank is debugged or held the
  * PCT exposes each of its regions, through the PCT's window on them, on
@@ -85,6 +87,13 @@ struct yod_dbg_info {
     uint64_t auxv;              /* its auxiliary vector (in its stack) */
     uint64_t held_reason;       /* LWK_STOP_FAULT, _ABORT, or 0 */
     uint32_t alive;             /* 0: it has ended (kept for yod) */
+    struct lwk_prof prof;       /* yod -profile: its histogram (bins 0:
+                                   none) */
+    uint32_t prof_hz;           /* samples a second */
+    int32_t counters;           /* yod -counters: 1 counted, -1 its CPU
+                                   has no PMU (lwk_dbg LWK_DBG_COUNT),
+                                   0 not asked */
+    struct lwk_counts counts;   /* when counted */
     uint32_t cpu[YOD_DBG_THREADS];              /* each thread's CPU */
     struct lwk_dbg_event ev[YOD_DBG_THREADS];   /* why each stopped */
     struct lwk_dbg_regs regs[YOD_DBG_THREADS];

@@ -316,6 +316,13 @@ struct yod_msg {
                                    answers (OK to LOAD or FLOAD, ...), so
                                    a late answer is never taken for the
                                    next request's; 0: EXIT, unasked */
+    uint32_t profile_hz;        /* LOAD, FLOAD: sample the ranks' program
+                                   counters at this rate (yod -profile),
+                                   kept at their end for yod to read (a
+                                   held EXIT); 0: not */
+    uint32_t counters;          /* LOAD, FLOAD: 1: count the ranks' cycles
+                                   and instructions (yod -counters), kept
+                                   at their end as for profile_hz */
     uint64_t image_len, args_len; /* LOAD, FLOAD */
     uint64_t heap, stack;       /* LOAD, FLOAD: sizes, 0 = the node's default */
     union {

@@ -23,6 +23,8 @@
 #include "spinlock.h"
 #include "timer.h"
 
+struct trapframe;
+
 struct tss {
     uint32_t reserved0;
     uint64_t rsp[3];
@@ -73,6 +75,8 @@ struct cpu {
     uint64_t ktest_hits;        /* scratch for the SMP KTESTs */
     struct timer timers[TIMER_NSLOTS];
     uint64_t lapic_at;          /* when this CPU's LAPIC timer fires */
+    struct trapframe *timer_tf; /* what its interrupt found, while the
+                                   timers' fns run (profile.c samples it) */
     struct timer_stats timer_stats;
     uint64_t gdt[8] __attribute__((aligned(16)));
     struct tss tss __attribute__((aligned(16)));

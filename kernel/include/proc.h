@@ -13,6 +13,8 @@
 #include "aspace.h"
 #include "cpu.h"
 #include "debug.h"
+#include "pmu.h"
+#include "profile.h"
 #include "trap.h"
 #include "uapi/abi.h"
 
@@ -61,6 +63,8 @@ struct proc {
     uint64_t lx_busy;           /* CPUs in the runtime answering a call */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
     struct proc_debug dbg;      /* debug.c: flags, a held end, a stop */
+    struct proc_prof prof;      /* profile.c: its histogram, if sampled */
+    struct proc_pmu pmu;        /* pmu.c: its counts, if counted */
 };
 
 /* The process this CPU runs (per CPU: see struct cpu). */

@@ -58,7 +58,8 @@ extern const char *tsc_source;
    for absolute clock_ns() time `deadline` (replacing what it held); `fn`
    runs in interrupt context once that time has passed.  0 disarms. */
 enum timer_slot {
-    TIMER_ONESHOT, TIMER_QUANTUM, TIMER_NET, TIMER_WAKE, TIMER_NSLOTS
+    TIMER_ONESHOT, TIMER_QUANTUM, TIMER_NET, TIMER_WAKE, TIMER_PROFILE,
+    TIMER_NSLOTS
 };
 /* Each CPU has its own LAPIC timer and slots (struct cpu): timer_set and
    timer_oneshot act on the calling CPU's. */

@@ -224,13 +224,45 @@ struct lwk_run_result {
  *                    checked as a signal return is: user selectors, no
  *                    IOPL, interrupts on, user addresses, a valid MXCSR
  *                    (-EINVAL otherwise)
+ *   LWK_DBG_PROFILE  arg: samples a second (1..LWK_PROF_HZ_MAX); ptr:
+ *                    struct lwk_prof.  From now until it ends, each CPU's
+ *                    timer interrupts at that rate and a sample that finds
+ *                    one of the process's threads in user mode adds 1 to
+ *                    the bin of its program counter (kernel/profile.c)
+ *   LWK_DBG_COUNT    arg 1: count its threads' instructions retired and
+ *                    core cycles in user mode from now on (kernel/pmu.c),
+ *                    -ENODEV if the CPU has no architectural PMU with
+ *                    fixed counters (CPUID leaf 0xA; QEMU's TCG has none);
+ *                    arg 0: ptr: struct lwk_counts, what its threads that
+ *                    have left their CPUs counted
  *   Errors: -ESRCH no such process (or the PCT's), -EINVAL a bad op, CPU
- *   or argument, -EBUSY the thread runs (STOP it first), -EFAULT ptr.
+ *   or argument, -EBUSY the thread runs (STOP it first; PROFILE: it is
+ *   profiled already), -EFAULT ptr.
  */
 enum lwk_dbg_op {
     LWK_DBG_SET = 1, LWK_DBG_STOP, LWK_DBG_CONT, LWK_DBG_STATE,
-    LWK_DBG_GETREGS, LWK_DBG_SETREGS,
+    LWK_DBG_GETREGS, LWK_DBG_SETREGS, LWK_DBG_PROFILE, LWK_DBG_COUNT,
 };
+
+/* What LWK_DBG_COUNT counted: fixed counters 0 and 1 (Intel SDM Vol 3
+   20.2.2), user mode only. */
+struct lwk_counts {
+    uint64_t instructions, cycles;
+};
+
+/* A program-counter histogram (LWK_DBG_PROFILE), as profil(3) keeps one:
+   text [lo, hi) in bins of 2^shift bytes, each an unsigned 16-bit count
+   that stops at 65535, in the process's own memory at `bins` (one region
+   holds all (hi - lo + 2^shift - 1) >> shift of them; the process must
+   not use it).  A sample outside [lo, hi) (a Linux program's runtime)
+   is dropped, as profil(3) drops it. */
+struct lwk_prof {
+    uint64_t lo, hi;        /* text addresses */
+    uint64_t bins;          /* process address of the counts */
+    uint32_t shift;         /* log2 of a bin's bytes: 1..16 */
+    uint32_t reserved;      /* 0 */
+};
+#define LWK_PROF_HZ_MAX 10000
 #define LWK_DBG_TRAP    1   /* int3 and the trap flag stop it (else fatal) */
 #define LWK_DBG_HOLD    2   /* a fault or an abort stops it instead of
                                ending it: the PCT ends it (proc_destroy) */
