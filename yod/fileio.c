@@ -65,6 +65,8 @@ struct rank {
     unsigned nid;
     unsigned pid;               /* its Portals pid, from its requests */
     int served;                 /* mapped to this server */
+    int ended;                  /* it ended (its files are closed) */
+    int ans_bound;              /* ans_md bound */
     struct sipkey key;          /* its key: its requests are signed */
     uint32_t last_seq;          /* its last request's number */
     struct files files;         /* its fds and working directory */
@@ -72,6 +74,10 @@ struct rank {
     int busy;                   /* q is being served */
     int parked;                 /* READ waiting for input on its fd */
     int xfd;                    /* our fd of the transfer */
+    int own_xfd;                /* a stripe's (SREAD, SWRITE): to close */
+    struct pfs_file *pf;        /* a striped file's transfer, split here */
+    int advance;                /* READ or WRITE of pf: move its offset */
+    uint64_t noted;             /* the striped file SWRITE last named */
     uint64_t issued;            /* bytes asked for (WRITE) or read (READ) */
     uint64_t done;              /* bytes written (WRITE) or delivered */
     int moving;                 /* slots under way */
@@ -87,6 +93,7 @@ struct rank {
 static struct {
     struct fileio_job job;
     int slots;                  /* chunks in flight per transfer */
+    int pfs;                    /* a PFS: every rank may send stripes */
     struct rank *ranks;
     int nparked;                /* ranks whose READ is parked */
     char req_buf[2][REQ_BUF];
@@ -202,25 +209,52 @@ static int readable(int fd)
     return poll(&p, 1, 0) != 0;
 }
 
+/* A transfer's own ends: a stripe's fd closed; a striped file's READ
+   or WRITE (done here at its offset) moves the fd's offset past it. */
+static void transfer_end(struct rank *r)
+{
+    uint64_t size;
+
+    if (r->own_xfd)
+        close(r->xfd);
+    if (r->advance && r->pf && r->pf->append && pfs_size(r->pf, &size) == 0)
+        lseek(r->xfd, (off_t)size, SEEK_SET);
+    else if (r->advance)
+        lseek(r->xfd, r->q.off + (off_t)r->done, SEEK_SET);
+    r->own_xfd = r->advance = 0;
+    r->pf = NULL;
+}
+
 /* Once nothing is under way: the bytes moved so far (or the error, if
    none moved). */
 static void finish_if_idle(struct rank *r)
 {
     if (r->moving)
         return;
+    transfer_end(r);
     reply(r, r->done || r->err == 0 ? (long)r->done : r->err);
 }
 
 /* READ or PREAD (else a WRITE or PWRITE)? */
 static int reading(const struct rank *r)
 {
-    return r->q.op == YOD_F_READ || r->q.op == YOD_F_PREAD;
+    return r->q.op == YOD_F_READ || r->q.op == YOD_F_PREAD ||
+           r->q.op == YOD_F_SREAD;
+}
+
+/* At the request's offset (pread(2), pwrite(2)), not the fd's? */
+static int positional(const struct rank *r)
+{
+    return r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE ||
+           r->q.op == YOD_F_SREAD || r->q.op == YOD_F_SWRITE || r->pf;
 }
 
 /* read(2), or pread(2) at the request's offset plus `at`. */
 static ssize_t read_at(const struct rank *r, void *p, size_t n, uint64_t at)
 {
-    if (r->q.op == YOD_F_PREAD)
+    if (r->pf)
+        return pfs_pread(r->pf, p, n, (uint64_t)r->q.off + at);
+    if (positional(r))
         return pread(r->xfd, p, n, (off_t)(r->q.off + (int64_t)at));
     return read(r->xfd, p, n);
 }
@@ -298,10 +332,12 @@ static long write_all(const struct rank *r, const char *p, size_t len,
     size_t done = 0;
 
     while (done < len) {
-        ssize_t n = r->q.op != YOD_F_PWRITE
-                    ? write(r->xfd, p + done, len - done)
-                    : pwrite(r->xfd, p + done, len - done,
-                             (off_t)(r->q.off + (int64_t)(at + done)));
+        uint64_t to = (uint64_t)r->q.off + at + done;
+        ssize_t n = r->pf ? pfs_pwrite(r->pf, p + done, len - done, to)
+                    : !positional(r) ? write(r->xfd, p + done, len - done)
+                    : pwrite(r->xfd, p + done, len - done, (off_t)to);
+        if (n < 0 && r->pf)
+            return done ? (long)done : n;       /* pfs says -errno */
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -344,7 +380,7 @@ static void write_ready(struct rank *r)
 /* A chunk moved (Put ACKed, or Get REPLY arrived) or failed. */
 static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
 {
-    if (!r->busy || r->files.cwd.fd < 0 || s->state != MOVING)
+    if (!r->busy || r->ended || s->state != MOVING)
         return;                 /* the rank ended meanwhile */
     r->moving--;
     if (r->q.op == YOD_F_GETCWD || r->q.op == YOD_F_GETDENTS) {
@@ -374,21 +410,53 @@ static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
         write_fill(r);
 }
 
-/* READ, WRITE, PREAD or PWRITE: check, then the first chunks. */
+/* An SWRITE names its striped file to whoever watches this server
+   (yod names it if the server dies), once per file in a row: a pseudo
+   fd past the rank's own, so that its closes never clear it. */
+static void note_stripe(struct rank *r)
+{
+    const char *name = r->q.path + r->q.path_len;
+    uint64_t id = strtoull(r->q.path, NULL, 16);
+
+    if (r->q.op != YOD_F_SWRITE || id == r->noted || !F.job.opened)
+        return;
+    if (r->noted && F.job.closed)
+        F.job.closed(rank_no(r), MAX_FDS);
+    F.job.opened(rank_no(r), MAX_FDS, name);
+    r->noted = id;
+}
+
+/* READ, WRITE, PREAD, PWRITE, SREAD or SWRITE: check, then the first
+   chunks. */
 static void start_transfer(struct rank *r)
 {
-    int at = r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE;
+    int stripe = r->q.op == YOD_F_SREAD || r->q.op == YOD_F_SWRITE;
+    int at = positional(r);
 
-    if ((r->xfd = files_fd(&r->files, r->q.fd)) < 0) {
-        reply(r, -EBADF);
+    r->xfd = stripe ? pfs_stripe_open(r->q.path, r->q.flags,
+                                      r->q.op == YOD_F_SWRITE)
+                    : files_fd(&r->files, r->q.fd) < 0 ? -EBADF
+                    : files_fd(&r->files, r->q.fd);
+    if (r->xfd < 0) {
+        reply(r, r->xfd);
         return;
     }
-    if (at && (r->q.off < 0 ||
-               r->q.len > (uint64_t)INT64_MAX - (uint64_t)r->q.off)) {
+    r->own_xfd = stripe;
+    if (!stripe && (r->pf = files_pfs(&r->files, r->q.fd)) && !at) {
+        /* a striped file's READ or WRITE: at its fd's offset, here */
+        r->q.off = lseek(r->xfd, 0, SEEK_CUR);
+        r->advance = 1;
+    }
+    if (stripe)
+        note_stripe(r);
+    if ((at || r->pf) && (r->q.off < 0 ||
+                          r->q.len > (uint64_t)INT64_MAX - (uint64_t)r->q.off)) {
+        transfer_end(r);
         reply(r, -EINVAL);
         return;
     }
     if (bind_buffer(r) < 0) {
+        transfer_end(r);
         reply(r, -ENOMEM);
         return;
     }
@@ -464,6 +532,23 @@ static void start_getdents(struct rank *r)
 
 /* ---- requests ---------------------------------------------------------------- */
 
+/* The MD of a rank's answers: at the start for the ranks it serves, at
+   the first stripe request for the others. */
+static int bind_answer(struct rank *r)
+{
+    ptl_md_t md = { .start = &r->ans, .length = sizeof(struct yod_file_ans),
+                    .eq_handle = F.job.eq, .ct_handle = PTL_CT_NONE,
+                    .options = PTL_MD_EVENT_SEND_DISABLE |
+                               PTL_MD_EVENT_SUCCESS_DISABLE };
+
+    if (r->ans_bound)
+        return 0;
+    if (PtlMDBind(F.job.ni, &md, &r->ans_md) != PTL_OK)
+        return -1;
+    r->ans_bound = 1;
+    return 0;
+}
+
 /* The rank the request names sent it (its node, its pid, its key), is
    one this server serves, and it is new; else it is dropped and
    counted. */
@@ -473,15 +558,18 @@ static struct rank *sender(const ptl_event_t *ev)
     struct rank *r;
 
     if (ev->mlength < YOD_FILE_REQ_HDR || ev->mlength > sizeof(r->q) ||
-        q->rank < 0 || q->rank >= F.job.size || !F.ranks[q->rank].served)
+        q->rank < 0 || q->rank >= F.job.size)
         return NULL;
     r = &F.ranks[q->rank];
+    if (!r->served && !(F.pfs && (q->op == YOD_F_SREAD ||
+                                  q->op == YOD_F_SWRITE)))
+        return NULL;            /* the stripes of PFS are everyone's */
     if (!auth_rank_sender(ev, r->nid, &r->pid) || q->seq <= r->last_seq ||
         yod_file_mac(&r->key, q, ev->mlength) != q->mac)
         return NULL;
     r->pid = ev->initiator.phys.pid;    /* YOD_APP_PID unless it chose */
     r->last_seq = q->seq;
-    return r;
+    return bind_answer(r) == 0 ? r : NULL;
 }
 
 /* Tell whoever watches this server which files a rank has open for
@@ -495,6 +583,17 @@ static void note_open(struct rank *r, long fd)
         F.job.closed(rank_no(r), r->q.fd);
 }
 
+/* An OPEN of a striped file answers its layout (yod_proto.h, PFS). */
+static void answer_layout(struct rank *r, long fd)
+{
+    struct pfs_file *pf = r->q.op == YOD_F_OPEN && fd >= 0
+                          ? files_pfs(&r->files, (int)fd) : NULL;
+
+    if (pf)
+        r->ans.pfs = (struct yod_pfs_layout){ pf->id, pf->unit, pf->factor,
+                                              (uint32_t)pf->append };
+}
+
 static void take_request(const ptl_event_t *ev)
 {
     const struct yod_file_req *q = ev->start;
@@ -505,7 +604,7 @@ static void take_request(const ptl_event_t *ev)
         F.job.dropped();
         return;
     }
-    if (r->files.cwd.fd < 0)
+    if (r->ended)
         return;                 /* it ended: a late request */
     if (r->busy) {
         fprintf(stderr, "yod: rank %d sent a file request while one is "
@@ -514,10 +613,12 @@ static void take_request(const ptl_event_t *ev)
     }
     memcpy(&r->q, q, ev->mlength);
     r->busy = 1;
+    memset(&r->ans.pfs, 0, sizeof(r->ans.pfs));
     if (!files_request_ok(&r->q, ev->mlength)) {
         reply(r, -EINVAL);
     } else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE ||
-               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE) {
+               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE ||
+               r->q.op == YOD_F_SREAD || r->q.op == YOD_F_SWRITE) {
         start_transfer(r);
     } else if (r->q.op == YOD_F_GETCWD) {
         start_getcwd(r);
@@ -526,6 +627,7 @@ static void take_request(const ptl_event_t *ev)
     } else {
         rc = files_call(&r->files, &r->q, &r->ans.st);
         note_open(r, rc);
+        answer_layout(r, rc);
         reply(r, rc);
     }
 }
@@ -561,7 +663,8 @@ static int stdin_for(int rank)
 static int slots_wanted(const struct fileio_job *j)
 {
     const char *v = getenv("YOD_IO_SLOTS");
-    int n = v ? atoi(v) : 0, served = j->last - j->first + 1;
+    int n = v ? atoi(v) : 0;
+    int served = j->pfs ? j->size : j->last - j->first + 1;
     long fit = served > 0 ? (long)(BUF_MAX / CHUNK) / served : SLOTS_MAX;
 
     if (n >= 1 && n <= SLOTS_MAX)
@@ -571,16 +674,13 @@ static int slots_wanted(const struct fileio_job *j)
 
 int fileio_start(const struct fileio_job *j)
 {
-    ptl_md_t md = { .length = sizeof(struct yod_file_ans),
-                    .eq_handle = j->eq, .ct_handle = PTL_CT_NONE,
-                    .options = PTL_MD_EVENT_SEND_DISABLE |
-                               PTL_MD_EVENT_SUCCESS_DISABLE };
     ptl_pt_index_t pt;
     int rc;
 
     F.job = *j;
     F.slots = slots_wanted(j);
-    if ((rc = paths_confine(j->chroot)) < 0) {
+    F.pfs = j->pfs != NULL;
+    if ((rc = paths_confine(j->chroot)) < 0 || (rc = pfs_mount(j->pfs)) < 0) {
         errno = -rc;
         return -1;
     }
@@ -597,12 +697,11 @@ int fileio_start(const struct fileio_job *j)
         if (!r->served)
             continue;
         r->files.fd[0] = stdin_for(i);
-        md.start = &r->ans;
         if ((rc = paths_start(&r->files.cwd)) < 0) {
             errno = -rc;
             return -1;
         }
-        if (PtlMDBind(j->ni, &md, &r->ans_md) != PTL_OK)
+        if (bind_answer(r) < 0)
             return -1;
     }
     append_req(F.req_buf[0]);
@@ -619,11 +718,11 @@ int fileio_event(const ptl_event_t *ev)
     if (ev->type == PTL_EVENT_ACK || ev->type == PTL_EVENT_REPLY) {
         if (!(r = rank_of_ptr(ev->user_ptr)))
             return 0;
-        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && r->files.cwd.fd >= 0)
+        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && !r->ended)
             F.job.link_failed(rank_no(r), ev->user_ptr == &r->ans ?
                               "a file answer" : "file data");
         else if (ev->user_ptr == &r->ans && ev->ni_fail_type != PTL_NI_OK &&
-                 r->files.cwd.fd >= 0)
+                 !r->ended)
             fprintf(stderr, "yod: rank %d: a file answer was not "
                     "delivered\n", rank_no(r));
         if (ev->user_ptr != &r->ans)
@@ -650,10 +749,12 @@ void fileio_rank_ended(int rank)
 {
     struct rank *r;
 
-    if (!F.ranks || rank < 0 || rank >= F.job.size ||
-        F.ranks[rank].files.cwd.fd < 0)
+    if (!F.ranks || rank < 0 || rank >= F.job.size || F.ranks[rank].ended)
         return;
     r = &F.ranks[rank];
+    r->ended = 1;
+    if (r->busy)
+        transfer_end(r);
     files_close(&r->files);
     r->busy = 0;
     park(r, 0);
