@@ -410,16 +410,18 @@ static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
         write_fill(r);
 }
 
-/* An SWRITE names its striped file to whoever watches this server
-   (yod names it if the server dies), once per file in a row: a pseudo
-   fd past the rank's own, so that its closes never clear it. */
+/* An SWRITE of a rank this server does not serve names its striped
+   file to whoever watches the server (yod names it if the server dies),
+   once per file in a row: a pseudo fd past the rank's own, so that its
+   closes never clear it (the rank's end does). */
 static void note_stripe(struct rank *r)
 {
     const char *name = r->q.path + r->q.path_len;
     uint64_t id = strtoull(r->q.path, NULL, 16);
 
-    if (r->q.op != YOD_F_SWRITE || id == r->noted || !F.job.opened)
-        return;
+    if (r->q.op != YOD_F_SWRITE || id == r->noted || !F.job.opened ||
+        r->served)
+        return;                 /* its own: its OPEN named it already */
     if (r->noted && F.job.closed)
         F.job.closed(rank_no(r), MAX_FDS);
     F.job.opened(rank_no(r), MAX_FDS, name);

@@ -78,6 +78,39 @@ static void path(char *buf, size_t len, const char *name, const char *sfx)
     snprintf(buf, len, "/pfs/%s%s", name, sfx);
 }
 
+/* All of n bytes at `at` by pwrite, the rest again after a short one;
+   the bytes written, or -1 (errno) at the first that fails. */
+static ssize_t write_at(int fd, const unsigned char *p, size_t n,
+                        long long at)
+{
+    size_t done = 0;
+
+    while (done < n) {
+        ssize_t k = pwrite(fd, p + done, n - done, at + (long long)done);
+        if (k <= 0)
+            return -1;
+        done += (size_t)k;
+    }
+    return (ssize_t)done;
+}
+
+/* The same by lseek and write. */
+static ssize_t write_here(int fd, const unsigned char *p, size_t n,
+                          long long at)
+{
+    size_t done = 0;
+
+    if (lseek(fd, at, SEEK_SET) != at)
+        return -1;
+    while (done < n) {
+        ssize_t k = write(fd, p + done, n - done);
+        if (k <= 0)
+            return -1;
+        done += (size_t)k;
+    }
+    return (ssize_t)done;
+}
+
 static int do_write(const char *name, size_t bs, int nb, unsigned factor,
                     size_t unit)
 {
@@ -96,10 +129,7 @@ static int do_write(const char *name, size_t bs, int nb, unsigned factor,
         ssize_t n;
 
         fill(buf, at, bs);
-        if (b % 2)
-            n = pwrite(fd, buf, bs, at);
-        else
-            n = lseek(fd, at, SEEK_SET) == at ? write(fd, buf, bs) : -1;
+        n = b % 2 ? write_at(fd, buf, bs, at) : write_here(fd, buf, bs, at);
         if (n != (ssize_t)bs) {
             snprintf(why, sizeof(why), "block %d: %zd of %zu: %s", b, n, bs,
                      strerror(errno));
