@@ -87,6 +87,14 @@ $(YOD_PFS_ELF): tests/yod/pfstest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
+# MPI-IO's striping hints on a striped file (tests/qemu/suite-io).
+YOD_PFSMPI_ELF := $(BUILD)/tests/yod/pfsmpi.elf
+$(YOD_PFSMPI_ELF): tests/yod/pfsmpi.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
 # Output and files when yod cannot write them, and from threads
 # (tests/qemu/suite-yodio).
 YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
@@ -139,7 +147,7 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 	    -iquote yod -iquote kernel/include -o $@ $< yod/siphash.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
-test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) $(YOD_PFS_ELF) \
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) $(YOD_PFS_ELF) $(YOD_PFSMPI_ELF) \
     $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
     $(FORGE_ELF) $(FORGE_BIN)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs \
