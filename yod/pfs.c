@@ -420,10 +420,23 @@ long pfs_size(struct pfs_file *pf, uint64_t *size)
     return 0;
 }
 
+/* The piece of [at, at + left) within one unit: its stripe's fd (or
+   -errno), its length in *n and its place in that stripe in *where. */
+static int piece(struct pfs_file *pf, uint64_t at, size_t left, size_t *n,
+                 off_t *where)
+{
+    uint64_t k = pfs_unit_left(at, pf->unit);
+
+    *n = (size_t)(k < left ? k : left);
+    *where = (off_t)pfs_stripe_off(at, pf->unit, pf->factor);
+    return stripe_fd(pf, pfs_stripe_of(at, pf->unit, pf->factor));
+}
+
 ssize_t pfs_pread(struct pfs_file *pf, void *buf, size_t len, uint64_t off)
 {
     uint64_t size;
-    size_t done = 0;
+    size_t done = 0, n;
+    off_t where;
 
     pfs_size(pf, &size);
     if (off >= size)
@@ -431,20 +444,13 @@ ssize_t pfs_pread(struct pfs_file *pf, void *buf, size_t len, uint64_t off)
     if (len > size - off)
         len = (size_t)(size - off);
     while (done < len) {
-        uint64_t at = off + done, n = pfs_unit_left(at, pf->unit);
-        uint32_t i = pfs_stripe_of(at, pf->unit, pf->factor);
-        int fd = stripe_fd(pf, i);
-        ssize_t got;
+        int fd = piece(pf, off + done, len - done, &n, &where);
+        ssize_t got = fd < 0 ? fd : pread(fd, (char *)buf + done, n, where);
 
-        n = n < len - done ? n : len - done;
-        if (fd < 0)
-            return done ? (ssize_t)done : fd;
-        got = pread(fd, (char *)buf + done, (size_t)n,
-                    (off_t)pfs_stripe_off(at, pf->unit, pf->factor));
         if (got < 0)
-            return done ? (ssize_t)done : -errno;
-        memset((char *)buf + done + got, 0, (size_t)n - (size_t)got);
-        done += (size_t)n;      /* short: a hole below the size, zeros */
+            return done ? (ssize_t)done : fd < 0 ? fd : -errno;
+        memset((char *)buf + done + got, 0, n - (size_t)got);
+        done += n;              /* short: a hole below the size, zeros */
     }
     return (ssize_t)done;
 }
@@ -452,25 +458,20 @@ ssize_t pfs_pread(struct pfs_file *pf, void *buf, size_t len, uint64_t off)
 ssize_t pfs_pwrite(struct pfs_file *pf, const void *buf, size_t len,
                    uint64_t off)
 {
-    size_t done = 0;
+    size_t done = 0, n;
+    off_t where;
 
     if (pf->append)
         pfs_size(pf, &off);
     while (done < len) {
-        uint64_t at = off + done, n = pfs_unit_left(at, pf->unit);
-        uint32_t i = pfs_stripe_of(at, pf->unit, pf->factor);
-        int fd = stripe_fd(pf, i);
-        ssize_t put;
+        int fd = piece(pf, off + done, len - done, &n, &where);
+        ssize_t put = fd < 0 ? fd
+                      : pwrite(fd, (const char *)buf + done, n, where);
 
-        n = n < len - done ? n : len - done;
-        if (fd < 0)
-            return done ? (ssize_t)done : fd;
-        put = pwrite(fd, (const char *)buf + done, (size_t)n,
-                     (off_t)pfs_stripe_off(at, pf->unit, pf->factor));
         if (put < 0)
-            return done ? (ssize_t)done : -errno;
+            return done ? (ssize_t)done : fd < 0 ? fd : -errno;
         done += (size_t)put;
-        if ((uint64_t)put < n)
+        if ((size_t)put < n)
             break;              /* a full disk: what went */
     }
     return (ssize_t)done;
