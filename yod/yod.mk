@@ -5,14 +5,14 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
             yod/launch.c yod/end.c \
-            yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/pfs.c yod/cluster.c \
+            yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/pfs.c yod/transfer.c yod/cluster.c \
             yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c \
             yod/rankdbg.c yod/gdbrsp.c \
             yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
             yod/postmortem.c yod/stacks.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
-            yod/ioserver.h yod/pfs.h yod/pfs_map.h \
+            yod/ioserver.h yod/pfs.h yod/pfs_map.h yod/fileio_srv.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             yod/yod_debug.h yod/rankdbg.h yod/gdbrsp.h yod/gdbregs.h \
             yod/gdbserver.h yod/gdbsession.h yod/jobctl.h yod/core.h yod/postmortem.h \
