@@ -21,7 +21,8 @@
  *                  (all succeed, one layout), unlink of /pfs/NAME.x
  *                  ("unlink won" from exactly one), its own
  *                  /pfs/NAME.R written and renamed to /pfs/NAME.R.done,
- *                  its size by stat
+ *                  its size by stat, its hole read as zeros, ftruncate
+ *                  down and up
  *   pfstest errors NAME
  *                  bad layouts (EINVAL), paths not under /pfs (ENOENT),
  *                  a hard link (EPERM), a rename out of /pfs (EXDEV),
@@ -215,6 +216,30 @@ static void barrier(const char *name)
     ok(seen == size, "barrier", "not every rank came");
 }
 
+/* The file do_race wrote (20 bytes, a hole, "z" at 3 * 8192 + 5, over
+   2 stripes of 8 KiB): the hole reads as zeros, by pieces; ftruncate
+   down and up sets the size, and what was cut reads as zeros after. */
+static void holes(const char *p)
+{
+    static char buf[3 * 8192 + 6];
+    int fd = open(p, O_RDWR), zeros = 1;
+    struct stat st;
+
+    ok(fd >= 0 && read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf),
+       "read over a hole", strerror(errno));
+    for (size_t i = 20; i < sizeof(buf) - 1; i++)
+        zeros &= buf[i] == 0;
+    ok(!memcmp(buf, "0123456789abcdefghij", 20) && zeros &&
+       buf[sizeof(buf) - 1] == 'z', "the hole is zeros", "other bytes");
+    ok(ftruncate(fd, 10) == 0 && fstat(fd, &st) == 0 && st.st_size == 10 &&
+       ftruncate(fd, 20000) == 0 && fstat(fd, &st) == 0 &&
+       st.st_size == 20000 && pread(fd, buf, 20, 0) == 20 &&
+       !memcmp(buf, "0123456789\0\0\0\0\0\0\0\0\0\0", 20),
+       "ftruncate", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+}
+
 static int do_race(const char *name)
 {
     char x[256], s[256], own[256], done[256], why[160];
@@ -254,6 +279,7 @@ static int do_race(const char *name)
     snprintf(why, sizeof(why), "%lld", (long long)st.st_size);
     ok(stat(done, &st) == 0 && st.st_size == 3 * 8192 + 6 &&
        stat(own, &st) < 0 && errno == ENOENT, "stat after rename", why);
+    holes(done);
     return fails;
 }
 
