@@ -42,11 +42,14 @@ static struct sipkey key;               /* the rank's */
 #define PIECES_MAX      16      /* in flight at once, one per server */
 #define PIECE_PATHS     160
 struct piece_req {
-    struct yod_file_req_hdr {
-        char b[YOD_FILE_REQ_HDR];
-    } hdr;
+    char hdr[YOD_FILE_REQ_HDR];
     char paths[PIECE_PATHS];
 } __attribute__((aligned(8)));
+
+/* Events the channel may have waiting: an ACK and an answer for each
+   request in flight (the call's, the aio one's, the pieces'), and the
+   output's. */
+#define EQ_SIZE         (2 * (2 + PIECES_MAX) + 8)
 
 /* Everything this side sends or is answered in; the MD covers it all. */
 static struct {
@@ -90,7 +93,7 @@ static int open_portals(void)
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
                    NULL, NULL, &ni);
     if (rc != PTL_OK ||
-        PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
+        PtlEQAlloc(ni, EQ_SIZE, &eq) != PTL_OK ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     d.eq_handle = eq;
