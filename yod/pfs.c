@@ -15,6 +15,7 @@
  * the size is the stripes' (pfs_map.h), never a record to keep in step.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -31,12 +32,14 @@
 #include "pfs.h"
 
 static int root = -1;           /* DIR (O_PATH) */
+static struct stat root_st;     /* its device and inode */
 
 int pfs_mount(const char *dir)
 {
     if (!dir || !*dir)
         return 0;
-    if ((root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+    if ((root = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+        fstat(root, &root_st) < 0)
         return -errno;
     if (mkdirat(root, PFS_STORE, 0700) < 0 && errno != EEXIST)
         return -errno;
@@ -375,6 +378,28 @@ long pfs_path_call(const struct yod_file_req *q, struct stat *st)
     if (dir2 >= 0)
         close(dir2);
     return rc;
+}
+
+size_t pfs_hide_store(int fd, void *buf, size_t len)
+{
+    struct stat st;
+    char *p = buf;
+
+    if (root < 0 || fstat(fd, &st) < 0 || st.st_dev != root_st.st_dev ||
+        st.st_ino != root_st.st_ino)
+        return len;
+    for (size_t at = 0; at < len;) {
+        struct dirent64 *e = (struct dirent64 *)(p + at);
+        size_t n = e->d_reclen;
+
+        if (strcmp(e->d_name, PFS_STORE) != 0) {
+            at += n;
+            continue;
+        }
+        memmove(p + at, p + at + n, len - at - n);
+        len -= n;
+    }
+    return len;
 }
 
 /* ---- data of an open striped file ----------------------------------------- */

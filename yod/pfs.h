@@ -47,6 +47,11 @@ long pfs_ftruncate(struct pfs_file *pf, uint64_t size);
 long pfs_fsync(struct pfs_file *pf);
 void pfs_close(struct pfs_file *pf);
 
+/* Directory entries of `fd` as getdents64 gave them, `len` bytes: if
+   fd is DIR itself, without the store of stripes (.pfs); the bytes
+   left. */
+size_t pfs_hide_store(int fd, void *buf, size_t len);
+
 /* Stripe `i` of the file whose id is `hex` (SREAD, SWRITE), opened for
    writing (wr) or reading: an fd to close. */
 int pfs_stripe_open(const char *hex, uint32_t i, int wr);

@@ -392,7 +392,14 @@ void xfer_getdents(struct rank *r)
         srv_reply(r, -ENOMEM);
         return;
     }
-    if ((n = getdents64(fd, r->buf, want)) <= 0)
+    for (;;) {                  /* a batch of the store alone: the next */
+        long got = getdents64(fd, r->buf, want);
+
+        n = got > 0 ? (long)pfs_hide_store(fd, r->buf, (size_t)got) : got;
+        if (got <= 0 || n > 0)
+            break;
+    }
+    if (n <= 0)
         srv_reply(r, n < 0 ? -errno : 0);
     else
         put_small(r, (size_t)n);
