@@ -56,7 +56,7 @@ LIBC_GLUE_SRCS := libc/init.c libc/heap.c libc/time.c libc/proc.c libc/abort.c \
                   libc/identity.c libc/sched.c libc/sysconf.c \
                   libc/memmap.c libc/semaphore.c libc/err.c libc/dlfcn.c \
                   libc/stdio_extra.c libc/libgen.c libc/fnmatch.c libc/glob.c \
-                  libc/pthread_locks.c libc/aio.c
+                  libc/pthread_locks.c libc/aio.c libc/pfs.c
 LIBC_GLUE_OBJS := $(patsubst libc/%,$(LIBC_OUT)/obj/%.o,\
                     $(basename $(LIBC_GLUE_SRCS))) $(LIBC_OUT)/obj/siphash.o
 LIBC_CFLAGS    := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
@@ -70,7 +70,7 @@ $(LIBC_OUT)/obj/%.o: libc/%.c $(LIBC_DEPS)
 
 # yodio.c and yodfile.c speak Portals to yod (yod/yod_proto.h) and sign
 # what they send with yod's SipHash (yod/siphash.c, the same file).
-$(LIBC_OUT)/obj/yodio.o $(LIBC_OUT)/obj/yodfile.o: $(LIBC_INC)/portals4.h yod/yod_proto.h
+$(LIBC_OUT)/obj/yodio.o $(LIBC_OUT)/obj/yodfile.o $(LIBC_OUT)/obj/pfs.o: $(LIBC_INC)/portals4.h yod/yod_proto.h yod/pfs_map.h
 $(LIBC_OUT)/obj/siphash.o: yod/siphash.c $(LIBC_DEPS)
 	$(call say,LWKCC,$<)
 	@mkdir -p $(@D)

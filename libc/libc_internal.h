@@ -148,5 +148,29 @@ long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off);
 long lwk_yod_aio_start(int wr, int fd, volatile void *buf, size_t len,
                        long long off);
 int lwk_yod_aio_done(unsigned ms, long *ret);
+/* yodio.c: the pieces of a striped file's transfer (pfs.c), each an
+   SREAD or SWRITE of `len` bytes at `off` of stripe `stripe` to that
+   stripe's server; the servers (LWK_YOD's stations) */
+struct lwk_yod_piece {
+    uint32_t op, stripe;
+    uint64_t off, len;
+    void *buf;
+    long ret;                   /* bytes moved, or -errno */
+};
+long lwk_yod_pieces(const char *id, const char *name,
+                    struct lwk_yod_piece *p, int n);
+int lwk_yod_nservers(void);
+/* pfs.c: striped files (PFS, docs/io.md): the layout an OPEN answered
+   for lwk_io's fd (or forget it at close); read, write, pread and
+   pwrite of a striped fd, over its stripes' servers: the result, or 1
+   if the transfer is not one to split (the fd's server does it) */
+struct yod_pfs_layout;
+void lwk_pfs_opened(int fd, const char *path, const struct yod_pfs_layout *l);
+void lwk_pfs_closed(int fd);
+#define LWK_PFS_WHOLE   (-0x7fffffffL)  /* lwk_pfs_io: not split */
+long lwk_pfs_io(int wr, int fd, void *buf, size_t len, long long off);
+/* yodfile.c: OPEN with the layout of a new striped file (0: defaults) */
+long lwk_yod_open(const char *path, int flags, int mode, unsigned factor,
+                  size_t unit);
 
 #endif

@@ -116,9 +116,14 @@ static uint32_t open_flags(int f)
                     O_NONBLOCK | O_SYNC | O_NOFOLLOW | O_DIRECTORY |    \
                     O_CLOEXEC | O_NOCTTY)
 
-static long yod_open(const char *path, int flags, int mode)
+/* OPEN; a new file under /pfs is made striped over `factor` stripes of
+   `unit` bytes (0: the defaults, the job's servers and 1 MiB), and a
+   striped file's layout is kept for its fd (pfs.c). */
+long lwk_yod_open(const char *path, int flags, int mode, unsigned factor,
+                  size_t unit)
 {
     struct yod_file_req *q = req(YOD_F_OPEN, -1);
+    struct yod_file_ans *a;
     long rc;
 
     if ((flags & ~OPEN_KNOWN) || (flags & O_ACCMODE) == O_ACCMODE)
@@ -127,32 +132,48 @@ static long yod_open(const char *path, int flags, int mode)
         return rc;
     q->flags = open_flags(flags);
     q->mode = (uint32_t)mode & 07777;
-    return call();
+    q->off = factor ? factor : (unsigned)lwk_yod_nservers();
+    q->len = unit;
+    rc = call_buf(NULL, 0, 0, &a);
+    if (rc >= 0)
+        lwk_pfs_opened((int)rc, path, &a->pfs);
+    return rc;
+}
+
+static long yod_open(const char *path, int flags, int mode)
+{
+    return lwk_yod_open(path, flags, mode, 0, 0);
 }
 
 static long yod_close(int fd)
 {
     if (is_std(fd))
         return lwk_io_console.close(fd);
+    lwk_pfs_closed(fd);
     req(YOD_F_CLOSE, fd);
     return call();
 }
 
 static long yod_read(int fd, void *buf, size_t len)
 {
-    struct yod_file_req *q = req(YOD_F_READ, fd);
+    struct yod_file_req *q;
+    long rc;
 
     if (fd == 1 || fd == 2)
         return -EBADF;
     if (len == 0)
         return 0;
+    if ((rc = lwk_pfs_io(0, fd, buf, len, -1)) != LWK_PFS_WHOLE)
+        return rc;              /* a striped file's, by its stripes */
+    q = req(YOD_F_READ, fd);
     q->len = len;
     return call_buf(buf, len, PTL_ME_OP_PUT, NULL);
 }
 
 static long yod_write(int fd, const void *buf, size_t len)
 {
-    struct yod_file_req *q = req(YOD_F_WRITE, fd);
+    struct yod_file_req *q;
+    long rc;
 
     if (fd == 1 || fd == 2)
         return lwk_yod_output(fd, buf, len);
@@ -160,6 +181,9 @@ static long yod_write(int fd, const void *buf, size_t len)
         return -EBADF;
     if (len == 0)
         return 0;
+    if ((rc = lwk_pfs_io(1, fd, (void *)buf, len, -1)) != LWK_PFS_WHOLE)
+        return rc;              /* a striped file's, by its stripes */
+    q = req(YOD_F_WRITE, fd);
     q->len = len;
     /* yod only Gets from it: the ME is for PTL_ME_OP_GET alone. */
     return call_buf((void *)buf, len, PTL_ME_OP_GET, NULL);
@@ -372,7 +396,12 @@ const struct lwk_io_ops lwk_io_yod = {
    PWRITE request, the fd's offset untouched (files.c). */
 long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off)
 {
-    struct yod_file_req *q = req(wr ? YOD_F_PWRITE : YOD_F_PREAD, fd);
+    long rc = lwk_pfs_io(wr, fd, buf, len, off);
+    struct yod_file_req *q;
+
+    if (rc != LWK_PFS_WHOLE)
+        return rc;
+    q = req(wr ? YOD_F_PWRITE : YOD_F_PREAD, fd);
 
     q->len = len;
     q->off = off;

@@ -37,11 +37,26 @@ static uint32_t seq;
 static uint32_t out_seq;                /* output Puts so far */
 static struct sipkey key;               /* the rank's */
 
+/* A piece of a striped transfer's request: the header, the file's id
+   and its name (cut short: it is for yod's messages). */
+#define PIECES_MAX      16      /* in flight at once, one per server */
+#define PIECE_PATHS     160
+struct piece_req {
+    char hdr[YOD_FILE_REQ_HDR];
+    char paths[PIECE_PATHS];
+} __attribute__((aligned(8)));
+
+/* Events the channel may have waiting: an ACK and an answer for each
+   request in flight (the call's, the aio one's, the pieces'), and the
+   output's. */
+#define EQ_SIZE         (2 * (2 + PIECES_MAX) + 8)
+
 /* Everything this side sends or is answered in; the MD covers it all. */
 static struct {
     struct yod_file_req req;
     struct yod_file_req areq;   /* the aio request in flight: its own, as
                                    file calls fill req meanwhile */
+    struct piece_req preq[PIECES_MAX];
     struct yod_file_ans ans;
     char out[YOD_IO_CHUNK];     /* output: a copy of the caller's bytes */
 } ch;
@@ -78,7 +93,7 @@ static int open_portals(void)
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_PHYSICAL, pid,
                    NULL, NULL, &ni);
     if (rc != PTL_OK ||
-        PtlEQAlloc(ni, 16, &eq) != PTL_OK ||
+        PtlEQAlloc(ni, EQ_SIZE, &eq) != PTL_OK ||
         PtlPTAlloc(ni, 0, eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     d.eq_handle = eq;
@@ -135,14 +150,41 @@ struct call {
     int acked, answered;
     int failed;                 /* it never reached the server */
     uint32_t seq;
+    int piece;                  /* a striped transfer's: its piece */
+    ptl_process_t to;           /* the server */
     size_t len;                 /* the buffer exposed, or 0 */
     ptl_handle_me_t ans_me, buf_me;
     struct yod_file_req *req;   /* what is sent, from the MD */
     struct yod_file_ans *ans;   /* where the answer lands */
 };
-static struct yod_file_ans async_ans;
+static struct yod_file_ans async_ans, piece_ans[PIECES_MAX];
 static struct call sync_call = { .req = &ch.req, .ans = &ch.ans },
-                   async_call = { .req = &ch.areq, .ans = &async_ans };
+                   async_call = { .req = &ch.areq, .ans = &async_ans },
+                   piece_call[PIECES_MAX];
+
+/* The call an ACK's user_ptr names, or NULL. */
+static struct call *call_of_ptr(void *p)
+{
+    if (p == &sync_call || p == &async_call)
+        return p;
+    for (int i = 0; i < PIECES_MAX; i++)
+        if (p == &piece_call[i])
+            return p;
+    return NULL;
+}
+
+/* The call in flight an answer's match bits name, or NULL. */
+static struct call *call_of_answer(uint64_t bits)
+{
+    if (sync_call.flying && bits == (YOD_MB_ANS | sync_call.seq))
+        return &sync_call;
+    if (async_call.flying && bits == (YOD_MB_ANS | async_call.seq))
+        return &async_call;
+    for (int i = 0; i < PIECES_MAX; i++)
+        if (piece_call[i].flying && bits == (YOD_MB_ANS | piece_call[i].seq))
+            return &piece_call[i];
+    return NULL;
+}
 
 /* Once acknowledged and answered (or refused): the buffer leaves the
    portal, and so does the answer's ME if no answer is coming. */
@@ -160,19 +202,12 @@ static int call_event(const ptl_event_t *ev)
 {
     struct call *c = NULL;
 
-    if (ev->type == PTL_EVENT_ACK &&
-        (ev->user_ptr == &sync_call || ev->user_ptr == &async_call)) {
+    if (ev->type == PTL_EVENT_ACK && (c = call_of_ptr(ev->user_ptr))) {
         lost_if_undeliverable(ev);
-        c = ev->user_ptr;
         c->acked = 1;
         c->failed = ev->ni_fail_type != PTL_NI_OK;
     } else if (ev->type == PTL_EVENT_PUT) {
-        if (sync_call.flying && ev->match_bits == (YOD_MB_ANS | sync_call.seq))
-            c = &sync_call;
-        else if (async_call.flying &&
-                 ev->match_bits == (YOD_MB_ANS | async_call.seq))
-            c = &async_call;
-        else
+        if (!(c = call_of_answer(ev->match_bits)))
             return 0;
         c->answered = 1;
     } else {
@@ -254,36 +289,38 @@ long lwk_yod_output(int fd, const void *buf, size_t len)
     return (long)done;
 }
 
-/* Send the request in lwk_yod_req() as call c (from c's own buffer: the
-   Put reads it until its ACK), with `buf` (len bytes) exposed to the
+/* Send the request `src` as call c to server `to` (from c's own buffer:
+   the Put reads it until its ACK), with `buf` (len bytes) exposed to the
    server for `buf_op` while it lasts; 0 or -errno. */
-static long call_start(struct call *c, size_t req_len, void *buf, size_t len,
-                       unsigned buf_op)
+static long call_start(struct call *c, ptl_process_t to,
+                       const struct yod_file_req *src, size_t req_len,
+                       void *buf, size_t len, unsigned buf_op)
 {
     struct yod_file_req *q = c->req;
     int r;
 
     if (channel() < 0)
         return -EIO;
-    if (q != &ch.req)
-        memcpy(q, &ch.req, req_len);
+    if (q != src)
+        memcpy(q, src, req_len);
     q->seq = ++seq;
     q->rank = (int32_t)lwk_rank();
     if (req_len >= YOD_FILE_REQ_HDR)
         q->mac = yod_file_mac(&key, q, req_len);
-    *c = (struct call){ .seq = seq, .len = len, .req = q, .ans = c->ans };
-    if (append(srv, c->ans, sizeof(*c->ans),
+    *c = (struct call){ .seq = seq, .len = len, .req = q, .ans = c->ans,
+                        .piece = c->piece, .to = to };
+    if (append(to, c->ans, sizeof(*c->ans),
                PTL_ME_OP_PUT | PTL_ME_USE_ONCE, YOD_MB_ANS | seq, 0,
                &c->ans_me) != PTL_OK)
         return -EIO;
-    if (len && (r = append(srv, buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
+    if (len && (r = append(to, buf, len, buf_op | PTL_ME_EVENT_COMM_DISABLE,
                            YOD_MB_BUF | seq, 0, &c->buf_me)) != PTL_OK) {
         PtlMEUnlink(c->ans_me);
         return r == PTL_ARG_INVALID ? -EFAULT : -EIO;
     }
     c->flying = 1;
     if (PtlPut(md, (ptl_size_t)((char *)q - (char *)&ch), req_len,
-               PTL_ACK_REQ, srv, YOD_PT_FILE, 0, 0, c, 0) != PTL_OK) {
+               PTL_ACK_REQ, to, YOD_PT_FILE, 0, 0, c, 0) != PTL_OK) {
         c->failed = 1;
         call_end(c);
         return -EIO;
@@ -327,8 +364,11 @@ long lwk_yod_call(size_t req_len, void *buf, size_t len, unsigned buf_op,
 {
     long rc;
 
+    if (channel() < 0)
+        return -EIO;            /* (and srv is known from here on) */
     call_wait(&async_call, PTL_TIME_FOREVER);
-    if ((rc = call_start(&sync_call, req_len, buf, len, buf_op)) < 0)
+    if ((rc = call_start(&sync_call, srv, &ch.req, req_len, buf, len,
+                         buf_op)) < 0)
         return rc;
     call_wait(&sync_call, PTL_TIME_FOREVER);
     *ans = &ch.ans;
@@ -345,7 +385,9 @@ long lwk_yod_async_start(size_t req_len, void *buf, size_t len,
 {
     if (async_call.flying)
         return -EBUSY;
-    return call_start(&async_call, req_len, buf, len, buf_op);
+    if (channel() < 0)
+        return -EIO;
+    return call_start(&async_call, srv, &ch.req, req_len, buf, len, buf_op);
 }
 
 int lwk_yod_async_busy(void)
@@ -360,6 +402,126 @@ int lwk_yod_async_wait(unsigned ms, struct yod_file_ans **ans, long *rc)
     *ans = &async_ans;
     *rc = async_call.failed ? -EIO : 0;
     return 1;
+}
+
+/* ---- the pieces of a striped transfer (pfs.c) -------------------------- */
+
+/* The stations of LWK_YOD (yod first), the servers of stripes. */
+int lwk_yod_nservers(void)
+{
+    unsigned nid, pid;
+    int n = 0;
+
+    while (servers && yod_io_nth(servers, n, &nid, &pid) == 0)
+        n++;
+    return n ? n : 1;
+}
+
+static ptl_process_t station(int k)
+{
+    ptl_process_t p = yod;
+    unsigned nid, pid;
+
+    if (servers && yod_io_nth(servers, k, &nid, &pid) == 0) {
+        p.phys.nid = (ptl_nid_t)nid;
+        p.phys.pid = (ptl_pid_t)pid;
+    }
+    return p;
+}
+
+/* Piece i's request (op SREAD or SWRITE), sent as call c. */
+static long piece_start(struct call *c, const char *id, const char *name,
+                        const struct lwk_yod_piece *p)
+{
+    struct yod_file_req *q = (struct yod_file_req *)&ch.preq[c - piece_call];
+    size_t a = strlen(id) + 1, b = strnlen(name, PIECE_PATHS - a - 1);
+
+    memset(q, 0, YOD_FILE_REQ_HDR);
+    q->op = p->op;
+    q->flags = p->stripe;
+    q->off = (int64_t)p->off;
+    q->len = p->len;
+    q->fd = -1;
+    memcpy(q->path, id, a);
+    memcpy(q->path + a, name, b);
+    q->path[a + b] = 0;
+    q->path_len = (uint32_t)a;
+    q->path2_len = (uint32_t)(b + 1);
+    c->req = q;
+    c->ans = &piece_ans[c - piece_call];
+    return call_start(c, station((int)(p->stripe % (unsigned)lwk_yod_nservers())),
+                      q, YOD_FILE_REQ_HDR + a + b + 1, p->buf, p->len,
+                      p->op == YOD_F_SWRITE ? PTL_ME_OP_GET : PTL_ME_OP_PUT);
+}
+
+/* A piece's result once its call ended: bytes, or -errno. */
+static long piece_result(const struct call *c)
+{
+    if (c->failed)
+        return -EIO;
+    return c->ans->err ? -lwk_yod_errno(c->ans->err) : (long)c->ans->ret;
+}
+
+static int owed[PIECES_MAX];    /* piece_call[i] started, its result untaken */
+
+/* A piece call free to start, or NULL. */
+static struct call *free_piece_call(void)
+{
+    for (int i = 0; i < PIECES_MAX; i++)
+        if (!owed[i])
+            return &piece_call[i];
+    return NULL;
+}
+
+/* Has server k a piece of ours in flight? */
+static int server_busy(const struct lwk_yod_piece *p, unsigned k,
+                       unsigned nserv)
+{
+    for (int i = 0; i < PIECES_MAX; i++)
+        if (owed[i] && p[piece_call[i].piece].stripe % nserv == k)
+            return 1;
+    return 0;
+}
+
+/* Move the n pieces of a striped file's transfer (id and name: the
+   file's), each to its stripe's server, in order, one in flight per
+   server (a server serves one request of a rank at a time) and up to
+   PIECES_MAX at once; each piece's result in its `ret`.  0, or -EIO if
+   the channel is broken. */
+long lwk_yod_pieces(const char *id, const char *name,
+                    struct lwk_yod_piece *p, int n)
+{
+    unsigned nserv = (unsigned)lwk_yod_nservers();
+    int next = 0, left = n;
+    struct call *c;
+    ptl_event_t ev;
+
+    if (channel() < 0)
+        return -EIO;
+    call_wait(&async_call, PTL_TIME_FOREVER);   /* its server is ours */
+    while (left > 0) {
+        while (next < n && (c = free_piece_call()) &&
+               !server_busy(p, p[next].stripe % nserv, nserv)) {
+            c->piece = next;
+            if ((p[next].ret = piece_start(c, id, name, &p[next])) < 0)
+                left--;         /* it never went */
+            else
+                owed[c - piece_call] = 1;
+            next++;
+        }
+        if (left == 0)
+            break;
+        if (PtlEQWait(eq, &ev) != PTL_OK)
+            return -EIO;
+        call_event(&ev);
+        for (int i = 0; i < PIECES_MAX; i++)
+            if (owed[i] && !piece_call[i].flying) {
+                p[piece_call[i].piece].ret = piece_result(&piece_call[i]);
+                owed[i] = 0;
+                left--;
+            }
+    }
+    return 0;
 }
 
 /* The request lwk_yod_call sends: fill it, then call. */

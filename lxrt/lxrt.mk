@@ -56,7 +56,8 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxcxx $(LX_TEST_OUT)/lxf90 \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
                 $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
-                $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout
+                $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout \
+                $(LX_TEST_OUT)/lxpfs
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -64,6 +65,11 @@ $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
 $(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
+# A striped file's calls from a Linux program (tests/qemu/suite-io).
+$(LX_TEST_OUT)/lxpfs: tests/linux/lxpfs.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<

@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io.h"
+#if defined(__lwk__) && !defined(__linux__)
+#include <lwk/pfs.h>
+#endif
 
 /* What files get until MPI_File_set_errhandler(MPI_FILE_NULL, ...):
  * the standard's default for files is to return errors. */
@@ -83,6 +86,39 @@ static int posix_flags(int amode, bool first)
 /* Rank 0 opens first (it alone creates, so MPI_MODE_EXCL means what it
  * says), then the others; every rank learns whether every rank could.
  * Every rank must give the same amode (MPI_ERR_NOT_SAME). */
+/* A hint of `info` as a number (0: absent or not a number). */
+static long info_num(MPI_Info info, const char *key)
+{
+    char v[32];
+    int flag = 0;
+
+    if (info == MPI_INFO_NULL ||
+        MPI_Info_get(info, key, sizeof(v) - 1, v, &flag) != MPI_SUCCESS ||
+        !flag)
+        return 0;
+    return atol(v) > 0 ? atol(v) : 0;
+}
+
+/* The first open, which may create the file: under /pfs with ROMIO's
+   hints striping_factor and striping_unit, a striped file of that
+   layout (<lwk/pfs.h>; a file that exists keeps its own). */
+static int open_first(const char *name, int flags, MPI_Info info)
+{
+#if defined(__lwk__) && !defined(__linux__)
+    long factor = info_num(info, "striping_factor");
+    long unit = info_num(info, "striping_unit");
+
+    if ((flags & O_CREAT) && (factor || unit) &&
+        strncmp(name, "/pfs/", 5) == 0)
+        return lwk_pfs_open(name, flags, 0666, (unsigned)factor,
+                            (size_t)unit);
+#else
+    (void)info_num;
+    (void)info;
+#endif
+    return open(name, flags, 0666);
+}
+
 static int open_all(MPI_File f, const char *name)
 {
     int err = MPI_SUCCESS, worst, mode[2] = { f->amode, -f->amode }, most[2];
@@ -93,7 +129,7 @@ static int open_all(MPI_File f, const char *name)
     if (most[0] != f->amode || -most[1] != f->amode)
         return MPI_ERR_NOT_SAME;        /* the same verdict everywhere */
     if (f->comm->rank == 0 &&
-        (f->fd = open(name, posix_flags(f->amode, true), 0666)) < 0)
+        (f->fd = open_first(name, posix_flags(f->amode, true), f->info)) < 0)
         err = io_errno(errno);
     if (coll_bcast(&err, 1, MPI_INT, 0, f->comm) != MPI_SUCCESS)
         return MPI_ERR_INTERN;

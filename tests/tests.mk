@@ -5,7 +5,7 @@ UNIT_TESTS := test_region test_cmdline test_printf test_bootinfo test_elf test_v
               test_lib test_modline test_yod_end test_acpi test_siphash \
               test_ratelimit test_e1000e_ring test_linux_abi \
               test_slurm_hostlist test_gdbrsp test_core test_gmon \
-              test_pmu test_yod_lease
+              test_pmu test_yod_lease test_pfs_map
 UNIT_BINS  := $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
 
 # The pure kernel and boot sources each unit test links against.
@@ -26,6 +26,7 @@ UNIT_SRCS_test_gmon     := yod/gmon.c
 UNIT_SRCS_test_pmu      :=
 UNIT_SRCS_test_acpi     := kernel/acpi.c
 UNIT_SRCS_test_siphash  := yod/siphash.c
+UNIT_SRCS_test_pfs_map  := yod/pfs_map.h
 UNIT_SRCS_test_ratelimit := kernel/ratelimit.c
 UNIT_SRCS_test_linux_abi := kernel/include/uapi/linux.def lxrt/lx_abi.h
 

@@ -117,7 +117,8 @@ void cluster_env(unsigned *svc_first, unsigned *svc_last)
         else if (!strcmp(line, "LWK_SERVICE_NID_LAST"))
             *svc_last = atoi(eq + 1);
         else if (!strncmp(line, "PTL_", 4) ||
-                 !strcmp(line, "LWK_IO_SERVERS"))   /* yod's default -io */
+                 !strcmp(line, "LWK_IO_SERVERS") ||  /* yod's default -io */
+                 !strcmp(line, "LWK_PFS"))          /* and -pfs */
             setenv(line, eq + 1, 1);
     }
     fclose(f);

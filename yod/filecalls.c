@@ -25,6 +25,11 @@ int files_fd(const struct files *f, int fd)
     return fd >= 0 && fd < MAX_FDS ? f->fd[fd] : -1;
 }
 
+struct pfs_file *files_pfs(const struct files *f, int fd)
+{
+    return files_fd(f, fd) >= 0 ? f->pfs[fd] : NULL;
+}
+
 static long do_open(struct files *f, const struct yod_file_req *q,
                     const char *path)
 {
@@ -49,6 +54,13 @@ static long do_open(struct files *f, const struct yod_file_req *q,
         ;
     if (slot == MAX_FDS)
         return -EMFILE;
+    if (pfs_named(path)) {              /* a striped file, or DIR's own */
+        long rc = pfs_open(q, &fd, &f->pfs[slot]);
+        if (rc < 0)
+            return rc;
+        f->fd[slot] = fd;
+        return slot;
+    }
     if ((fd = path_open(&f->cwd, path, flags, (mode_t)(q->mode & 07777))) < 0)
         return fd;
     f->fd[slot] = fd;
@@ -62,6 +74,8 @@ static long do_close(struct files *f, int fd)
     if (ours < 0)
         return -EBADF;
     f->fd[fd] = -1;
+    pfs_close(f->pfs[fd]);
+    f->pfs[fd] = NULL;
     return sys(close(ours));
 }
 
@@ -89,6 +103,8 @@ static long do_stat(struct files *f, int fd, const char *path, int nofollow,
 
     if (rc < 0)
         return rc;
+    if (!path && files_pfs(f, fd))
+        pfs_stat_fix(files_pfs(f, fd), &st);    /* the logical size */
     to_yod_stat(&st, y);
     return 0;
 }
@@ -123,12 +139,62 @@ static long on_name(struct files *f, const struct yod_file_req *q,
     return rc;
 }
 
+/* How many paths each operation carries. */
+static unsigned paths_of(uint32_t op)
+{
+    switch (op) {
+    case YOD_F_LINK: case YOD_F_RENAME: case YOD_F_SREAD: case YOD_F_SWRITE:
+        return 2;
+    case YOD_F_OPEN: case YOD_F_STAT: case YOD_F_LSTAT: case YOD_F_UNLINK:
+    case YOD_F_RMDIR: case YOD_F_MKDIR: case YOD_F_CHDIR: case YOD_F_ACCESS:
+        return 1;
+    default: return 0;
+    }
+}
+
+/* A call on a name under /pfs (pfs.c); OPEN is do_open's. */
+static long pfs_call(const struct yod_file_req *q, struct yod_stat *y)
+{
+    struct stat st;
+    long rc = pfs_path_call(q, &st);
+
+    if (rc == 0 && (q->op == YOD_F_STAT || q->op == YOD_F_LSTAT))
+        to_yod_stat(&st, y);
+    return rc;
+}
+
+/* The calls on an open striped file that its stripes answer. */
+static long pfs_fd_call(struct pfs_file *pf, int fd,
+                        const struct yod_file_req *q)
+{
+    uint64_t size;
+
+    switch (q->op) {
+    case YOD_F_LSEEK:
+        if (q->flags != SEEK_END)
+            return sys(lseek(fd, q->off, (int)q->flags));
+        pfs_size(pf, &size);
+        return sys(lseek(fd, (off_t)size + q->off, SEEK_SET));
+    case YOD_F_FTRUNCATE:
+        return q->off < 0 ? -EINVAL : pfs_ftruncate(pf, (uint64_t)q->off);
+    case YOD_F_FSYNC: return pfs_fsync(pf);
+    default: return -ENOSYS;
+    }
+}
+
 long files_call(struct files *f, const struct yod_file_req *q,
                 struct yod_stat *st)
 {
     const char *p = q->path, *p2 = q->path + q->path_len;
     int fd = files_fd(f, q->fd);
 
+    if (q->op != YOD_F_OPEN && paths_of(q->op) &&
+        (pfs_named(p) || (q->path2_len && pfs_named(p2))))
+        return pfs_call(q, st);
+    if (files_pfs(f, q->fd) && (q->op == YOD_F_LSEEK ||
+                                q->op == YOD_F_FTRUNCATE ||
+                                q->op == YOD_F_FSYNC))
+        return pfs_fd_call(files_pfs(f, q->fd), fd, q);
     switch (q->op) {
     case YOD_F_OPEN: return do_open(f, q, p);
     case YOD_F_CLOSE: return do_close(f, q->fd);
@@ -149,18 +215,6 @@ long files_call(struct files *f, const struct yod_file_req *q,
     case YOD_F_FTRUNCATE: return sys(ftruncate(fd, q->off));
     case YOD_F_FSYNC: return sys(fsync(fd));
     default: return -ENOSYS;
-    }
-}
-
-/* How many paths each operation carries. */
-static unsigned paths_of(uint32_t op)
-{
-    switch (op) {
-    case YOD_F_LINK: case YOD_F_RENAME: return 2;
-    case YOD_F_OPEN: case YOD_F_STAT: case YOD_F_LSTAT: case YOD_F_UNLINK:
-    case YOD_F_RMDIR: case YOD_F_MKDIR: case YOD_F_CHDIR: case YOD_F_ACCESS:
-        return 1;
-    default: return 0;
     }
 }
 
@@ -185,6 +239,8 @@ void files_close(struct files *f)
         if (f->fd[fd] >= 0) {
             close(f->fd[fd]);
             f->fd[fd] = -1;
+            pfs_close(f->pfs[fd]);
+            f->pfs[fd] = NULL;
         }
     paths_close(&f->cwd);
 }

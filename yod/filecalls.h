@@ -10,17 +10,22 @@
 #include <stddef.h>
 
 #include "paths.h"
+#include "pfs.h"
 #include "yod_proto.h"
 
 #define MAX_FDS     64          /* per rank, 0..2 included */
 
 struct files {
     int fd[MAX_FDS];            /* the rank's fd -> ours; -1: not open */
+    struct pfs_file *pfs[MAX_FDS];      /* a striped file's (fd: its
+                                           metadata), else NULL */
     struct cwd cwd;             /* its working directory; fd -1: it ended */
 };
 
 /* Our fd for the rank's `fd`, or -1. */
 int files_fd(const struct files *f, int fd);
+/* The striped file open on the rank's `fd`, or NULL. */
+struct pfs_file *files_pfs(const struct files *f, int fd);
 /* Request `q`: its result or -errno; FSTAT, STAT and LSTAT fill *st. */
 long files_call(struct files *f, const struct yod_file_req *q,
                 struct yod_stat *st);

@@ -15,82 +15,25 @@
  * fileio_job.
  *
  * Everything is driven by events from the server's loop (fileio_event), so
- * output and exit events keep flowing while a large transfer runs, and
- * several chunks of one transfer are on the wire at once (window slots of
- * CHUNK bytes, one MD over them): a READ read(2)s chunk after chunk into
- * free slots and Puts each into the rank's buffer at its offset, a slot
- * coming free at its Put's ACK; a WRITE Gets chunks from the rank's
- * buffer into free slots and write(2)s them in order as their REPLYs come,
- * so the fd's offset moves as for one write(2) (pipes and O_APPEND too);
- * a PREAD or PWRITE (the node's aio) does the same at its offset with
- * pread(2) and pwrite(2), the fd's offset untouched.
- * The answer goes once the last slot is back: no Get or Put of a request
- * is still under way when the rank hears its result.  A read that would
- * block (yod's stdin, a pipe) is parked and retried from fileio_poll, so
- * it never stops the loop either.
+ * output and exit events keep flowing while a large transfer runs; the
+ * data of a request, several chunks on the wire at once, is transfer.c's
+ * (fileio_srv.h: the state the two share).
  */
 #define _GNU_SOURCE             /* O_PATH */
-#include <dirent.h>              /* getdents64 */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "portals4.h"
 #include "fileio.h"
 #include "filecalls.h"
+#include "fileio_srv.h"
 #include "yod.h"
 
-#define CHUNK       (1u << 20)  /* bytes per Get or Put of a transfer */
-#define SLOTS_MAX   16          /* chunks one transfer may have in flight */
-#define BUF_MAX     (256u << 20)        /* transfer buffers of a server, at
-                                           most (each rank's at its first
-                                           transfer, freed at its end) */
-#define REQ_BUF     (16 * sizeof(struct yod_file_req))
-
-/* A chunk of a transfer: its bytes are buf + index * CHUNK. */
-struct slot {
-    int state;                  /* FREE, MOVING (Get or Put under way),
-                                   READY (a WRITE's bytes, to write) */
-    uint64_t at;                /* its offset in the rank's buffer */
-    size_t len;
-};
-enum { FREE, MOVING, READY };
-
-struct rank {
-    unsigned nid;
-    unsigned pid;               /* its Portals pid, from its requests */
-    int served;                 /* mapped to this server */
-    struct sipkey key;          /* its key: its requests are signed */
-    uint32_t last_seq;          /* its last request's number */
-    struct files files;         /* its fds and working directory */
-    struct yod_file_req q;      /* the request being served */
-    int busy;                   /* q is being served */
-    int parked;                 /* READ waiting for input on its fd */
-    int xfd;                    /* our fd of the transfer */
-    uint64_t issued;            /* bytes asked for (WRITE) or read (READ) */
-    uint64_t done;              /* bytes written (WRITE) or delivered */
-    int moving;                 /* slots under way */
-    int stop;                   /* issue no more: EOF, short, or err */
-    long err;                   /* -errno met, 0 */
-    struct slot slot[SLOTS_MAX];
-    struct yod_file_ans ans;
-    ptl_handle_md_t ans_md;
-    char *buf;                  /* F.slots * CHUNK bytes, bound at first use */
-    ptl_handle_md_t buf_md;
-};
-
-static struct {
-    struct fileio_job job;
-    int slots;                  /* chunks in flight per transfer */
-    struct rank *ranks;
-    int nparked;                /* ranks whose READ is parked */
-    char req_buf[2][REQ_BUF];
-} F;
+struct fileio_server fileio;
 
 #define ERRNO_ENTRY(e) e,
 static const int errnos[] = { YOD_ERRNO_LIST(ERRNO_ENTRY) };
@@ -109,7 +52,7 @@ uint32_t fileio_errno_code(int e)
     return eio;
 }
 
-static ptl_process_t app(const struct rank *r)
+ptl_process_t srv_app(const struct rank *r)
 {
     return (ptl_process_t){ .phys = { r->nid, r->pid } };
 }
@@ -118,351 +61,60 @@ static struct rank *rank_of_ptr(const void *p)
 {
     const char *c = p;
 
-    if (!F.ranks || c < (const char *)F.ranks ||
-        c >= (const char *)(F.ranks + F.job.size))
+    if (!fileio.ranks || c < (const char *)fileio.ranks ||
+        c >= (const char *)(fileio.ranks + fileio.job.size))
         return NULL;
-    return &F.ranks[(c - (const char *)F.ranks) / sizeof(struct rank)];
+    return &fileio.ranks[(c - (const char *)fileio.ranks) / sizeof(struct rank)];
 }
 
 /* A READ waits for input (on), or no longer (off).  Counted: the loop
    looks for parked reads after every event, and must not walk every
    rank for that (nothing in yod may be quadratic in the ranks). */
-static void park(struct rank *r, int on)
+void srv_park(struct rank *r, int on)
 {
-    F.nparked += on - r->parked;
+    fileio.nparked += on - r->parked;
     r->parked = on;
 }
 
-static int rank_no(const struct rank *r)
+int srv_rank_no(const struct rank *r)
 {
-    return (int)(r - F.ranks);
+    return (int)(r - fileio.ranks);
 }
 
 /* ---- answers and the rank's fds ------------------------------------------ */
 
 /* Finish the request: `ret` is the result or -errno. */
-static void reply(struct rank *r, long ret)
+void srv_reply(struct rank *r, long ret)
 {
     r->ans.seq = r->q.seq;
     r->ans.err = ret < 0 ? fileio_errno_code((int)-ret) : 0;
     r->ans.ret = ret < 0 ? 0 : ret;
     r->busy = 0;
-    park(r, 0);
-    if (PtlPut(r->ans_md, 0, sizeof(r->ans), PTL_ACK_REQ, app(r),
+    srv_park(r, 0);
+    if (PtlPut(r->ans_md, 0, sizeof(r->ans), PTL_ACK_REQ, srv_app(r),
                YOD_PT_FILE, YOD_MB_ANS | r->q.seq, 0, &r->ans, 0) != PTL_OK)
         fprintf(stderr, "yod: rank %d: cannot send a file answer\n",
-                rank_no(r));
-}
-
-/* ---- transfers ------------------------------------------------------------- */
-
-static int bind_buffer(struct rank *r)
-{
-    ptl_md_t md = { .length = (ptl_size_t)F.slots * CHUNK,
-                    .eq_handle = F.job.eq, .ct_handle = PTL_CT_NONE,
-                    .options = PTL_MD_EVENT_SEND_DISABLE };
-
-    if (r->buf)
-        return 0;
-    if (!(md.start = r->buf = malloc(md.length)))
-        return -1;
-    if (PtlMDBind(F.job.ni, &md, &r->buf_md) == PTL_OK)
-        return 0;
-    free(r->buf);
-    r->buf = NULL;
-    return -1;
-}
-
-static struct slot *free_slot(struct rank *r)
-{
-    for (int i = 0; i < F.slots; i++)
-        if (r->slot[i].state == FREE)
-            return &r->slot[i];
-    return NULL;
-}
-
-static char *slot_bytes(struct rank *r, const struct slot *s)
-{
-    return r->buf + (size_t)(s - r->slot) * CHUNK;
-}
-
-static ptl_size_t slot_off(struct rank *r, const struct slot *s)
-{
-    return (ptl_size_t)(s - r->slot) * CHUNK;
-}
-
-/* Has `fd` input (or EOF, or an error) to give without blocking? */
-static int readable(int fd)
-{
-    struct pollfd p = { .fd = fd, .events = POLLIN };
-    int fl = fcntl(fd, F_GETFL);
-
-    if (fl >= 0 && (fl & O_NONBLOCK))
-        return 1;               /* read says EAGAIN itself */
-    return poll(&p, 1, 0) != 0;
-}
-
-/* Once nothing is under way: the bytes moved so far (or the error, if
-   none moved). */
-static void finish_if_idle(struct rank *r)
-{
-    if (r->moving)
-        return;
-    reply(r, r->done || r->err == 0 ? (long)r->done : r->err);
-}
-
-/* READ or PREAD (else a WRITE or PWRITE)? */
-static int reading(const struct rank *r)
-{
-    return r->q.op == YOD_F_READ || r->q.op == YOD_F_PREAD;
-}
-
-/* read(2), or pread(2) at the request's offset plus `at`. */
-static ssize_t read_at(const struct rank *r, void *p, size_t n, uint64_t at)
-{
-    if (r->q.op == YOD_F_PREAD)
-        return pread(r->xfd, p, n, (off_t)(r->q.off + (int64_t)at));
-    return read(r->xfd, p, n);
-}
-
-/* A READ: read(2) chunks into free slots and Put each at its offset. */
-static void read_fill(struct rank *r)
-{
-    struct slot *s;
-
-    while (!r->stop && r->issued < r->q.len && (s = free_slot(r))) {
-        size_t want = r->q.len - r->issued < CHUNK ? r->q.len - r->issued
-                                                   : CHUNK;
-        ssize_t n;
-
-        if (!readable(r->xfd)) {
-            if (r->issued || r->moving)
-                r->stop = 1;    /* what was there; the rest is not yet */
-            else
-                park(r, 1);     /* fileio_poll tries again */
-            break;
-        }
-        park(r, 0);
-        if ((n = read_at(r, slot_bytes(r, s), want, r->issued)) <= 0) {
-            r->err = n < 0 ? -errno : 0;
-            r->stop = 1;
-            break;
-        }
-        *s = (struct slot){ MOVING, r->issued, (size_t)n };
-        if (PtlPut(r->buf_md, slot_off(r, s), (size_t)n, PTL_ACK_REQ, app(r),
-                   YOD_PT_FILE, YOD_MB_BUF | r->q.seq, r->issued, s, 0)
-            != PTL_OK) {
-            s->state = FREE;
-            r->err = -EIO;
-            r->stop = 1;
-            break;
-        }
-        r->moving++;
-        r->issued += (uint64_t)n;
-        if ((size_t)n < want)
-            r->stop = 1;        /* EOF, or a pipe's all for now */
-    }
-    if (!r->parked)
-        finish_if_idle(r);
-}
-
-/* A WRITE: Get chunks from the rank's buffer into free slots. */
-static void write_fill(struct rank *r)
-{
-    struct slot *s;
-
-    while (!r->stop && r->issued < r->q.len && (s = free_slot(r))) {
-        size_t want = r->q.len - r->issued < CHUNK ? r->q.len - r->issued
-                                                   : CHUNK;
-
-        *s = (struct slot){ MOVING, r->issued, want };
-        if (PtlGet(r->buf_md, slot_off(r, s), want, app(r), YOD_PT_FILE,
-                   YOD_MB_BUF | r->q.seq, r->issued, s) != PTL_OK) {
-            s->state = FREE;
-            r->err = -EIO;
-            r->stop = 1;
-            break;
-        }
-        r->moving++;
-        r->issued += want;
-    }
-    if (r->done == r->q.len || r->stop)
-        finish_if_idle(r);
-}
-
-/* Write all of `len` bytes (a pipe may take fewer per call); a PWRITE's
-   at the request's offset plus `at`. */
-static long write_all(const struct rank *r, const char *p, size_t len,
-                      uint64_t at)
-{
-    size_t done = 0;
-
-    while (done < len) {
-        ssize_t n = r->q.op != YOD_F_PWRITE
-                    ? write(r->xfd, p + done, len - done)
-                    : pwrite(r->xfd, p + done, len - done,
-                             (off_t)(r->q.off + (int64_t)(at + done)));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return done ? (long)done : (n < 0 ? -errno : 0);
-        done += (size_t)n;
-    }
-    return (long)done;
-}
-
-/* The chunks that came, written in order from the first not yet written;
-   a write that fails or falls short stops the transfer there. */
-static void write_ready(struct rank *r)
-{
-    for (int more = 1; more && !r->stop;) {
-        more = 0;
-        for (int i = 0; i < F.slots; i++) {
-            struct slot *s = &r->slot[i];
-            long n;
-
-            if (s->state != READY || s->at != r->done)
-                continue;
-            n = write_all(r, slot_bytes(r, s), s->len, s->at);
-            s->state = FREE;
-            if (n > 0)
-                r->done += (uint64_t)n;
-            if (n < 0 || (size_t)n < s->len) {
-                r->err = n < 0 ? n : 0;
-                r->stop = 1;
-            }
-            more = 1;
-            break;
-        }
-    }
-    if (r->stop)                /* what came after the failure is dropped */
-        for (int i = 0; i < F.slots; i++)
-            if (r->slot[i].state == READY)
-                r->slot[i].state = FREE;
-}
-
-/* A chunk moved (Put ACKed, or Get REPLY arrived) or failed. */
-static void chunk_done(struct rank *r, struct slot *s, const ptl_event_t *ev)
-{
-    if (!r->busy || r->files.cwd.fd < 0 || s->state != MOVING)
-        return;                 /* the rank ended meanwhile */
-    r->moving--;
-    if (r->q.op == YOD_F_GETCWD || r->q.op == YOD_F_GETDENTS) {
-        s->state = FREE;
-        reply(r, ev->ni_fail_type == PTL_NI_OK ? (long)s->len : -EIO);
-        return;
-    }
-    if (ev->ni_fail_type != PTL_NI_OK) {
-        s->state = FREE;        /* the rank's buffer went away */
-        r->err = -EIO;
-        r->stop = 1;
-    } else if (reading(r)) {
-        s->state = FREE;
-        r->done += s->len;
-    } else {
-        if (ev->mlength < s->len) {
-            s->len = ev->mlength;       /* the rank's buffer was shorter */
-            r->issued = s->at + s->len;
-            r->q.len = r->issued;
-        }
-        s->state = READY;
-        write_ready(r);
-    }
-    if (reading(r))
-        read_fill(r);
-    else
-        write_fill(r);
-}
-
-/* READ, WRITE, PREAD or PWRITE: check, then the first chunks. */
-static void start_transfer(struct rank *r)
-{
-    int at = r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE;
-
-    if ((r->xfd = files_fd(&r->files, r->q.fd)) < 0) {
-        reply(r, -EBADF);
-        return;
-    }
-    if (at && (r->q.off < 0 ||
-               r->q.len > (uint64_t)INT64_MAX - (uint64_t)r->q.off)) {
-        reply(r, -EINVAL);
-        return;
-    }
-    if (bind_buffer(r) < 0) {
-        reply(r, -ENOMEM);
-        return;
-    }
-    r->issued = r->done = 0;
-    r->moving = r->stop = 0;
-    r->err = 0;
-    for (int i = 0; i < F.slots; i++)
-        r->slot[i].state = FREE;
-    if (reading(r))
-        read_fill(r);
-    else
-        write_fill(r);
-}
-
-/* One chunk of bytes of ours Put into the rank's buffer at 0 (GETCWD,
-   GETDENTS): the answer follows its ACK. */
-static void put_small(struct rank *r, size_t n)
-{
-    struct slot *s = &r->slot[0];
-
-    *s = (struct slot){ MOVING, 0, n };
-    r->moving = 1;
-    if (PtlPut(r->buf_md, 0, n, PTL_ACK_REQ, app(r), YOD_PT_FILE,
-               YOD_MB_BUF | r->q.seq, 0, s, 0) != PTL_OK) {
-        s->state = FREE;
-        r->moving = 0;
-        reply(r, -EIO);
-    }
-}
-
-/* The working directory's path, Put into the rank's buffer. */
-static void start_getcwd(struct rank *r)
-{
-    size_t n;
-    int rc;
-
-    if (bind_buffer(r) < 0) {
-        reply(r, -ENOMEM);
-        return;
-    }
-    if ((rc = path_getcwd(&r->files.cwd, r->buf, CHUNK)) < 0) {
-        reply(r, rc);
-        return;
-    }
-    n = strlen(r->buf) + 1;
-    if (n > r->q.len)
-        reply(r, -ERANGE);
-    else
-        put_small(r, n);
-}
-
-/* The next entries of a directory, Put into the rank's buffer in
-   Linux's getdents64 format (yod runs on Linux: the host's own call). */
-static void start_getdents(struct rank *r)
-{
-    int fd = files_fd(&r->files, r->q.fd);
-    size_t want = r->q.len < CHUNK ? r->q.len : CHUNK;
-    long n;
-
-    if (fd < 0) {
-        reply(r, -EBADF);
-        return;
-    }
-    if (bind_buffer(r) < 0) {
-        reply(r, -ENOMEM);
-        return;
-    }
-    if ((n = getdents64(fd, r->buf, want)) <= 0)
-        reply(r, n < 0 ? -errno : 0);
-    else
-        put_small(r, (size_t)n);
+                srv_rank_no(r));
 }
 
 /* ---- requests ---------------------------------------------------------------- */
+
+/* The MD of a rank's answers: at the start for the ranks it serves, at
+   the first stripe request for the others. */
+static int bind_answer(struct rank *r)
+{
+    ptl_md_t md = { .start = &r->ans, .length = sizeof(struct yod_file_ans),
+                    .eq_handle = fileio.job.eq, .ct_handle = PTL_CT_NONE,
+                    .options = PTL_MD_EVENT_SEND_DISABLE |
+                               PTL_MD_EVENT_SUCCESS_DISABLE };
+
+    if (r->ans_bound)
+        return 0;
+    if (PtlMDBind(fileio.job.ni, &md, &r->ans_md) != PTL_OK)
+        return -1;
+    r->ans_bound = 1;
+    return 0;
+}
 
 /* The rank the request names sent it (its node, its pid, its key), is
    one this server serves, and it is new; else it is dropped and
@@ -473,26 +125,40 @@ static struct rank *sender(const ptl_event_t *ev)
     struct rank *r;
 
     if (ev->mlength < YOD_FILE_REQ_HDR || ev->mlength > sizeof(r->q) ||
-        q->rank < 0 || q->rank >= F.job.size || !F.ranks[q->rank].served)
+        q->rank < 0 || q->rank >= fileio.job.size)
         return NULL;
-    r = &F.ranks[q->rank];
+    r = &fileio.ranks[q->rank];
+    if (!r->served && !(fileio.pfs && (q->op == YOD_F_SREAD ||
+                                  q->op == YOD_F_SWRITE)))
+        return NULL;            /* the stripes of PFS are everyone's */
     if (!auth_rank_sender(ev, r->nid, &r->pid) || q->seq <= r->last_seq ||
         yod_file_mac(&r->key, q, ev->mlength) != q->mac)
         return NULL;
     r->pid = ev->initiator.phys.pid;    /* YOD_APP_PID unless it chose */
     r->last_seq = q->seq;
-    return r;
+    return bind_answer(r) == 0 ? r : NULL;
 }
 
 /* Tell whoever watches this server which files a rank has open for
    writing (yod names them if the server dies). */
 static void note_open(struct rank *r, long fd)
 {
-    if (F.job.opened && r->q.op == YOD_F_OPEN && fd >= 0 &&
+    if (fileio.job.opened && r->q.op == YOD_F_OPEN && fd >= 0 &&
         (r->q.flags & YOD_O_ACCMODE) != 0)
-        F.job.opened(rank_no(r), (int)fd, r->q.path);
-    else if (F.job.closed && r->q.op == YOD_F_CLOSE && fd == 0)
-        F.job.closed(rank_no(r), r->q.fd);
+        fileio.job.opened(srv_rank_no(r), (int)fd, r->q.path);
+    else if (fileio.job.closed && r->q.op == YOD_F_CLOSE && fd == 0)
+        fileio.job.closed(srv_rank_no(r), r->q.fd);
+}
+
+/* An OPEN of a striped file answers its layout (yod_proto.h, PFS). */
+static void answer_layout(struct rank *r, long fd)
+{
+    struct pfs_file *pf = r->q.op == YOD_F_OPEN && fd >= 0
+                          ? files_pfs(&r->files, (int)fd) : NULL;
+
+    if (pf)
+        r->ans.pfs = (struct yod_pfs_layout){ pf->id, pf->unit, pf->factor,
+                                              (uint32_t)pf->append };
 }
 
 static void take_request(const ptl_event_t *ev)
@@ -502,10 +168,10 @@ static void take_request(const ptl_event_t *ev)
     long rc;
 
     if (!r) {
-        F.job.dropped();
+        fileio.job.dropped();
         return;
     }
-    if (r->files.cwd.fd < 0)
+    if (r->ended)
         return;                 /* it ended: a late request */
     if (r->busy) {
         fprintf(stderr, "yod: rank %d sent a file request while one is "
@@ -514,32 +180,35 @@ static void take_request(const ptl_event_t *ev)
     }
     memcpy(&r->q, q, ev->mlength);
     r->busy = 1;
+    memset(&r->ans.pfs, 0, sizeof(r->ans.pfs));
     if (!files_request_ok(&r->q, ev->mlength)) {
-        reply(r, -EINVAL);
+        srv_reply(r, -EINVAL);
     } else if (r->q.op == YOD_F_READ || r->q.op == YOD_F_WRITE ||
-               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE) {
-        start_transfer(r);
+               r->q.op == YOD_F_PREAD || r->q.op == YOD_F_PWRITE ||
+               r->q.op == YOD_F_SREAD || r->q.op == YOD_F_SWRITE) {
+        xfer_start(r);
     } else if (r->q.op == YOD_F_GETCWD) {
-        start_getcwd(r);
+        xfer_getcwd(r);
     } else if (r->q.op == YOD_F_GETDENTS) {
-        start_getdents(r);
+        xfer_getdents(r);
     } else {
         rc = files_call(&r->files, &r->q, &r->ans.st);
         note_open(r, rc);
-        reply(r, rc);
+        answer_layout(r, rc);
+        srv_reply(r, rc);
     }
 }
 
 static void append_req(char *buf)
 {
-    ptl_me_t me = { .start = buf, .length = REQ_BUF,
+    ptl_me_t me = { .start = buf, .length = sizeof(fileio.req_buf[0]),
                     .match_id.phys = { PTL_NID_ANY, PTL_PID_ANY },
                     .ignore_bits = ~0ull, .ct_handle = PTL_CT_NONE,
                     .min_free = sizeof(struct yod_file_req),
                     .options = PTL_ME_OP_PUT | PTL_ME_MANAGE_LOCAL };
     ptl_handle_me_t h;
 
-    if (PtlMEAppend(F.job.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, buf, &h)
+    if (PtlMEAppend(fileio.job.ni, YOD_PT_FILE, &me, PTL_PRIORITY_LIST, buf, &h)
         != PTL_OK)
         fprintf(stderr, "yod: cannot post a buffer for file requests\n");
 }
@@ -561,7 +230,8 @@ static int stdin_for(int rank)
 static int slots_wanted(const struct fileio_job *j)
 {
     const char *v = getenv("YOD_IO_SLOTS");
-    int n = v ? atoi(v) : 0, served = j->last - j->first + 1;
+    int n = v ? atoi(v) : 0;
+    int served = j->pfs ? j->size : j->last - j->first + 1;
     long fit = served > 0 ? (long)(BUF_MAX / CHUNK) / served : SLOTS_MAX;
 
     if (n >= 1 && n <= SLOTS_MAX)
@@ -571,24 +241,21 @@ static int slots_wanted(const struct fileio_job *j)
 
 int fileio_start(const struct fileio_job *j)
 {
-    ptl_md_t md = { .length = sizeof(struct yod_file_ans),
-                    .eq_handle = j->eq, .ct_handle = PTL_CT_NONE,
-                    .options = PTL_MD_EVENT_SEND_DISABLE |
-                               PTL_MD_EVENT_SUCCESS_DISABLE };
     ptl_pt_index_t pt;
     int rc;
 
-    F.job = *j;
-    F.slots = slots_wanted(j);
-    if ((rc = paths_confine(j->chroot)) < 0) {
+    fileio.job = *j;
+    fileio.slots = slots_wanted(j);
+    fileio.pfs = j->pfs != NULL;
+    if ((rc = paths_confine(j->chroot)) < 0 || (rc = pfs_mount(j->pfs)) < 0) {
         errno = -rc;
         return -1;
     }
-    if (!(F.ranks = calloc((size_t)j->size, sizeof(*F.ranks))) ||
+    if (!(fileio.ranks = calloc((size_t)j->size, sizeof(*fileio.ranks))) ||
         PtlPTAlloc(j->ni, 0, j->eq, YOD_PT_FILE, &pt) != PTL_OK)
         return -1;
     for (int i = 0; i < j->size; i++) {
-        struct rank *r = &F.ranks[i];
+        struct rank *r = &fileio.ranks[i];
         r->nid = j->nids[i];
         r->served = j->first <= i && i <= j->last;
         r->key = yod_rank_key(&j->job_key, i);
@@ -597,16 +264,15 @@ int fileio_start(const struct fileio_job *j)
         if (!r->served)
             continue;
         r->files.fd[0] = stdin_for(i);
-        md.start = &r->ans;
         if ((rc = paths_start(&r->files.cwd)) < 0) {
             errno = -rc;
             return -1;
         }
-        if (PtlMDBind(j->ni, &md, &r->ans_md) != PTL_OK)
+        if (bind_answer(r) < 0)
             return -1;
     }
-    append_req(F.req_buf[0]);
-    append_req(F.req_buf[1]);
+    append_req(fileio.req_buf[0]);
+    append_req(fileio.req_buf[1]);
     return 0;
 }
 
@@ -614,20 +280,20 @@ int fileio_event(const ptl_event_t *ev)
 {
     struct rank *r;
 
-    if (!F.ranks)
+    if (!fileio.ranks)
         return 0;
     if (ev->type == PTL_EVENT_ACK || ev->type == PTL_EVENT_REPLY) {
         if (!(r = rank_of_ptr(ev->user_ptr)))
             return 0;
-        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && r->files.cwd.fd >= 0)
-            F.job.link_failed(rank_no(r), ev->user_ptr == &r->ans ?
+        if (ev->ni_fail_type == PTL_NI_UNDELIVERABLE && !r->ended)
+            fileio.job.link_failed(srv_rank_no(r), ev->user_ptr == &r->ans ?
                               "a file answer" : "file data");
         else if (ev->user_ptr == &r->ans && ev->ni_fail_type != PTL_NI_OK &&
-                 r->files.cwd.fd >= 0)
+                 !r->ended)
             fprintf(stderr, "yod: rank %d: a file answer was not "
-                    "delivered\n", rank_no(r));
+                    "delivered\n", srv_rank_no(r));
         if (ev->user_ptr != &r->ans)
-            chunk_done(r, ev->user_ptr, ev);
+            xfer_chunk_done(r, ev->user_ptr, ev);
         return 1;
     }
     if (ev->pt_index != YOD_PT_FILE)
@@ -641,22 +307,24 @@ int fileio_event(const ptl_event_t *ev)
 
 void fileio_poll(void)
 {
-    for (int i = 0; F.nparked && F.ranks && i < F.job.size; i++)
-        if (F.ranks[i].parked && F.ranks[i].files.cwd.fd >= 0)
-            read_fill(&F.ranks[i]);
+    for (int i = 0; fileio.nparked && fileio.ranks && i < fileio.job.size; i++)
+        if (fileio.ranks[i].parked && fileio.ranks[i].files.cwd.fd >= 0)
+            xfer_read_fill(&fileio.ranks[i]);
 }
 
 void fileio_rank_ended(int rank)
 {
     struct rank *r;
 
-    if (!F.ranks || rank < 0 || rank >= F.job.size ||
-        F.ranks[rank].files.cwd.fd < 0)
+    if (!fileio.ranks || rank < 0 || rank >= fileio.job.size || fileio.ranks[rank].ended)
         return;
-    r = &F.ranks[rank];
+    r = &fileio.ranks[rank];
+    r->ended = 1;
+    if (r->busy)
+        xfer_end(r);
     files_close(&r->files);
     r->busy = 0;
-    park(r, 0);
+    srv_park(r, 0);
     if (r->buf && PtlMDRelease(r->buf_md) == PTL_OK) {
         free(r->buf);           /* else a Get or Put still uses it: kept */
         r->buf = NULL;

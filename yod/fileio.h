@@ -24,6 +24,7 @@ struct fileio_job {
                                    ioserver.c says which) */
     struct sipkey job_key;      /* each rank's key is derived from it */
     const char *chroot;         /* confine the files to it; NULL: none */
+    const char *pfs;            /* served as /pfs (yod -pfs); NULL: none */
     /* What the server reports: a request dropped (not from a rank it
        serves, unsigned, replayed), a rank's link that failed, a file
        opened for writing and closed (NULL: not told). */

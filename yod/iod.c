@@ -173,6 +173,7 @@ void iod_main(int in, int out)
     j.last = map.last;
     j.job_key = map.job_key;
     j.chroot = set.chroot[0] ? set.chroot : NULL;
+    j.pfs = set.pfs[0] ? set.pfs : NULL;
     if (fileio_start(&j) < 0)
         die("I/O server %d: cannot serve the ranks' files: %s", set.index,
             strerror(errno));

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -238,6 +239,34 @@ static void how_ended(struct server *s, char *buf, size_t len)
         snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
 }
 
+/* -pfs DIR, else the cluster's LWK_PFS (tools/cluster up --pfs DIR):
+   a directory every server can write, by its absolute path (the servers
+   work on the same files: docs/io.md). */
+static void pfs_dir(void)
+{
+    const char *dir = o.pfs ? o.pfs : getenv("LWK_PFS");
+    struct stat st;
+    char *real;
+
+    if (!dir || !*dir) {
+        o.pfs = NULL;
+        return;
+    }
+    errno = 0;
+    if (!(real = realpath(dir, NULL)) || stat(real, &st) < 0 ||
+        !S_ISDIR(st.st_mode) || access(real, W_OK | X_OK) < 0) {
+        const char *why = errno ? strerror(errno) : "not a directory";
+        if (o.pfs) {
+            fprintf(stderr, "yod: -pfs %s: %s; give a directory the I/O "
+                    "servers may write\n", dir, why);
+            exit(2);
+        }
+        die("the cluster's LWK_PFS=%s (in %s/env): %s; boot it again with "
+            "tools/cluster up --pfs DIR", dir, cluster, why);
+    }
+    o.pfs = real;
+}
+
 /* -io N, else the cluster's LWK_IO_SERVERS (tools/cluster up --io N,
    in its env file, which cluster_env put in ours), else 1; never more
    than the ranks (a server with no rank would serve nothing).  Only when
@@ -262,6 +291,7 @@ void ioservers_count(void)
     }
     if (!o.io)
         o.io = 1;
+    pfs_dir();
     if (o.io > o.size)
         o.io = o.size;
     nhosts = 1;
@@ -284,6 +314,7 @@ void ioservers_start(int n)
     if (!getcwd(set.cwd, sizeof(set.cwd)))
         die("cannot start the I/O servers: getcwd: %s", strerror(errno));
     snprintf(set.chroot, sizeof(set.chroot), "%s", o.chroot ? o.chroot : "");
+    snprintf(set.pfs, sizeof(set.pfs), "%s", o.pfs ? o.pfs : "");
     for (int h = 0; h < nhosts; h++) {
         H[h].first = h ? nservers : 0;
         H[h].count = n;

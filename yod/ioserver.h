@@ -12,7 +12,8 @@
  *
  *   yod -> server  SETUP   the cluster's transport key, the job's size,
  *                          the server's index, its host's cluster
- *                          directory, yod's working directory, -chroot
+ *                          directory, yod's working directory, -chroot,
+ *                          -pfs
  *   server -> yod  READY   joined the cluster's network on nid `nid`
  *   yod -> server  MAP     the job's key, the ranks' nids and the ranks
  *                          it serves, once the nodes are claimed (keys
@@ -51,6 +52,7 @@ struct iod_setup {
     char cluster[PATH_MAX];     /* its host's cluster directory */
     char cwd[PATH_MAX];         /* yod's: the ranks' first directory */
     char chroot[PATH_MAX];      /* "": none */
+    char pfs[PATH_MAX];         /* -pfs DIR, absolute; "": none */
 };
 
 struct iod_map {

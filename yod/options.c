@@ -71,6 +71,9 @@ static const char yod_usage[] =
     "  -io N           N I/O servers serve the ranks' files (yod and N-1\n"
     "                  processes, each its own station; default 1 or the\n"
     "                  cluster's, tools/cluster up --io N; docs/io.md)\n"
+    "  -pfs DIR        DIR is the ranks' /pfs: striped parallel files over\n"
+    "                  the I/O servers (default the cluster's, tools/cluster\n"
+    "                  up --pfs DIR; docs/io.md)\n"
     "  -allow-root     run as root (refused by default: the ranks' file\n"
     "                  requests act with yod's rights; LWK_ALLOW_ROOT=1 too)\n"
     "  -core WHICH     core files of ranks that fault or abort (core.JOB.RANK\n"
@@ -474,6 +477,8 @@ static void yod_args(int argc, char **argv)
             add_env(a, value(argc, argv, &i, "NAME=VALUE"));
         } else if (!strcmp(a, "-chroot")) {
             o.chroot = dir_arg(a, value(argc, argv, &i, "a directory"));
+        } else if (!strcmp(a, "-pfs")) {
+            o.pfs = value(argc, argv, &i, "a directory");
         } else if (!strcmp(a, "-io")) {
             o.io = int_arg(a, value(argc, argv, &i, "1..16"), 1,
                            YOD_IO_SERVERS_MAX, "give a number of I/O "

@@ -366,7 +366,7 @@ static void start_fileio(void)
     static unsigned nids[MAX_RANKS];
     struct fileio_job j = { .ni = yod_ni, .eq = yod_eq, .size = o.size,
                             .nids = nids, .job_key = auth_job_key(),
-                            .chroot = o.chroot,
+                            .chroot = o.chroot, .pfs = o.pfs,
                             .dropped = count_dropped,
                             .link_failed = link_failed };
 

@@ -73,6 +73,8 @@ struct opts {
     int allow_root;             /* -allow-root, or LWK_ALLOW_ROOT=1 */
     const char *chroot;         /* -chroot DIR: the ranks' files in DIR */
     int io;                     /* -io N: I/O servers; 0 the site's */
+    const char *pfs;            /* -pfs DIR, else the site's: served as
+                                   /pfs (docs/io.md, PFS); NULL: none */
     double timeout;             /* seconds; 0: none */
     uint64_t heap, stack;       /* 0: the PCT's default */
     const char *nodes;          /* -nodes LIST, or NULL */

@@ -5,14 +5,14 @@ YOD_BIN := $(BUILD)/bin/yod
 
 YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
             yod/launch.c yod/end.c yod/lease.c \
-            yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/cluster.c \
+            yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/pfs.c yod/transfer.c yod/cluster.c \
             yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c \
             yod/rankdbg.c yod/gdbrsp.c \
             yod/gdbregs.c yod/gdbserver.c yod/gdbpackets.c yod/jobctl.c yod/core.c \
             yod/postmortem.c yod/stacks.c yod/gmon.c yod/profile.c kernel/elf.c
 
 $(YOD_BIN): $(YOD_SRCS) yod/yod.h yod/fileio.h yod/filecalls.h yod/paths.h \
-            yod/ioserver.h \
+            yod/ioserver.h yod/pfs.h yod/pfs_map.h yod/fileio_srv.h \
             yod/cluster.h yod/slurm.h yod/yod_proto.h yod/siphash.h \
             yod/yod_debug.h yod/rankdbg.h yod/gdbrsp.h yod/gdbregs.h \
             yod/gdbserver.h yod/gdbsession.h yod/jobctl.h yod/core.h yod/postmortem.h \
@@ -80,6 +80,21 @@ $(YOD_AIO_ELF): tests/yod/aiotest.c $(LIBC_ALL)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
+# Striped files (yod -pfs; tests/qemu/suite-io).
+YOD_PFS_ELF := $(BUILD)/tests/yod/pfstest.elf
+$(YOD_PFS_ELF): tests/yod/pfstest.c $(LIBC_ALL)
+	$(call say,LWKCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+# MPI-IO's striping hints on a striped file (tests/qemu/suite-io).
+YOD_PFSMPI_ELF := $(BUILD)/tests/yod/pfsmpi.elf
+$(YOD_PFSMPI_ELF): tests/yod/pfsmpi.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
+	$(call say,MPICC,$@)
+	@mkdir -p $(@D)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -std=gnu11 -O2 -g -Wall \
+	    -Wextra -Werror -o $@ $<
+
 # Output and files when yod cannot write them, and from threads
 # (tests/qemu/suite-yodio).
 YOD_OUT_ELF := $(BUILD)/tests/yod/outtest.elf
@@ -132,7 +147,7 @@ $(FORGE_BIN): tests/yod/forge.c yod/yod_proto.h yod/siphash.c \
 	    -iquote yod -iquote kernel/include -o $@ $< yod/siphash.c \
 	    $(PTL_B)/libportals.a -lvdeplug -pthread
 
-test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) \
+test-build: $(YOD_BIN) $(SHOWMESH_BIN) $(YOD_TEST_ELF) $(YOD_IO_ELF) $(YOD_AIO_ELF) $(YOD_PFS_ELF) $(YOD_PFSMPI_ELF) \
     $(YOD_OUT_ELF) $(YOD_BIGBSS_ELF) $(YOD_ABORTS_ELF) $(YOD_LEAVE_ELF) \
     $(FORGE_ELF) $(FORGE_BIN)
 TEST_SUITES += tests/qemu/suite-yod tests/qemu/suite-yodio tests/qemu/suite-jobs \

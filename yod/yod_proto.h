@@ -215,6 +215,17 @@
  * it (yod_io_station), with everything above unchanged (the same
  * signatures, answers and data movement, its buffers exposed to that
  * server alone).  An entry without a range is yod's for every rank.
+ *
+ * Striped files (yod -pfs DIR; docs/io.md, PFS).  Paths under /pfs are
+ * DIR's, on every server: /pfs/NAME is a striped file when DIR/NAME is
+ * its metadata (pfs_map.h), else an ordinary file or directory.  OPEN of
+ * a new one takes the stripe factor in `off` and the unit in `len` (0:
+ * the defaults) and every OPEN of a striped file answers its layout
+ * (yod_file_ans.pfs).  Its own server serves every call on it, READ and
+ * WRITE included (it splits them by stripe itself); the rank may instead
+ * send the pieces of a large transfer, stripe unit by stripe unit, to the
+ * servers holding them (stripe i: the i mod N-th station of LWK_YOD) as
+ * SREAD and SWRITE, one in flight per server, several servers at once.
  */
 #ifndef YOD_PROTO_H
 #define YOD_PROTO_H
@@ -431,6 +442,12 @@ enum yod_file_op {
     YOD_F_PREAD, YOD_F_PWRITE,  /* READ and WRITE at offset `off` of the
                                    file (pread(2), pwrite(2)): the fd's
                                    own offset stays (POSIX aio, libc/aio.c) */
+    YOD_F_SREAD, YOD_F_SWRITE,  /* a piece of a striped file (PFS, below):
+                                   READ and WRITE at offset `off` of stripe
+                                   `flags` of the file whose id (16 hex
+                                   digits) is the path, its name (for yod's
+                                   messages) path2; any server of the job
+                                   takes them from any of its ranks */
 };
 
 /* Open flags: the access mode is 0, 1, 2 as everywhere; the rest bits. */
@@ -501,7 +518,38 @@ struct yod_file_ans {
     uint32_t err;               /* place in YOD_ERRNO_LIST; 0: success */
     int64_t ret;                /* the result on success */
     struct yod_stat st;         /* FSTAT, STAT, LSTAT */
+    struct yod_pfs_layout {     /* OPEN of a striped file (PFS): its id,
+                                   stripe unit (bytes) and factor (stripes);
+                                   factor 0: not striped */
+        uint64_t id, unit;
+        uint32_t factor, append;        /* append: opened O_APPEND */
+    } pfs;
 };
+
+/* The n-th station (0: yod) of LWK_YOD's list; 0, or -1 if it has fewer. */
+static inline int yod_io_nth(const char *list, int n, unsigned *nid,
+                             unsigned *pid)
+{
+    const char *p = list;
+    char *end;
+
+    for (int i = 0; p && *p; i++) {
+        unsigned long a = strtoul(p, &end, 10), b;
+
+        if (*end != ':')
+            return -1;
+        b = strtoul(end + 1, &end, 10);
+        if (i == n) {
+            *nid = (unsigned)a;
+            *pid = (unsigned)b;
+            return 0;
+        }
+        while (*end && *end != ',')
+            end++;
+        p = *end == ',' ? end + 1 : NULL;
+    }
+    return -1;
+}
 
 /* Which of n servers serves rank r of `size` (yod's choice within one
    host): ranks in n even blocks, so a node's ranks (yod -vn) share one. */

@@ -34,6 +34,12 @@ def check_up_options(opts, kernel, pct):
     if opts.io is not None and not 1 <= opts.io <= MAX_IO_SERVERS:
         raise usage_error('--io %d: give 1..%d I/O servers per job (yod -io '
                           'N; docs/io.md)' % (opts.io, MAX_IO_SERVERS))
+    if opts.pfs is not None:
+        if not os.path.isdir(opts.pfs) or not os.access(opts.pfs,
+                                                        os.W_OK | os.X_OK):
+            raise usage_error('--pfs %s: give a directory yod may write (the '
+                              'ranks\' /pfs; docs/io.md)' % opts.pfs)
+        opts.pfs = os.path.realpath(opts.pfs)
     top = 9000 if opts.net == 'vde' else 65000
     if not 1024 <= opts.mtu <= top:
         raise usage_error('--mtu %d: %s carries 1024..%d (Portals needs '

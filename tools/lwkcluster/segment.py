@@ -305,6 +305,8 @@ def write_env(d, opts):
            ('PTL_IFACE', iface), ('PTL_MTU', opts.mtu)]
     if opts.io:         # yod's default -io (docs/io.md)
         env.append(('LWK_IO_SERVERS', opts.io))
+    if getattr(opts, 'pfs', None):      # and -pfs
+        env.append(('LWK_PFS', opts.pfs))
     if segment_window(opts):
         env.append(('PTL_WINDOW', segment_window(opts)))
     if kind == 'tap':
