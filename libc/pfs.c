@@ -10,6 +10,7 @@
  * which splits them itself (yod/pfs.c).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,15 +30,24 @@ static struct pfs_fd {
     int append;
     char id[17];                /* 16 hex digits */
     char name[96];              /* for yod's messages */
-} fds[PFS_FDS];
+} *fds;     /* PFS_FDS, allocated at the first striped open: 8.5 KiB no
+               program without /pfs files (nor the PCT) should carry */
+
+/* fd's entry if it is a striped file's, else NULL. */
+static struct pfs_fd *striped(int fd)
+{
+    return fds && fd >= 0 && fd < PFS_FDS && fds[fd].factor ? &fds[fd]
+                                                            : NULL;
+}
 
 void lwk_pfs_opened(int fd, const char *path, const struct yod_pfs_layout *l)
 {
     static const char hex[] = "0123456789abcdef";
     struct pfs_fd *f;
 
-    if (fd < 0 || fd >= PFS_FDS)
-        return;
+    if (fd < 0 || fd >= PFS_FDS ||
+        (!fds && !(fds = calloc(PFS_FDS, sizeof(*fds)))))
+        return;         /* then its server splits what the rank sends */
     f = &fds[fd];
     f->factor = l->factor;
     f->unit = l->unit;
@@ -51,8 +61,10 @@ void lwk_pfs_opened(int fd, const char *path, const struct yod_pfs_layout *l)
 
 void lwk_pfs_closed(int fd)
 {
-    if (fd >= 0 && fd < PFS_FDS)
-        fds[fd].factor = 0;
+    struct pfs_fd *f = striped(fd);
+
+    if (f)
+        f->factor = 0;
 }
 
 /* The pieces of [at, at + len) from `done` on, at most PIECES_BATCH,
@@ -111,12 +123,12 @@ static long move(const struct pfs_fd *f, int wr, char *buf, uint64_t at,
    fd's server is to do it whole (not striped, small, O_APPEND). */
 long lwk_pfs_io(int wr, int fd, void *buf, size_t len, long long off)
 {
-    const struct pfs_fd *f = fd >= 0 && fd < PFS_FDS ? &fds[fd] : NULL;
+    const struct pfs_fd *f = striped(fd);
     long long at = off;
     struct stat st;
     long rc;
 
-    if (!f || !f->factor || len <= f->unit || (wr && f->append))
+    if (!f || len <= f->unit || (wr && f->append))
         return LWK_PFS_WHOLE;
     if (off < 0 && (at = lwk_io->lseek(fd, 0, SEEK_CUR)) < 0)
         return at;
@@ -137,13 +149,14 @@ long lwk_pfs_io(int wr, int fd, void *buf, size_t len, long long off)
 int lwk_pfs_layout(int fd, unsigned *factor, size_t *unit)
 {
     int y = lwk_fd(fd);
+    const struct pfs_fd *f = striped(y);
 
     if (y < 0)
         return lwk_fail(EBADF);
-    if (y >= PFS_FDS || !fds[y].factor)
+    if (!f)
         return lwk_fail(EINVAL);
-    *factor = fds[y].factor;
-    *unit = (size_t)fds[y].unit;
+    *factor = f->factor;
+    *unit = (size_t)f->unit;
     return 0;
 }
 
