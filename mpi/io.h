@@ -58,9 +58,20 @@ int io_seek_to(MPI_File f, MPI_Offset offset, int whence, MPI_Offset cur,
  * individual pointer, which moves on); the status says how much. */
 int io_access(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
               MPI_Datatype dt, MPI_Status *st);
-/* A nonblocking call's request: the call is done when it returns. */
+/* The checks of a data call (at >= 0: an explicit offset). */
+int io_access_check(MPI_File f, bool wr, MPI_Offset at, int count,
+                    MPI_Datatype dt, const void *buf);
+/* The file byte holding stream byte s of the view; *run: bytes that
+ * follow it in the file before the view skips (SIZE_MAX: none). */
+MPI_Offset io_file_byte(MPI_File f, MPI_Offset s, size_t *run);
+/* A nonblocking call's request when the call did it all. */
 int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
                     MPI_Request *req, const char *name);
+
+/* io_async.c: a nonblocking independent call (at < 0: the individual
+ * pointer) started as aio, or done at the call where it cannot be. */
+int io_start(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
+             MPI_Datatype dt, MPI_Request *req, const char *name);
 
 /* io_shared.c: the shared file pointer's counter, made at MPI_File_open
  * (every rank), set to pos (collective), given back at MPI_File_close. */
