@@ -118,6 +118,7 @@ static void file_destroy(MPI_File f)
     if (f->fd >= 0)
         close(f->fd);
     view_clear(f);
+    io_hints_free(f);
     if (f->comm != MPI_COMM_NULL)
         MPI_Comm_free(&f->comm);
     errh_release(f->errh);
@@ -160,6 +161,8 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
         rc = info_copy(info, &f->info);
     if (rc == MPI_SUCCESS)
         rc = open_all(f, name);
+    if (rc == MPI_SUCCESS)
+        rc = io_hints(f);
     if (rc == MPI_SUCCESS && (amode & MPI_MODE_APPEND))
         rc = io_seek_end(f, &f->pos);   /* pointers start at the end */
     if (rc == MPI_SUCCESS)
@@ -325,6 +328,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info)
     if (rc == MPI_SUCCESS && (rc = info_copy(info, &copy)) == MPI_SUCCESS) {
         info_free(fh->info);
         fh->info = copy;
+        rc = io_hints(fh);          /* (collective, as this call is) */
     }
     return file_err(fh, rc, "MPI_File_set_info");
 }
@@ -336,7 +340,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info)
     if (rc != MPI_SUCCESS && info != NULL)
         *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
-        rc = info_give(fh->info, info);
+        rc = io_hints_give(fh, info);
     return file_err(fh, rc, "MPI_File_get_info");
 }
 

@@ -289,14 +289,18 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dt,
                   "MPI_File_write");
 }
 
-/* The collective calls: each rank moves its own data itself, at once. */
+/* The collective calls: in two phases where the hints say so
+ * (io_coll.c), else each rank moves its own data. */
+#define COLLECTIVE(fh, wr, at, buf, count, dt, st, name) \
+    file_err(fh, io_collective(fh, wr, at, buf, count, dt, st), name)
+
 int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                          int count, MPI_Datatype dt, MPI_Status *st)
 {
     if (offset < 0)
         return file_err(fh, MPI_ERR_ARG, "MPI_File_read_at_all");
-    return ACCESS(fh, false, offset, buf, count, dt, st,
-                  "MPI_File_read_at_all");
+    return COLLECTIVE(fh, false, offset, buf, count, dt, st,
+                      "MPI_File_read_at_all");
 }
 
 int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
@@ -304,21 +308,22 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
 {
     if (offset < 0)
         return file_err(fh, MPI_ERR_ARG, "MPI_File_write_at_all");
-    return ACCESS(fh, true, offset, (void *)buf, count, dt, st,
-                  "MPI_File_write_at_all");
+    return COLLECTIVE(fh, true, offset, (void *)buf, count, dt, st,
+                      "MPI_File_write_at_all");
 }
 
 int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype dt,
                       MPI_Status *st)
 {
-    return ACCESS(fh, false, -1, buf, count, dt, st, "MPI_File_read_all");
+    return COLLECTIVE(fh, false, -1, buf, count, dt, st,
+                      "MPI_File_read_all");
 }
 
 int MPI_File_write_all(MPI_File fh, const void *buf, int count,
                        MPI_Datatype dt, MPI_Status *st)
 {
-    return ACCESS(fh, true, -1, (void *)buf, count, dt, st,
-                  "MPI_File_write_all");
+    return COLLECTIVE(fh, true, -1, (void *)buf, count, dt, st,
+                      "MPI_File_write_all");
 }
 
 /* A nonblocking call done at the call: the request only reports it. */

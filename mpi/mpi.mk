@@ -17,7 +17,7 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/nbc.c mpi/nbc_algo.c mpi/nbc_calls.c mpi/nbc_trig.c \
               mpi/nbc_tcoll.c mpi/inter_coll.c \
               mpi/io.c mpi/io_view.c mpi/io_shared.c mpi/io_split.c \
-              mpi/io_async.c \
+              mpi/io_async.c mpi/io_hints.c mpi/io_coll.c \
               mpi/tool.c mpi/tool_vars.c mpi/tool_pvar.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
