@@ -108,6 +108,7 @@ static void outstanding(MPI_File fh)
     MPI_Request q[6];
     MPI_Status st[6];
     int token = t_rank, got = -1, ok = 1, cnt;
+    unsigned long long before = counter("file_aio_ops");
 
     for (int k = 0; k < 4; k++) {
         memset(w[k], 'a' + t_rank * 4 + k, SMALL);
@@ -119,6 +120,7 @@ static void outstanding(MPI_File fh)
               MPI_COMM_WORLD, &q[4]);
     MPI_Isend(&token, 1, MPI_INT, (t_rank + 1) % t_size, 5, MPI_COMM_WORLD,
               &q[5]);
+    CHECK(counter("file_aio_ops") == before + 4);
     CHECK(MPI_Waitall(6, q, st) == MPI_SUCCESS);
     for (int k = 0; k < 4; k++) {
         MPI_Get_count(&st[k], MPI_BYTE, &cnt);
@@ -149,9 +151,10 @@ static void pointers(void)
     MPI_File_set_view(fh, 16, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     for (int i = 0; i < 100; i++)
         v[i] = i * i + t_rank;
+    unsigned long long before = counter("file_aio_ops");
     MPI_File_iwrite(fh, v, 100, MPI_INT, &q);
     MPI_File_get_position(fh, &pos);
-    CHECK(pos == 100);
+    CHECK(pos == 100 && counter("file_aio_ops") == before + 1);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     MPI_File_seek(fh, 10, MPI_SEEK_SET);
     MPI_File_iread(fh, r, 90, MPI_INT, &q);
@@ -171,7 +174,9 @@ static void pointers(void)
     MPI_Type_create_resized(two, 0, 2 * sizeof(int), &every2);
     MPI_Type_commit(&every2);
     MPI_File_set_view(fh, 16, MPI_INT, every2, "native", MPI_INFO_NULL);
+    before = counter("file_aio_ops");
     MPI_File_iread_at(fh, 0, r, 50, MPI_INT, &q);
+    CHECK(counter("file_aio_ops") == before);
     MPI_Wait(&q, &st);
     MPI_Get_count(&st, MPI_INT, &cnt);
     for (int i = 0; i < 50; i++)
@@ -195,7 +200,9 @@ static void shared(void)
     MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     for (int i = 0; i < 64; i++)
         v[i] = t_rank << 16 | i;
+    unsigned long long before = counter("file_aio_ops");
     MPI_File_iwrite_shared(fh, v, 64, MPI_INT, &q);
+    CHECK(counter("file_aio_ops") == before + 1);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
     /* every rank's 64 are somewhere, whole, in a part of their own */
