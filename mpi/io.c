@@ -3,11 +3,11 @@
  * io.c: MPI-IO over the C library's files: plain POSIX files on Linux;
  * on the compute nodes the same calls, which libc forwards to yod (so a
  * job's files are yod's).  Each rank opens the file itself and moves its
- * own data with lseek + read/write: collective calls are the independent
- * ones (correct, and no rank waits for another's request), and a
- * nonblocking call is done when it returns.  The view (io_view.c) maps
- * the stream of a rank's data onto file bytes; the data representation
- * is "native" only.
+ * own data with lseek + read/write (io_view.c), except that collective
+ * calls may go in two phases through aggregator ranks (collective
+ * buffering: io_hints.c, io_coll.c) and nonblocking ones are POSIX aio
+ * operations (io_async.c).  The view (io_view.c) maps the stream of a
+ * rank's data onto file bytes; the data representation is "native" only.
  */
 #include <errno.h>
 #include <fcntl.h>

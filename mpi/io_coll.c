@@ -116,7 +116,8 @@ static void plan_make(const MPI_File f, MPI_Offset lo, MPI_Offset hi,
 }
 
 /* The pieces of runs inside [ws, we) into out (NULL: only count them);
- * how many. */
+ * how many.  Runs are sorted by offset (MPI-3.1 13.3: a filetype's
+ * displacements never decrease). */
 static size_t pieces(const struct run *r, int n, MPI_Offset ws,
                      MPI_Offset we, struct run *out)
 {
@@ -474,8 +475,10 @@ static int round_trip(MPI_File f, bool wr, const struct plan *p, int k,
     }
     if (rc == MPI_SUCCESS && a < 0 && !wr)
         rc = msgs_alloc(&ans, f->comm->size, 0);
-    if (rc == MPI_SUCCESS && !wr)
-        rc = take_answers(f, &ans, &out, mine, stream);
+    if (!wr && ans.cnt != NULL && out.cnt != NULL) {
+        int rc2 = take_answers(f, &ans, &out, mine, stream);
+        rc = rc ? rc : rc2;
+    }
     msgs_free(&out);
     msgs_free(&in);
     msgs_free(&ans);
