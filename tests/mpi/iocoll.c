@@ -18,9 +18,10 @@
  * iocoll [FILE [AGGREGATORS]]: files FILE.* (default iocoll-JOB.dat.*,
  * deleted at the end); AGGREGATORS: how many aggregators the default
  * must be (yod -io N: N, one per I/O server).
- * iocoll full: write 2 MiB collectively through 2 aggregators where the
- * disk has less room (a suite's small tmpfs): every rank's call must
- * fail with MPI_ERR_NO_SPACE, the aggregators' error being everyone's. */
+ * iocoll full: 2 MiB of rank 0's (none of the others') written
+ * collectively through 2 aggregators where the disk has less room (a
+ * suite's small tmpfs): every rank's call must fail with
+ * MPI_ERR_NO_SPACE, the aggregators' error being everyone's. */
 #include <fcntl.h>
 #include <unistd.h>
 #include "mpitest.h"
@@ -265,30 +266,25 @@ static void bad_hints(const char *ref, int aggregators)
 
 static void full_disk(void)
 {
-    int n = 512, ok, cls, all;
-    double *d = calloc((size_t)n * n / t_size + n, sizeof(double));
-    MPI_Datatype rows;
+    int n = 512 * 512, mine = t_rank == 0 ? n : 0, ok, cls, all;
+    double *d = calloc((size_t)n, sizeof(double));
     MPI_Info info = hints("enable", "enable", 2, 0, 0);
     MPI_File fh;
 
-    /* rank r: every t_size-th row, so every rank's access has holes */
-    MPI_Type_vector(n / t_size, n, n * t_size, MPI_DOUBLE, &rows);
-    MPI_Type_commit(&rows);
+    /* rank 0 has all the data, the others none: on its own a rank with
+     * nothing to write succeeds; here the aggregators' error is its */
     CHECK(MPI_File_open(MPI_COMM_WORLD, "full.dat", MPI_MODE_CREATE |
                         MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE, info,
                         &fh) == 0);
-    MPI_File_set_view(fh, (MPI_Offset)t_rank * n * sizeof(double),
-                      MPI_DOUBLE, rows, "native", MPI_INFO_NULL);
-    MPI_Error_class(MPI_File_write_all(fh, d, n * (n / t_size), MPI_DOUBLE,
-                                       MPI_STATUS_IGNORE), &cls);
+    MPI_Error_class(MPI_File_write_at_all(fh, 0, d, mine, MPI_DOUBLE,
+                                          MPI_STATUS_IGNORE), &cls);
     ok = cls == MPI_ERR_NO_SPACE;
     if (!ok)
-        fprintf(stderr, "rank %d: write_all's class %d, not "
+        fprintf(stderr, "rank %d: write_at_all's class %d, not "
                 "MPI_ERR_NO_SPACE\n", t_rank, cls);
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     CHECK(all);
     MPI_File_close(&fh);
-    MPI_Type_free(&rows);
     MPI_Info_free(&info);
     free(d);
 }
