@@ -184,6 +184,7 @@ int MPI_File_close(MPI_File *fh)
         return file_err(MPI_FILE_NULL, rc, "MPI_File_close");
     f = *fh;
     sfp_close(f);               /* collective, as closing is */
+    io_async_drain(f->fd);
     if (close(f->fd) != 0)
         rc = io_errno(errno);
     f->fd = -1;

@@ -83,6 +83,8 @@ int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
  * pointer) started as aio, or done at the call where it cannot be. */
 int io_start(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
              MPI_Datatype dt, MPI_Request *req, const char *name);
+/* Every operation on fd finished (before it is closed). */
+void io_async_drain(int fd);
 
 /* io_hints.c: the hints from the file's info (collective: MPI_File_open,
  * MPI_File_set_info), their values in use for MPI_File_get_info. */

@@ -107,6 +107,26 @@ void io_async_wait(MPI_Request r)
     op_finish(op);
 }
 
+/* Finish every operation on fd before it is closed (MPI_File_close).
+ * Closing a file with requests pending is erroneous (MPI-3.1 13.2.2),
+ * but an operation still queued must not write into the next file
+ * given the same descriptor. */
+void io_async_drain(int fd)
+{
+    for (struct io_op **p = &pending; *p;) {
+        struct io_op *op = *p;
+        const struct aiocb *list[1] = { &op->cb };
+        if (op->cb.aio_fildes != fd) {
+            p = &op->next;
+            continue;
+        }
+        while (aio_error(&op->cb) == EINPROGRESS)
+            aio_suspend(list, 1, NULL);
+        *p = op->next;
+        op_finish(op);
+    }
+}
+
 /* Is the access of len stream bytes from stream byte s one run of file
  * bytes?  *at: its first file byte. */
 static bool one_run(MPI_File f, MPI_Offset s, size_t len, MPI_Offset *at)
@@ -164,6 +184,7 @@ static int op_start(MPI_File f, MPI_Request r, bool wr, MPI_Offset at,
 bool io_async_pending(void) { return false; }
 bool io_async_progress(void) { return false; }
 void io_async_wait(MPI_Request r) { (void)r; }
+void io_async_drain(int fd) { (void)fd; }
 
 static bool one_run(MPI_File f, MPI_Offset s, size_t len, MPI_Offset *at)
 {

@@ -84,8 +84,8 @@ MPII(io_access) MPII(io_access_check) MPII(io_done_request)
 MPII(io_file_byte) MPII(io_seek_end) MPII(io_seek_to)
 MPII(view_clear) MPII(view_default)
 /* io_async.c */
-MPII(io_async_pending) MPII(io_async_progress) MPII(io_async_wait)
-MPII(io_start)
+MPII(io_async_drain) MPII(io_async_pending) MPII(io_async_progress)
+MPII(io_async_wait) MPII(io_start)
 /* io_hints.c, io_coll.c */
 MPII(io_hints) MPII(io_hints_free) MPII(io_hints_give) MPII(io_collective)
 /* io_shared.c */

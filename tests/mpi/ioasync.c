@@ -9,7 +9,8 @@
  * outstanding at once finished by MPI_Waitall beside a message, the
  * individual pointer moved by what was asked at the call, the shared
  * pointer's calls, a view with holes (done at the call, still right),
- * MPI_Test polling until done; every byte checked.
+ * MPI_Test polling until done, a file closed with a write pending (the
+ * write lands, its request completes); every byte checked.
  *
  * ioasync [FILE]: the file (default ioasync-JOB.dat, deleted at the end). */
 #include <unistd.h>
@@ -146,8 +147,9 @@ static void pointers(void)
     MPI_Status st;
 
     snprintf(mine, sizeof(mine), "%s.%d", path, t_rank);
-    MPI_File_open(MPI_COMM_SELF, mine, MPI_MODE_CREATE | MPI_MODE_RDWR |
-                  MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh);
+    MPI_File_delete(mine, MPI_INFO_NULL);      /* a failed run's */
+    MPI_File_open(MPI_COMM_SELF, mine, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                  MPI_INFO_NULL, &fh);
     MPI_File_set_view(fh, 16, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     for (int i = 0; i < 100; i++)
         v[i] = i * i + t_rank;
@@ -184,6 +186,28 @@ static void pointers(void)
     CHECK(cnt == 50 && ok);
     MPI_Type_free(&two);
     MPI_Type_free(&every2);
+    /* closed with three writes pending (erroneous, but they land in
+     * this file and their requests complete: on a node one is in
+     * flight, the others queued behind it on the closed descriptor) */
+    MPI_Request w[3];
+    MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    for (int k = 0; k < 3; k++)
+        MPI_File_iwrite_at(fh, 1000 + 100 * k, v, 100, MPI_INT, &w[k]);
+    MPI_File_close(&fh);
+    for (int k = 0; k < 3; k++) {
+        CHECK(MPI_Wait(&w[k], &st) == MPI_SUCCESS);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(cnt == 100);
+    }
+    MPI_File_open(MPI_COMM_SELF, mine, MPI_MODE_RDWR |
+                  MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh);
+    MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    for (int k = 0; k < 3; k++) {
+        memset(r, 0, sizeof(r));
+        MPI_File_read_at(fh, 1000 + 100 * k, r, 100, MPI_INT, &st);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(cnt == 100 && memcmp(r, v, sizeof(v)) == 0);
+    }
     MPI_File_close(&fh);
 }
 
