@@ -3,11 +3,11 @@
  * io.c: MPI-IO over the C library's files: plain POSIX files on Linux;
  * on the compute nodes the same calls, which libc forwards to yod (so a
  * job's files are yod's).  Each rank opens the file itself and moves its
- * own data with lseek + read/write: collective calls are the independent
- * ones (correct, and no rank waits for another's request), and a
- * nonblocking call is done when it returns.  The view (io_view.c) maps
- * the stream of a rank's data onto file bytes; the data representation
- * is "native" only.
+ * own data with lseek + read/write (io_view.c), except that collective
+ * calls may go in two phases through aggregator ranks (collective
+ * buffering: io_hints.c, io_coll.c) and nonblocking ones are POSIX aio
+ * operations (io_async.c).  The view (io_view.c) maps the stream of a
+ * rank's data onto file bytes; the data representation is "native" only.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -154,6 +154,7 @@ static void file_destroy(MPI_File f)
     if (f->fd >= 0)
         close(f->fd);
     view_clear(f);
+    io_hints_free(f);
     if (f->comm != MPI_COMM_NULL)
         MPI_Comm_free(&f->comm);
     errh_release(f->errh);
@@ -196,6 +197,8 @@ int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
         rc = info_copy(info, &f->info);
     if (rc == MPI_SUCCESS)
         rc = open_all(f, name);
+    if (rc == MPI_SUCCESS)
+        rc = io_hints(f);
     if (rc == MPI_SUCCESS && (amode & MPI_MODE_APPEND))
         rc = io_seek_end(f, &f->pos);   /* pointers start at the end */
     if (rc == MPI_SUCCESS)
@@ -217,6 +220,7 @@ int MPI_File_close(MPI_File *fh)
         return file_err(MPI_FILE_NULL, rc, "MPI_File_close");
     f = *fh;
     sfp_close(f);               /* collective, as closing is */
+    io_async_drain(f->fd);
     if (close(f->fd) != 0)
         rc = io_errno(errno);
     f->fd = -1;
@@ -361,6 +365,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info)
     if (rc == MPI_SUCCESS && (rc = info_copy(info, &copy)) == MPI_SUCCESS) {
         info_free(fh->info);
         fh->info = copy;
+        rc = io_hints(fh);          /* (collective, as this call is) */
     }
     return file_err(fh, rc, "MPI_File_set_info");
 }
@@ -372,7 +377,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info)
     if (rc != MPI_SUCCESS && info != NULL)
         *info = MPI_INFO_NULL;
     if (rc == MPI_SUCCESS)
-        rc = info_give(fh->info, info);
+        rc = io_hints_give(fh, info);
     return file_err(fh, rc, "MPI_File_get_info");
 }
 

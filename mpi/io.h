@@ -15,6 +15,16 @@ struct fpiece {
     size_t len, before;
 };
 
+/* Collective buffering's hints in use (io_hints.c; io_coll.c). */
+enum { CB_AUTO, CB_ENABLE, CB_DISABLE };    /* romio_cb_read/_write */
+struct io_cb {
+    int read, write;
+    int nodes;                  /* cb_nodes: aggregators */
+    int *aggr;                  /* their ranks in the file's comm */
+    int bufsize;                /* cb_buffer_size, bytes per round */
+    MPI_Offset unit;            /* striping_unit (0: none) */
+};
+
 struct mpi_file_s {
     int refs;
     MPI_Comm comm;              /* a duplicate */
@@ -39,6 +49,7 @@ struct mpi_file_s {
     bool split_on;
     const void *split_buf;
     MPI_Status split_st;
+    struct io_cb cb;
 };
 
 int file_check(MPI_File f);
@@ -58,9 +69,32 @@ int io_seek_to(MPI_File f, MPI_Offset offset, int whence, MPI_Offset cur,
  * individual pointer, which moves on); the status says how much. */
 int io_access(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
               MPI_Datatype dt, MPI_Status *st);
-/* A nonblocking call's request: the call is done when it returns. */
+/* The checks of a data call (at >= 0: an explicit offset). */
+int io_access_check(MPI_File f, bool wr, MPI_Offset at, int count,
+                    MPI_Datatype dt, const void *buf);
+/* The file byte holding stream byte s of the view; *run: bytes that
+ * follow it in the file before the view skips (SIZE_MAX: none). */
+MPI_Offset io_file_byte(MPI_File f, MPI_Offset s, size_t *run);
+/* A nonblocking call's request when the call did it all. */
 int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
                     MPI_Request *req, const char *name);
+
+/* io_async.c: a nonblocking independent call (at < 0: the individual
+ * pointer) started as aio, or done at the call where it cannot be. */
+int io_start(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
+             MPI_Datatype dt, MPI_Request *req, const char *name);
+/* Every operation on fd finished (before it is closed). */
+void io_async_drain(int fd);
+
+/* io_hints.c: the hints from the file's info (collective: MPI_File_open,
+ * MPI_File_set_info), their values in use for MPI_File_get_info. */
+int io_hints(MPI_File f);
+void io_hints_free(MPI_File f);
+int io_hints_give(MPI_File f, MPI_Info *info);
+/* io_coll.c: a collective access (every rank of the file calls it), in
+ * two phases through the aggregators where the hints say so. */
+int io_collective(MPI_File f, bool wr, MPI_Offset at, void *buf, int count,
+                  MPI_Datatype dt, MPI_Status *st);
 
 /* io_shared.c: the shared file pointer's counter, made at MPI_File_open
  * (every rank), set to pos (collective), given back at MPI_File_close. */

@@ -95,22 +95,33 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
                     "MPI_File_write_shared");
 }
 
+/* A nonblocking access at the part the shared pointer gives
+ * (io_async.c). */
+static int shared_start(MPI_File f, bool wr, void *buf, int count,
+                        MPI_Datatype dt, MPI_Request *req, const char *name)
+{
+    MPI_Offset at;
+    int rc = file_check(f);
+
+    if (rc == MPI_SUCCESS)
+        rc = sfp_fetch_add(f, etypes(f, count, dt), &at);
+    if (rc != MPI_SUCCESS)
+        return io_done_request(f, rc, NULL, req, name);
+    return io_start(f, wr, at, buf, count, dt, req, name);
+}
+
 int MPI_File_iread_shared(MPI_File fh, void *buf, int count,
                           MPI_Datatype dt, MPI_Request *req)
 {
-    MPI_Status st;
-    int rc = shared_access(fh, false, buf, count, dt, &st);
-
-    return io_done_request(fh, rc, &st, req, "MPI_File_iread_shared");
+    return shared_start(fh, false, buf, count, dt, req,
+                        "MPI_File_iread_shared");
 }
 
 int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
                            MPI_Datatype dt, MPI_Request *req)
 {
-    MPI_Status st;
-    int rc = shared_access(fh, true, (void *)buf, count, dt, &st);
-
-    return io_done_request(fh, rc, &st, req, "MPI_File_iwrite_shared");
+    return shared_start(fh, true, (void *)buf, count, dt, req,
+                        "MPI_File_iwrite_shared");
 }
 
 /* Collective: the ranks' parts one after another in rank order, from

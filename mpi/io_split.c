@@ -6,9 +6,11 @@
  * MPI-3.1 (MPI_File_iread_all, _iwrite_all, _iread_at_all,
  * _iwrite_at_all), and MPI_Register_datarep.
  *
- * As with every collective data call here, each rank moves its own
- * data itself (io.c): a _begin does the access, its _end hands over the
- * status, and a nonblocking call is done when it returns.  Data
+ * As with the blocking collective calls, the access is io_collective's
+ * (two phases through aggregators where the hints say so, io_coll.c):
+ * a _begin does it, its _end hands over the status, and a nonblocking
+ * collective call is done when it returns (its phases need every rank
+ * at once).  Data
  * representations: a program may register its own (each name once),
  * but views take "native" only (MPI_File_set_view: any other is
  * MPI_ERR_UNSUPPORTED_DATAREP).
@@ -33,7 +35,7 @@ static int split_begin(MPI_File f, bool wr, MPI_Offset at, const void *buf,
     if (at == -2)
         rc = io_ordered(f, wr, (void *)buf, count, dt, &f->split_st);
     else
-        rc = io_access(f, wr, at, (void *)buf, count, dt, &f->split_st);
+        rc = io_collective(f, wr, at, (void *)buf, count, dt, &f->split_st);
     f->split_st.MPI_ERROR = rc;
     f->split_on = true;
     f->split_buf = buf;
@@ -141,7 +143,7 @@ static int nb_all(MPI_File fh, bool wr, MPI_Offset at, const void *buf,
 {
     MPI_Status st;
     int rc = at < -1 ? MPI_ERR_ARG
-                     : io_access(fh, wr, at, (void *)buf, count, dt, &st);
+                     : io_collective(fh, wr, at, (void *)buf, count, dt, &st);
 
     return io_done_request(fh, rc, &st, req, name);
 }

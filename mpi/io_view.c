@@ -71,9 +71,7 @@ static bool dense(const MPI_File f)
            (MPI_Aint)f->pieces[0].len == f->tile_ext;
 }
 
-/* The file byte holding stream byte s; *run: bytes that follow it in
- * the file before the view skips. */
-static MPI_Offset file_byte(MPI_File f, MPI_Offset s, size_t *run)
+MPI_Offset io_file_byte(MPI_File f, MPI_Offset s, size_t *run)
 {
     MPI_Offset tile = s / (MPI_Offset)f->tile_bytes;
     size_t within = (size_t)(s % (MPI_Offset)f->tile_bytes);
@@ -183,11 +181,15 @@ static int move(MPI_File f, bool wr, char *buf, MPI_Offset s, size_t len,
     *done = 0;
     while (*done < len) {
         size_t run;
-        MPI_Offset at = file_byte(f, s + (MPI_Offset)*done, &run);
+        MPI_Offset at = io_file_byte(f, s + (MPI_Offset)*done, &run);
         size_t n = len - *done < run ? len - *done : run;
         ssize_t r;
         if (lseek(f->fd, (off_t)at, SEEK_SET) < 0)
             return io_errno(errno);
+        if (wr)
+            pvc.file_writes++;
+        else
+            pvc.file_reads++;
         r = wr ? write(f->fd, buf + *done, n) : read(f->fd, buf + *done, n);
         if (r < 0 && errno == EINTR)
             continue;
@@ -200,8 +202,8 @@ static int move(MPI_File f, bool wr, char *buf, MPI_Offset s, size_t len,
     return MPI_SUCCESS;
 }
 
-static int access_check(MPI_File f, bool wr, int count, MPI_Datatype dt,
-                        const void *buf)
+int io_access_check(MPI_File f, bool wr, MPI_Offset at, int count,
+                    MPI_Datatype dt, const void *buf)
 {
     int rc = file_check(f);
 
@@ -215,6 +217,8 @@ static int access_check(MPI_File f, bool wr, int count, MPI_Datatype dt,
         return MPI_ERR_READ_ONLY;
     if (!wr && (f->amode & MPI_MODE_WRONLY))
         return MPI_ERR_ACCESS;
+    if (at >= 0 && (f->amode & MPI_MODE_SEQUENTIAL))
+        return MPI_ERR_UNSUPPORTED_OPERATION;
     return MPI_SUCCESS;
 }
 
@@ -226,10 +230,8 @@ int io_access(MPI_File f, bool wr, MPI_Offset at, void *buf,
     size_t n, done = 0;
     MPI_Aint off;
     char *stream;
-    int rc = access_check(f, wr, count, dt, buf);
+    int rc = io_access_check(f, wr, at, count, dt, buf);
 
-    if (rc == MPI_SUCCESS && at >= 0 && (f->amode & MPI_MODE_SEQUENTIAL))
-        rc = MPI_ERR_UNSUPPORTED_OPERATION;
     if (rc != MPI_SUCCESS)
         return rc;
     n = (size_t)count * (size_t)dt->size;
@@ -287,14 +289,18 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dt,
                   "MPI_File_write");
 }
 
-/* The collective calls: each rank moves its own data itself, at once. */
+/* The collective calls: in two phases where the hints say so
+ * (io_coll.c), else each rank moves its own data. */
+#define COLLECTIVE(fh, wr, at, buf, count, dt, st, name) \
+    file_err(fh, io_collective(fh, wr, at, buf, count, dt, st), name)
+
 int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                          int count, MPI_Datatype dt, MPI_Status *st)
 {
     if (offset < 0)
         return file_err(fh, MPI_ERR_ARG, "MPI_File_read_at_all");
-    return ACCESS(fh, false, offset, buf, count, dt, st,
-                  "MPI_File_read_at_all");
+    return COLLECTIVE(fh, false, offset, buf, count, dt, st,
+                      "MPI_File_read_at_all");
 }
 
 int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
@@ -302,24 +308,25 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
 {
     if (offset < 0)
         return file_err(fh, MPI_ERR_ARG, "MPI_File_write_at_all");
-    return ACCESS(fh, true, offset, (void *)buf, count, dt, st,
-                  "MPI_File_write_at_all");
+    return COLLECTIVE(fh, true, offset, (void *)buf, count, dt, st,
+                      "MPI_File_write_at_all");
 }
 
 int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype dt,
                       MPI_Status *st)
 {
-    return ACCESS(fh, false, -1, buf, count, dt, st, "MPI_File_read_all");
+    return COLLECTIVE(fh, false, -1, buf, count, dt, st,
+                      "MPI_File_read_all");
 }
 
 int MPI_File_write_all(MPI_File fh, const void *buf, int count,
                        MPI_Datatype dt, MPI_Status *st)
 {
-    return ACCESS(fh, true, -1, (void *)buf, count, dt, st,
-                  "MPI_File_write_all");
+    return COLLECTIVE(fh, true, -1, (void *)buf, count, dt, st,
+                      "MPI_File_write_all");
 }
 
-/* Nonblocking: done when it returns; the request only reports it. */
+/* A nonblocking call done at the call: the request only reports it. */
 int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
                         MPI_Request *req, const char *name)
 {
@@ -332,20 +339,14 @@ int io_done_request(MPI_File fh, int rc, const MPI_Status *st,
     return file_err(fh, rc, name);
 }
 
-#define NONBLOCKING(fh, wr, at, buf, count, dt, req, name)                 \
-    do {                                                                   \
-        MPI_Status st_;                                                    \
-        int rc_ = io_access(fh, wr, at, buf, count, dt, &st_);           \
-        return io_done_request(fh, rc_, &st_, req, name);                     \
-    } while (0)
-
 int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype dt, MPI_Request *req)
 {
     if (offset < 0)
         return io_done_request(fh, MPI_ERR_ARG, NULL, req,
                                "MPI_File_iread_at");
-    NONBLOCKING(fh, false, offset, buf, count, dt, req, "MPI_File_iread_at");
+    return io_start(fh, false, offset, buf, count, dt, req,
+                    "MPI_File_iread_at");
 }
 
 int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
@@ -353,21 +354,22 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
 {
     if (offset < 0)
         return io_done_request(fh, MPI_ERR_ARG, NULL, req,
-                            "MPI_File_iwrite_at");
-    NONBLOCKING(fh, true, offset, (void *)buf, count, dt, req,
-                "MPI_File_iwrite_at");
+                               "MPI_File_iwrite_at");
+    return io_start(fh, true, offset, (void *)buf, count, dt, req,
+                    "MPI_File_iwrite_at");
 }
 
 int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype dt,
                    MPI_Request *req)
 {
-    NONBLOCKING(fh, false, -1, buf, count, dt, req, "MPI_File_iread");
+    return io_start(fh, false, -1, buf, count, dt, req, "MPI_File_iread");
 }
 
 int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dt,
                     MPI_Request *req)
 {
-    NONBLOCKING(fh, true, -1, (void *)buf, count, dt, req, "MPI_File_iwrite");
+    return io_start(fh, true, -1, (void *)buf, count, dt, req,
+                    "MPI_File_iwrite");
 }
 
 /* ---- the individual file pointer ---- */
@@ -424,7 +426,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
     if (rc == MPI_SUCCESS && (offset < 0 || disp == NULL))
         rc = MPI_ERR_ARG;
     if (rc == MPI_SUCCESS)
-        *disp = file_byte(fh, offset * (MPI_Offset)fh->etype->size, &run);
+        *disp = io_file_byte(fh, offset * (MPI_Offset)fh->etype->size, &run);
     return file_err(fh, rc, "MPI_File_get_byte_offset");
 }
 

@@ -17,6 +17,7 @@ MPI_SRCS   := mpi/init.c mpi/errh.c mpi/dt_basic.c mpi/datatype.c \
               mpi/nbc.c mpi/nbc_algo.c mpi/nbc_calls.c mpi/nbc_trig.c \
               mpi/nbc_tcoll.c mpi/inter_coll.c \
               mpi/io.c mpi/io_view.c mpi/io_shared.c mpi/io_split.c \
+              mpi/io_async.c mpi/io_hints.c mpi/io_coll.c \
               mpi/tool.c mpi/tool_vars.c mpi/tool_pvar.c
 MPI_OBJS   := $(patsubst mpi/%.c,$(MPI_B)/obj/%.o,$(MPI_SRCS))
 # Portable C: libc + portals4.h + ptl_job.h only (it will build with lwkcc).
@@ -152,6 +153,17 @@ bench-mpinodes: $(MPI_B)/node/mpi-bench.elf $$(NX_B)/node/pingpong.elf \
                 $(BUILD)/tests/net/pingpong.elf $$(YOD_BIN)
 	tests/bench/mpinodes/run $(BUILD) 5
 
+# Collective buffering against the independent path: write_all and
+# read_all of a 2-D array from 8 ranks (tests/bench/io/cb; docs/io.md).
+$(BUILD)/tests/bench/iocb.elf: tests/bench/io/cb.c $(MPI_LWK) $(LIBC_ALL) \
+                               tools/mpicc
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --lwk -O2 -Wall -Werror $< -o $@
+
+bench-iocb: $(BUILD)/tests/bench/iocb.elf $$(YOD_BIN)
+	tests/bench/io/cb $(BUILD)
+
 $(MPI_B)/coll-bench: tests/bench/mpicoll/coll_bench.c $(MPI_B)/libmpi.a \
                      $(PTL_B)/libportals.a tools/mpicc
 	$(call say,MPICC,$@)
@@ -203,4 +215,5 @@ bench-nbc: $(MPI_B)/nbc-bench $(MPI_B)/node/nbc-bench.elf $$(YOD_BIN)
 	tests/bench/nbc/run $(BUILD) 5
 
 .PHONY: bench-mpi bench-mpinodes bench-mpiratio bench-mpicoll bench-rma bench-nbc \
+        bench-iocb \
         bench-shm

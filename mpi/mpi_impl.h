@@ -294,7 +294,7 @@ struct mpi_msg_s {
 };
 
 /* ---- requests, point to point (request.c, p2p.c, probe.c, proto.c) ---- */
-enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL, RQ_GREQ };
+enum req_kind { RQ_SEND, RQ_RECV, RQ_COLL, RQ_GREQ, RQ_FILE };
 enum send_mode { M_STD, M_SYNC, M_BUF, M_READY };
 enum req_state { RS_INACTIVE, RS_ACTIVE, RS_DONE };
 
@@ -335,6 +335,7 @@ struct mpi_req_s {
     struct mpi_req_s *qnext;         /* a peer's send queue */
     void *bsend_seg;            /* buffered send: attached-buffer segment */
     struct greq *greq;          /* a generalized request's functions */
+    struct io_op *io;           /* a file request's aio operation */
 };
 
 #define UP_REQ   1
@@ -412,6 +413,12 @@ long proto_nid(void);
 int proto_world_size(void);
 void proto_barrier(void);
 
+/* nonblocking file calls over aio (io_async.c): pending ones complete
+ * in progress passes; MPI_Wait on one sleeps in aio_suspend */
+bool io_async_pending(void);
+bool io_async_progress(void);   /* true if one completed */
+void io_async_wait(MPI_Request r);
+
 /* nonblocking collectives (nbc.c, nbc_trig.c) */
 bool nbc_progress(void);         /* true if one completed */
 bool nbc_block(void);           /* waited on a triggered barrier's counter */
@@ -433,6 +440,8 @@ void bsend_done(MPI_Request r);
 struct pvcounts {
     uint64_t sent, sent_bytes, received, received_bytes;
     uint64_t unexp_in, unexp_out;
+    uint64_t file_reads, file_writes;   /* read/write calls on files */
+    uint64_t file_async;                /* aio operations started */
 };
 extern struct pvcounts pvc;
 /* Its control variables (proto.c): sends past eager_limit bytes go by

@@ -80,8 +80,14 @@ MPII(inter_create) MPII(inter_split)
 /* io.c */
 MPII(file_check) MPII(file_err) MPII(io_errno) MPII(io_size)
 /* io_view.c */
-MPII(io_access) MPII(io_done_request) MPII(io_seek_end) MPII(io_seek_to)
+MPII(io_access) MPII(io_access_check) MPII(io_done_request)
+MPII(io_file_byte) MPII(io_seek_end) MPII(io_seek_to)
 MPII(view_clear) MPII(view_default)
+/* io_async.c */
+MPII(io_async_drain) MPII(io_async_pending) MPII(io_async_progress)
+MPII(io_async_wait) MPII(io_start)
+/* io_hints.c, io_coll.c */
+MPII(io_hints) MPII(io_hints_free) MPII(io_hints_give) MPII(io_collective)
 /* io_shared.c */
 MPII(io_ordered) MPII(sfp_close) MPII(sfp_open) MPII(sfp_reset)
 /* nbc.c */

@@ -260,7 +260,9 @@ void proto_poll(void)
  * waiter no longer needs. */
 static bool advance(void)
 {
-    return nbc_progress();
+    bool nbc = nbc_progress();
+
+    return io_async_progress() || nbc;
 }
 
 /* A caller polling for nothing in a tight loop (MPI_Test or MPI_Iprobe
@@ -305,7 +307,12 @@ void proto_progress(bool block)
     ptl_event_t ev;
     unsigned which;
     bool any = drain();
-    bool rest = block ? !any : spun_long(any);
+    bool rest;
+
+    /* A file request's end is not an event here (io_async.c): with one
+     * pending, a blocking pass polls (sleeping a little between). */
+    block = block && !io_async_pending();
+    rest = block ? !any : spun_long(any);
 
     any |= advance();
     rest = rest && !any;

@@ -139,8 +139,12 @@ int p2p_wait(MPI_Request *rp, MPI_Status *st)
         status_empty(st);
         return MPI_SUCCESS;
     }
-    while ((*rp)->state != RS_DONE)
-        proto_progress(true);
+    while ((*rp)->state != RS_DONE) {
+        if ((*rp)->kind == RQ_FILE)
+            io_async_wait(*rp);     /* its news comes through libc */
+        else
+            proto_progress(true);
+    }
     return req_finish(rp, st);
 }
 

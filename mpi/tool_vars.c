@@ -60,6 +60,9 @@ static uint64_t rd_flowctl(void) { return (uint64_t)MPIX_Flowctl_count(); }
 static uint64_t rd_fc_state(void) { return fc_state(); }
 static uint64_t rd_fetched(void) { return (uint64_t)MPIX_Fetch_count(); }
 static uint64_t rd_tcoll(void) { return (uint64_t)MPIX_Tcoll_count(); }
+static uint64_t rd_file_reads(void) { return pvc.file_reads; }
+static uint64_t rd_file_writes(void) { return pvc.file_writes; }
+static uint64_t rd_file_async(void) { return pvc.file_async; }
 
 static const struct enum_item fc_states[] = {
     { 0, "normal" }, { 1, "recovering" },
@@ -94,6 +97,14 @@ const struct pvar pvars[] = {
             "because they arrived before their receive", rd_fetched),
     COUNTER("triggered_colls", "nonblocking broadcasts and allreduces run "
             "on triggered operations", rd_tcoll),
+    COUNTER("file_reads", "read calls MPI-IO made on files for this "
+            "process, each of one contiguous run of file bytes",
+            rd_file_reads),
+    COUNTER("file_writes", "write calls MPI-IO made on files for this "
+            "process (a collective write's aggregators make them for "
+            "the others)", rd_file_writes),
+    COUNTER("file_aio_ops", "nonblocking file accesses started as POSIX "
+            "aio operations (not done at the call)", rd_file_async),
 };
 const int npvars = sizeof(pvars) / sizeof(pvars[0]);
 
@@ -102,6 +113,7 @@ const int npvars = sizeof(pvars) / sizeof(pvars[0]);
 static const int p2p_cv[] = { 0, 1 }, p2p_pv[] = { 0, 1, 2, 3, 4, 5, 6 };
 static const int proto_cv[] = { 2, 3 }, proto_pv[] = { 7, 8, 9 };
 static const int coll_cv[] = { 4, 5 }, coll_pv[] = { 10 };
+static const int io_pv[] = { 11, 12, 13 };
 
 #define N(a) (int)(sizeof(a) / sizeof(a[0]))
 const struct category cats[] = {
@@ -113,5 +125,7 @@ const struct category cats[] = {
       N(proto_pv) },
     { "collectives", "collectives that run on triggered operations",
       coll_cv, N(coll_cv), coll_pv, N(coll_pv) },
+    { "io", "MPI-IO: the file calls it made, the operations it started "
+      "asynchronously", NULL, 0, io_pv, N(io_pv) },
 };
 const int ncats = N(cats);
