@@ -8,7 +8,7 @@
 #define _GNU_SOURCE             /* pthread_timedjoin_np */
 #include <poll.h>
 #include <pthread.h>
-#include <sys/socket.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,25 +24,20 @@ struct vde {
     uint8_t buf[PTL_ETH_HLEN + PTL_MTU_MAX];
 };
 
-/* Never waits: a switch that cannot take the frame now (its queue is
- * full: a switch starved of CPU on a loaded host) makes send() block, and
- * this runs with the process-wide lock held (progress.c): every thread of
- * the process stood still, yod's lease PINGs with them, for seconds.
- * Not writable is -1, "the host could not take it": the core retries
- * soon (tx_stalled) and carries on meanwhile. */
+/* Never waits: the data socket is non-blocking (ptl_tp_vde_open).  A switch
+ * that cannot take the frame now (its queue full: a switch starved of
+ * CPU on a loaded host) made send() block with the process-wide lock
+ * held (progress.c): every thread of the process stood still, yod's
+ * lease PINGs with them, for seconds.  Now that is -1, "the host could
+ * not take it": the core retries soon (tx_stalled) and carries on. */
 static int vde_tx(struct ptl_tp *tp, const struct ptl_iov *iov, int niov)
 {
     struct vde *v = tp->priv;
-    struct pollfd pfd = { .fd = vde_datafd(v->conn), .events = POLLOUT };
-    size_t len;
+    size_t len = ptl_tp_gather(v->buf, sizeof(v->buf), iov, niov);
 
-    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLOUT))
-        return -1;
-    len = ptl_tp_gather(v->buf, sizeof(v->buf), iov, niov);
     if (len == 0)
         return -1;
-    return vde_send(v->conn, v->buf, len, MSG_DONTWAIT) == (ssize_t)len ? 0
-                                                                        : -1;
+    return vde_send(v->conn, v->buf, len, 0) == (ssize_t)len ? 0 : -1;
 }
 
 static long vde_rx(struct ptl_tp *tp, void *buf, size_t len)
@@ -138,6 +133,7 @@ static VDECONN *attach_in_time(const char *url, unsigned nid)
 int ptl_tp_vde_open(struct ptl_tp *tp, const char *url)
 {
     struct vde *v = calloc(1, sizeof(*v));
+    int fd;
 
     if (v == NULL)
         return -1;
@@ -146,6 +142,9 @@ int ptl_tp_vde_open(struct ptl_tp *tp, const char *url)
         free(v);
         return -1;
     }
+    /* Set once here, not polled for at every frame (vde_tx). */
+    fd = vde_datafd(v->conn);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     tp->ops = &vde_ops;
     tp->priv = v;
     return 0;
