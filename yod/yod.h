@@ -104,13 +104,16 @@ extern volatile int stop_signal;        /* SIGINT or SIGTERM came */
 
 /* options.c */
 void parse_args(int argc, char **argv);
+/* A one-line error about the command line, then exit ST_USAGE. */
+__attribute__((noreturn)) void bad(const char *opt, const char *val,
+                                   const char *want);
+
+/* nodelist.c: lists of nids as "0,2-3" */
+const char *nodes_arg(const char *opt, const char *val);   /* checked, or bad() */
 int nodes_listed(unsigned nid);         /* in -nodes (1 without it) */
 int list_has(const char *list, unsigned x);     /* in "0,2-3" */
 int nodes_list_count(void);             /* distinct nids in -nodes */
 void nodes_list_span(unsigned *lo, unsigned *hi);
-/* A one-line error about the command line, then exit ST_USAGE. */
-__attribute__((noreturn)) void bad(const char *opt, const char *val,
-                                   const char *want);
 
 /* end.c: how the job ended, what yod says, its status. */
 struct job_end {

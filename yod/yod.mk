@@ -3,7 +3,7 @@
 
 YOD_BIN := $(BUILD)/bin/yod
 
-YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c \
+YOD_SRCS := yod/yod.c yod/control.c yod/request.c yod/options.c yod/nodelist.c \
             yod/launch.c yod/end.c yod/lease.c \
             yod/auth.c yod/fileio.c yod/filecalls.c yod/paths.c yod/pfs.c yod/transfer.c yod/cluster.c \
             yod/ioserver.c yod/iod.c yod/slurm.c yod/siphash.c \
