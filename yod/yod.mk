@@ -67,11 +67,12 @@ $(YOD_TEST_ELF): tests/yod/yodtest.c $(LIBC_ALL)
 
 # The test program of tests/qemu/suite-yodio (file I/O through yod).
 YOD_IO_ELF := $(BUILD)/tests/yod/iotest.elf
-$(YOD_IO_ELF): tests/yod/iotest.c yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
+$(YOD_IO_ELF): tests/yod/iotest.c tests/yod/iogarbage.c tests/yod/iotest.h \
+                yod/yod_proto.h yod/siphash.c $(LIBC_ALL)
 	$(call say,LWKCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(LWKCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iyod -o $@ $< \
-	    yod/siphash.c -lportals
+	    tests/yod/iogarbage.c yod/siphash.c -lportals
 
 # POSIX aio through the rank's I/O server (tests/qemu/suite-io).
 YOD_AIO_ELF := $(BUILD)/tests/yod/aiotest.elf
