@@ -125,6 +125,19 @@ long lwk_aio_queue(struct aiocb *cb, int op, int io, int yod)
     return 0;
 }
 
+/* How many more operations the queue takes now (lxrt/rt_aio.c: an iocb
+   of several buffers goes in whole or not at all). */
+int lwk_aio_room(void)
+{
+    int n;
+
+    lwk_lock(&lwk_io_lock);
+    pump(0);
+    n = AIO_MAX - Q.n;
+    lwk_unlock(&lwk_io_lock);
+    return n;
+}
+
 /* The fd is looked up now: the operation acts on the file it names at
    the call, as Linux's io_submit does, whatever becomes of the number. */
 static int submit(struct aiocb *cb, int op)

@@ -158,8 +158,10 @@ int lwk_yod_aio_done(unsigned ms, long *ret);
    (lxrt/rt_aio.c); 0, or -EAGAIN past AIO_MAX queued */
 struct aiocb;
 long lwk_aio_queue(struct aiocb *cb, int op, int io, int yod);
-/* aio.c: aio_cancel of cb alone, whatever its fd (io_cancel) */
+/* aio.c: aio_cancel of cb alone, whatever its fd (io_cancel); how many
+   more operations lwk_aio_queue takes now */
 int lwk_aio_cancel(struct aiocb *cb);
+int lwk_aio_room(void);
 /* yodio.c: the pieces of a striped file's transfer (pfs.c), each an
    SREAD or SWRITE of `len` bytes at `off` of stripe `stripe` to that
    stripe's server; the servers (LWK_YOD's stations) */

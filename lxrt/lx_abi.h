@@ -138,6 +138,8 @@ struct lx_rlimit { uint64_t cur, max; };
 #define LX_IOCB_CMD_PWRITE  1
 #define LX_IOCB_CMD_FSYNC   2
 #define LX_IOCB_CMD_FDSYNC  3
+#define LX_IOCB_CMD_PREADV  7
+#define LX_IOCB_CMD_PWRITEV 8
 #define LX_IOCB_FLAG_RESFD  1
 struct lx_iocb {                /* little-endian: the key before rw_flags */
     uint64_t aio_data;

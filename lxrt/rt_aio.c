@@ -18,13 +18,14 @@
  * not AIO_RING_MAGIC, so libaio reaps through io_getevents rather than
  * reading events from the ring.  At most nr_events operations of a
  * context are submitted and not yet reaped (EAGAIN past them; Linux
- * rounds nr_events up and allows more).  FSYNC and FDSYNC are done at
+ * rounds nr_events up and allows more), and at most AIO_MAX (64)
+ * buffers queued in the process.  FSYNC and FDSYNC are done at
  * io_submit, once the context's operations before them are complete;
- * PREADV, PWRITEV, POLL and NOOP are EINVAL (not built), as are
- * IOCB_FLAG_RESFD (no eventfd on a node) and any aio_rw_flags
- * (EOPNOTSUPP).  io_cancel takes back an operation still queued here
- * (-EINPROGRESS; its event says -ECANCELED); one the server is moving
- * is EAGAIN, one complete or unknown EINVAL.
+ * POLL and NOOP are EINVAL (not built), as are IOCB_FLAG_RESFD (no
+ * eventfd on a node) and any aio_rw_flags (EOPNOTSUPP).  io_cancel
+ * takes back an operation still queued here (-EINPROGRESS; its event
+ * says -ECANCELED); one the server is moving is EAGAIN, one complete or
+ * unknown EINVAL.
  */
 #include <aio.h>
 #include <errno.h>
@@ -41,20 +42,26 @@
 #define NCTX        16          /* contexts per process */
 #define MAX_EVENTS  4096        /* nr_events of one context (EAGAIN past) */
 
+#define MAX_IOV     1024        /* buffers of a PREADV (UIO_MAXIOV) */
+
 /* One iocb submitted and not yet reaped. */
 struct op {
-    struct aiocb cb;            /* libc's queue entry (PREAD, PWRITE) */
     uint64_t obj, data;         /* the iocb's address and aio_data */
     int now;                    /* done at submit (FSYNC): res is its */
     long res;
+    int n;                      /* buffers, each one of libc's aiocbs */
+    struct aiocb cb[];
 };
 
 static struct ctx {
     struct lx_aio_ring *ring;   /* the program's aio_context_t; NULL: free */
     unsigned nr, used;          /* nr_events; ops submitted, not reaped */
     struct op **ops;            /* ops[0..used), in submission order */
-    const struct aiocb **wait;  /* aio_suspend's list */
 } C[NCTX];
+
+/* aio_suspend's list: what is not complete is in libc's queue, so at
+   most AIO_MAX. */
+static const struct aiocb *waiting[AIO_MAX];
 
 /* The context of aio_context_t id (0: a free one), or NULL. */
 static struct ctx *ctx_of(long id)
@@ -67,15 +74,30 @@ static struct ctx *ctx_of(long id)
 
 static int op_done(const struct op *op)
 {
-    return op->now || aio_error(&op->cb) != EINPROGRESS;
+    for (int i = 0; !op->now && i < op->n; i++)
+        if (aio_error(&op->cb[i]) == EINPROGRESS)
+            return 0;
+    return 1;
 }
 
-/* Its result as the event gives it: bytes or -errno, Linux's numbers. */
+/* Its result as the event gives it: bytes or -errno, Linux's numbers;
+   a vector's bytes up to its first short buffer or error. */
 static long op_res(const struct op *op)
 {
+    long done = 0;
+
     if (op->now)
         return op->res;
-    return op->cb.__err ? lx_err(-(long)op->cb.__err) : (long)op->cb.__ret;
+    for (int i = 0; i < op->n; i++) {
+        const struct aiocb *a = &op->cb[i];
+
+        if (a->__err)
+            return done ? done : lx_err(-(long)a->__err);
+        done += a->__ret;
+        if ((size_t)a->__ret < a->aio_nbytes)
+            break;
+    }
+    return done;
 }
 
 /* Wait until one of the context's operations is complete, or until
@@ -83,17 +105,21 @@ static long op_res(const struct op *op)
 static int wait_any(struct ctx *c, const struct timespec *end)
 {
     struct timespec now, left;
-    unsigned n = 0;
+    int n = 0;
 
     for (unsigned i = 0; i < c->used; i++) {
-        if (op_done(c->ops[i]))
+        struct op *op = c->ops[i];
+
+        if (op_done(op))
             return 1;
-        c->wait[n++] = &c->ops[i]->cb;
+        for (int k = 0; k < op->n; k++)
+            if (op->cb[k].__err == EINPROGRESS && n < AIO_MAX)
+                waiting[n++] = &op->cb[k];
     }
     if (n == 0)
         return 0;
     if (!end)
-        return aio_suspend(c->wait, (int)n, NULL) == 0;
+        return aio_suspend(waiting, n, NULL) == 0;
     clock_gettime(CLOCK_MONOTONIC, &now);
     left.tv_sec = end->tv_sec - now.tv_sec;
     left.tv_nsec = end->tv_nsec - now.tv_nsec;
@@ -101,7 +127,7 @@ static int wait_any(struct ctx *c, const struct timespec *end)
         left.tv_sec--, left.tv_nsec += 1000000000;
     if (left.tv_sec < 0)
         return 0;
-    return aio_suspend(c->wait, (int)n, &left) == 0;
+    return aio_suspend(waiting, n, &left) == 0;
 }
 
 /* Move up to `max` complete operations' events to ev (NULL: drop them),
@@ -142,11 +168,9 @@ long lx_io_setup(LX_ARGS)
     if (nr > MAX_EVENTS || !c)
         return -LX_EAGAIN;
     c->ops = calloc(nr, sizeof(*c->ops));
-    c->wait = calloc(nr, sizeof(*c->wait));
     ring = lx_mmap(0, 4096, 3, LX_MAP_PRIVATE | LX_MAP_ANONYMOUS, -1, 0);
-    if (!c->ops || !c->wait || ring < 0) {
+    if (!c->ops || ring < 0) {
         free(c->ops);
-        free(c->wait);
         return -LX_EAGAIN;
     }
     c->ring = (struct lx_aio_ring *)ring;
@@ -168,7 +192,6 @@ long lx_io_destroy(LX_ARGS)
     while (c->used && (wait_any(c, NULL), reap(c, NULL, c->used)))
         ;
     free(c->ops);
-    free(c->wait);
     lx_munmap((long)c->ring, 4096, 0, 0, 0, 0);
     memset(c, 0, sizeof(*c));
     return 0;
@@ -179,16 +202,68 @@ long lx_io_destroy(LX_ARGS)
 static long fsync_now(struct ctx *c, int y)
 {
     for (unsigned i = 0; i < c->used; i++)
-        while (!op_done(c->ops[i]))
-            aio_suspend((const struct aiocb *[]){ &c->ops[i]->cb }, 1, NULL);
+        for (int k = 0; k < c->ops[i]->n; k++) {
+            const struct aiocb *one[1] = { &c->ops[i]->cb[k] };
+
+            while (aio_error(one[0]) == EINPROGRESS)
+                aio_suspend(one, 1, NULL);
+        }
     return lx_err(lwk_io->fsync(y));
+}
+
+/* The buffers an iocb reads or writes: *n of them at *v (one: the iocb's
+   own); 0 or -LX_E*. */
+static long buffers(const struct lx_iocb *cb, struct lx_iovec *one,
+                    const struct lx_iovec **v, int *n)
+{
+    int vec = cb->aio_lio_opcode == LX_IOCB_CMD_PREADV ||
+              cb->aio_lio_opcode == LX_IOCB_CMD_PWRITEV;
+
+    *v = one;
+    *n = 1;
+    *one = (struct lx_iovec){ cb->aio_buf, cb->aio_nbytes };
+    if (vec) {
+        if (cb->aio_nbytes > MAX_IOV)
+            return -LX_EINVAL;
+        CHECK(cb->aio_buf, cb->aio_nbytes * sizeof(**v));
+        *v = (const struct lx_iovec *)cb->aio_buf;
+        *n = (int)cb->aio_nbytes;
+    }
+    for (int i = 0; i < *n; i++) {
+        CHECK((*v)[i].base, (*v)[i].len);
+        if ((int64_t)(*v)[i].len < 0)
+            return -LX_EINVAL;
+    }
+    return cb->aio_offset < 0 ? -LX_EINVAL : 0;
+}
+
+/* Queue o's n buffers on handle y from the iocb's offset on. */
+static void queue(struct op *o, const struct lx_iocb *cb,
+                  const struct lx_iovec *v, int y, int wr)
+{
+    int64_t off = cb->aio_offset;
+
+    for (int i = 0; i < o->n; i++) {
+        struct aiocb *a = &o->cb[i];
+
+        a->aio_fildes = (int)cb->aio_fildes;
+        a->aio_buf = (volatile void *)v[i].base;
+        a->aio_nbytes = v[i].len;
+        a->aio_offset = off;
+        off += (int64_t)v[i].len;
+        /* room was asked for: this cannot be EAGAIN */
+        lwk_aio_queue(a, wr ? LIO_WRITE : LIO_READ, y,
+                      y < LX_NODE_H && lx_yod_files());
+    }
 }
 
 /* One iocb: 0 once queued, or -errno for io_submit to return. */
 static long submit_one(struct ctx *c, uint64_t p)
 {
     const struct lx_iocb *cb = (const struct lx_iocb *)p;
-    int y, op, wr;
+    const struct lx_iovec *v = NULL;
+    struct lx_iovec one;
+    int y, op, n = 0, sync;
     struct op *o;
     long rc;
 
@@ -204,33 +279,23 @@ static long submit_one(struct ctx *c, uint64_t p)
     if (cb->aio_rw_flags)
         return -LX_EOPNOTSUPP;
     op = cb->aio_lio_opcode;
-    wr = op == LX_IOCB_CMD_PWRITE;
-    if (op == LX_IOCB_CMD_PREAD || op == LX_IOCB_CMD_PWRITE) {
-        CHECK(cb->aio_buf, cb->aio_nbytes);
-        if (cb->aio_offset < 0 || (int64_t)cb->aio_nbytes < 0)
-            return -LX_EINVAL;
-    } else if (op != LX_IOCB_CMD_FSYNC && op != LX_IOCB_CMD_FDSYNC) {
+    sync = op == LX_IOCB_CMD_FSYNC || op == LX_IOCB_CMD_FDSYNC;
+    if (!sync && op != LX_IOCB_CMD_PREAD && op != LX_IOCB_CMD_PWRITE &&
+        op != LX_IOCB_CMD_PREADV && op != LX_IOCB_CMD_PWRITEV)
         return -LX_EINVAL;
-    }
-    if (!(o = calloc(1, sizeof(*o))))
+    if (!sync && (rc = buffers(cb, &one, &v, &n)) < 0)
+        return rc;
+    if (n > lwk_aio_room())
+        return -LX_EAGAIN;
+    if (!(o = calloc(1, sizeof(*o) + (size_t)n * sizeof(o->cb[0]))))
         return -LX_EAGAIN;
     o->obj = p;
     o->data = cb->aio_data;
-    if (op == LX_IOCB_CMD_FSYNC || op == LX_IOCB_CMD_FDSYNC) {
-        o->now = 1;
+    o->n = n;
+    o->now = n == 0;            /* FSYNC, or a vector of no buffers */
+    if (sync)
         o->res = fsync_now(c, y);
-    } else {
-        o->cb.aio_fildes = (int)cb->aio_fildes;
-        o->cb.aio_buf = (volatile void *)cb->aio_buf;
-        o->cb.aio_nbytes = cb->aio_nbytes;
-        o->cb.aio_offset = cb->aio_offset;
-        rc = lwk_aio_queue(&o->cb, wr ? LIO_WRITE : LIO_READ, y,
-                           y < LX_NODE_H && lx_yod_files());
-        if (rc < 0) {
-            free(o);
-            return lx_err(rc);
-        }
-    }
+    queue(o, cb, v, y, op == LX_IOCB_CMD_PWRITE || op == LX_IOCB_CMD_PWRITEV);
     ((struct lx_iocb *)cb)->aio_key = 0;        /* KIOCB_KEY */
     c->ops[c->used++] = o;
     return 0;
@@ -297,8 +362,13 @@ long lx_io_cancel(LX_ARGS)
 
         if (op->obj != (uint64_t)a1 || op_done(op))
             continue;
-        return lwk_aio_cancel(&op->cb) == AIO_CANCELED ? -LX_EINPROGRESS
-                                                       : -LX_EAGAIN;
+        /* its buffers are in order in libc's queue: if the first is
+           still waiting there, so are the others */
+        if (lwk_aio_cancel(&op->cb[0]) != AIO_CANCELED)
+            return -LX_EAGAIN;
+        for (int k = 1; k < op->n; k++)
+            lwk_aio_cancel(&op->cb[k]);
+        return -LX_EINPROGRESS;
     }
     return -LX_EINVAL;
 }

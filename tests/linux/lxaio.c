@@ -9,7 +9,8 @@
  *   8 writes of unaligned sizes submitted in one io_submit, the last
  *   block first, reaped by io_getevents (min_nr 8), each event's data,
  *   obj and res; read back by 8 PREADs and every byte checked; the file
- *   as pread64 sees it; an FSYNC; io_submit's EBADF (first iocb: the
+ *   as pread64 sees it; an FSYNC; a PWRITEV of 3 buffers read back by a
+ *   PREADV into 2, and a PREADV of none; io_submit's EBADF (first iocb: the
  *   call's error; second: the count before it), EINVAL for a bad ctx
  *   (io_submit, io_getevents, io_destroy) and a bad opcode, EFAULT for
  *   a bad iocb pointer; io_getevents's timeout with nothing pending;
@@ -191,6 +192,27 @@ static void errors(aio_context_t ctx, int fd, unsigned char *buf)
     printf("cancel a complete one: %ld\n", e(io_cancel(ctx, &cbs[0], ev)));
 }
 
+/* IOCB_CMD_PWRITEV of 3 buffers, PREADV into 2 of other sizes, and a
+   PREADV of no buffers */
+static void aio_vectors(aio_context_t ctx, int fd)
+{
+    char a[] = "one ", b[] = "two three ", c[] = "four", x[7], y[11];
+    struct iovec w[3] = { { a, 4 }, { b, 10 }, { c, 4 } };
+    struct iovec r[2] = { { x, 7 }, { y, 11 } };
+    struct iocb cbs[3], *list[3] = { &cbs[0], &cbs[1], &cbs[2] };
+    long want[3] = { 18, 0, 0 };
+
+    prep(&cbs[0], IOCB_CMD_PWRITEV, fd, w, 3, 600000, 0);
+    EXPECT(e(io_submit(ctx, 1, list)) == 1, "io_submit of PWRITEV");
+    reap(ctx, cbs, 1, want, "pwritev of 3 buffers");
+    prep(&cbs[0], IOCB_CMD_PREADV, fd, r, 2, 600000, 0);
+    prep(&cbs[1], IOCB_CMD_PREADV, fd, r, 0, 600000, 1);
+    want[0] = 18;
+    EXPECT(e(io_submit(ctx, 2, list)) == 2, "io_submit of PREADVs");
+    reap(ctx, cbs, 2, want, "preadv into 2 buffers, and of none");
+    printf("preadv read: %.7s|%.11s\n", x, y);
+}
+
 /* pwritev/preadv at an offset, one call each, the fd's offset kept */
 static void vectors(int fd)
 {
@@ -278,6 +300,7 @@ int main(int argc, char **argv)
         pio(fd);
     } else {
         writes_and_reads(ctx, fd, buf);
+        aio_vectors(ctx, fd);
         errors(ctx, fd, buf);
         vectors(fd);
     }

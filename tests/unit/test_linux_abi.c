@@ -179,6 +179,8 @@ static void layouts_are_the_hosts(void **s)
     assert_int_equal(LX_IOCB_CMD_PWRITE, IOCB_CMD_PWRITE);
     assert_int_equal(LX_IOCB_CMD_FSYNC, IOCB_CMD_FSYNC);
     assert_int_equal(LX_IOCB_CMD_FDSYNC, IOCB_CMD_FDSYNC);
+    assert_int_equal(LX_IOCB_CMD_PREADV, IOCB_CMD_PREADV);
+    assert_int_equal(LX_IOCB_CMD_PWRITEV, IOCB_CMD_PWRITEV);
     assert_int_equal(LX_IOCB_FLAG_RESFD, IOCB_FLAG_RESFD);
     assert_int_equal(LX_EINPROGRESS, EINPROGRESS);
     SAME(lx_tms, tms, cstime, tms_cstime);
