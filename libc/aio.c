@@ -12,8 +12,9 @@
  * every aio call takes the completion of the one in flight and starts
  * the next, and aio_suspend waits for it; a file call made meanwhile
  * waits for the one in flight first.  The Linux personality's io_submit
- * queues its operations here too (lwk_aio_queue, lxrt/rt_aio.c).  With no yod behind the program, and
- * on fds 0..2 (the console, yod's output), an operation is done at once.
+ * queues its operations here too (lwk_aio_queue, lxrt/rt_aio.c).  With
+ * no yod behind the program, and on fds 0..2 (the console, yod's
+ * output), an operation is done at once.
  * Only SIGEV_NONE: a node delivers no asynchronous signals.
  */
 #include <aio.h>

@@ -7,11 +7,12 @@
  * with newlib programs) on the yod fd the program's fd names: a PREAD
  * or PWRITE request to the rank's I/O server, which moves the bytes
  * one-sided between the iocb's buffer and its file while the program
- * computes (docs/io.md, "Asynchronous I/O").  io_submit returns once
- * the operations are queued, the first on the wire; the server serves
- * one request of a rank at a time, so the next starts when the program
- * next makes one of these calls (io_getevents, io_submit), as a newlib
- * program's aio_* calls progress its queue.
+ * computes (docs/io.md, "Asynchronous I/O"); an IOCB_CMD_PREADV or
+ * PWRITEV is one such aiocb per buffer, at consecutive offsets.
+ * io_submit returns once the operations are queued, the first on the
+ * wire; the server serves one request of a rank at a time, so the next
+ * starts when the program next makes one of these calls (io_getevents,
+ * io_submit), as a newlib program's aio_* calls progress its queue.
  *
  * A context is a table here; its aio_context_t is the address of a ring
  * head in the program's memory (mmap'ed, as Linux's is) whose magic is

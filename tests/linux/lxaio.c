@@ -26,7 +26,8 @@
  * inside io_submit, and Linux rounds nr_events up): io_submit past
  * nr_events is EAGAIN, and right after io_submit of 8 writes of 1 MiB
  * they are not all complete (io_getevents with min_nr 0 returns fewer
- * than 8: they are the I/O server's to move, not done at the call).  Prints "lxaio: OK" when all is well.
+ * than 8: they are the I/O server's to move, not done at the call).
+ * Prints "lxaio: OK" when all is well.
  */
 #include <errno.h>
 #include <fcntl.h>
