@@ -11,8 +11,10 @@
  * serves one request of a rank at a time, so one operation is in flight:
  * every aio call takes the completion of the one in flight and starts
  * the next, and aio_suspend waits for it; a file call made meanwhile
- * waits for the one in flight first.  With no yod behind the program, and
- * on fds 0..2 (the console, yod's output), an operation is done at once.
+ * waits for the one in flight first.  The Linux personality's io_submit
+ * queues its operations here too (lwk_aio_queue, lxrt/rt_aio.c).  With
+ * no yod behind the program, and on fds 0..2 (the console, yod's
+ * output), an operation is done at once.
  * Only SIGEV_NONE: a node delivers no asynchronous signals.
  */
 #include <aio.h>
@@ -49,24 +51,17 @@ static struct aiocb *dequeue(void)
     return cb;
 }
 
-/* An operation done here and now: on fds 0..2 (not seekable: no
-   offset), or with no yod behind the program. */
-static long run_now(struct aiocb *cb, int io_fd)
+/* An operation done here and now, through lwk_io: on fds 0..2 (not
+   seekable: no offset), or with no yod behind the fd. */
+static long run_now(struct aiocb *cb)
 {
-    int fd = cb->aio_fildes, wr = cb->__op == LIO_WRITE, err = errno;
+    int y = cb->__io, wr = cb->__op == LIO_WRITE;
     void *buf = (void *)cb->aio_buf;
-    ssize_t n;
 
-    if (io_fd <= 2)
-        n = wr ? write(fd, buf, cb->aio_nbytes) : read(fd, buf, cb->aio_nbytes);
-    else if (wr)
-        n = pwrite(fd, buf, cb->aio_nbytes, cb->aio_offset);
-    else
-        n = pread(fd, buf, cb->aio_nbytes, cb->aio_offset);
-    if (n < 0)
-        n = -errno;
-    errno = err;
-    return n;
+    if (y >= 0 && y <= 2)
+        return wr ? lwk_io->write(y, buf, cb->aio_nbytes)
+                  : lwk_io->read(y, buf, cb->aio_nbytes);
+    return lwk_pio(0, wr, y, buf, cb->aio_nbytes, cb->aio_offset);
 }
 
 /* Take the completion of the operation in flight (waiting up to `ms`,
@@ -78,7 +73,6 @@ static void pump(unsigned ms)
 
     while (Q.head) {
         struct aiocb *cb = Q.head;
-        int y = lwk_fd(cb->aio_fildes);
 
         if (Q.flying) {
             if (!lwk_yod_aio_done(ms, &rc))
@@ -86,11 +80,11 @@ static void pump(unsigned ms)
             Q.flying = 0;
             complete(dequeue(), rc);
             ms = 0;             /* what was waited for came */
-        } else if (y < 0) {
+        } else if (cb->__io < 0) {
             complete(dequeue(), -EBADF);
-        } else if (lwk_io != &lwk_io_yod || y <= 2) {
-            complete(dequeue(), run_now(cb, y));
-        } else if ((rc = lwk_yod_aio_start(cb->__op == LIO_WRITE, y,
+        } else if (!cb->__yod || cb->__io <= 2) {
+            complete(dequeue(), run_now(cb));
+        } else if ((rc = lwk_yod_aio_start(cb->__op == LIO_WRITE, cb->__io,
                                            cb->aio_buf, cb->aio_nbytes,
                                            cb->aio_offset)) < 0) {
             complete(dequeue(), rc);
@@ -107,18 +101,17 @@ static int notify_ok(const struct sigevent *sev)
     return !sev || sev->sigev_notify == SIGEV_NONE || sev->sigev_notify == 0;
 }
 
-static int submit(struct aiocb *cb, int op)
+long lwk_aio_queue(struct aiocb *cb, int op, int io, int yod)
 {
-    if (!cb || !notify_ok(&cb->aio_sigevent) || cb->aio_offset < 0 ||
-        cb->aio_nbytes > LONG_MAX)     /* ssize_t's */
-        return lwk_fail(EINVAL);
     lwk_lock(&lwk_io_lock);
     pump(0);
     if (Q.n >= AIO_MAX) {
         lwk_unlock(&lwk_io_lock);
-        return lwk_fail(EAGAIN);
+        return -EAGAIN;
     }
     cb->__op = op;
+    cb->__io = io;
+    cb->__yod = yod;
     cb->__err = EINPROGRESS;
     cb->__ret = 0;
     cb->__next = NULL;
@@ -131,6 +124,30 @@ static int submit(struct aiocb *cb, int op)
     pump(0);
     lwk_unlock(&lwk_io_lock);
     return 0;
+}
+
+/* How many more operations the queue takes now (lxrt/rt_aio.c: an iocb
+   of several buffers goes in whole or not at all). */
+int lwk_aio_room(void)
+{
+    int n;
+
+    lwk_lock(&lwk_io_lock);
+    pump(0);
+    n = AIO_MAX - Q.n;
+    lwk_unlock(&lwk_io_lock);
+    return n;
+}
+
+/* The fd is looked up now: the operation acts on the file it names at
+   the call, as Linux's io_submit does, whatever becomes of the number. */
+static int submit(struct aiocb *cb, int op)
+{
+    if (!cb || !notify_ok(&cb->aio_sigevent) || cb->aio_offset < 0 ||
+        cb->aio_nbytes > LONG_MAX)     /* ssize_t's */
+        return lwk_fail(EINVAL);
+    return (int)lwk_ret(lwk_aio_queue(cb, op, lwk_fd(cb->aio_fildes),
+                                      lwk_io == &lwk_io_yod));
 }
 
 int aio_read(struct aiocb *cb)
@@ -211,20 +228,18 @@ int aio_suspend(const struct aiocb *const list[], int n,
     return done ? 0 : lwk_fail(EAGAIN);
 }
 
-int aio_cancel(int fd, struct aiocb *cb)
+/* Cancel cb, or (cb NULL) every operation on fd, that is still queued;
+   what the server has completes. */
+static int cancel(int fd, struct aiocb *cb)
 {
     int canceled = 0, running = 0;
 
-    if (lwk_fd(fd) < 0)
-        return lwk_fail(EBADF);
-    if (cb && cb->aio_fildes != fd)
-        return lwk_fail(EINVAL);
     lwk_lock(&lwk_io_lock);
     pump(0);
     for (struct aiocb **p = &Q.head, *prev = NULL; *p;) {
         struct aiocb *c = *p;
 
-        if (c->aio_fildes != fd || (cb && c != cb)) {
+        if (cb ? c != cb : c->aio_fildes != fd) {
             prev = c;
             p = &c->__next;
         } else if (c == Q.head && Q.flying) {
@@ -242,6 +257,20 @@ int aio_cancel(int fd, struct aiocb *cb)
     }
     lwk_unlock(&lwk_io_lock);
     return running ? AIO_NOTCANCELED : canceled ? AIO_CANCELED : AIO_ALLDONE;
+}
+
+int aio_cancel(int fd, struct aiocb *cb)
+{
+    if (lwk_fd(fd) < 0)
+        return lwk_fail(EBADF);
+    if (cb && cb->aio_fildes != fd)
+        return lwk_fail(EINVAL);
+    return cancel(fd, cb);
+}
+
+int lwk_aio_cancel(struct aiocb *cb)
+{
+    return cancel(-1, cb);
 }
 
 /* Every operation submitted before it completes first, then fsync: done

@@ -73,31 +73,40 @@ void sync(void)
 {
 }
 
-/* Under yod a file's pread or pwrite is one request that never moves
-   the fd's offset, so another thread's read(2) of the fd meanwhile is
-   not disturbed; the console's fds (not seekable) and a program without
-   yod: seek, move, seek back (ESPIPE, EBADF from the seek). */
+/* pread(2) (wr 0) or pwrite(2) of lwk_io's fd y at `off`, the fd's
+   offset untouched: when yod serves y (`yod`; not 0..2, its streams) one
+   PREAD or PWRITE request, so another thread's read(2) of the fd
+   meanwhile is not disturbed; else (the console's fds, a program
+   without yod, the Linux personality's node files) seek there, move,
+   seek back: ESPIPE or EBADF from the seek.  The Linux personality's
+   pread64 and preadv too (lxrt/rt_file.c).  lwk_io_lock held. */
+long lwk_pio(int yod, int wr, int y, void *buf, size_t len, long long off)
+{
+    long here, rc;
+
+    if (y < 0)
+        return -EBADF;
+    if (off < 0)
+        return -EINVAL;
+    if (yod && y > 2)
+        return lwk_yod_pio(wr, y, buf, len, off);
+    if ((here = lwk_io->lseek(y, 0, SEEK_CUR)) < 0)
+        return here;
+    if ((rc = lwk_io->lseek(y, (long)off, SEEK_SET)) < 0)
+        return rc;
+    rc = wr ? lwk_io->write(y, buf, len) : lwk_io->read(y, buf, len);
+    lwk_io->lseek(y, here, SEEK_SET);
+    return rc;
+}
+
 static ssize_t at_offset(int fd, void *buf, size_t len, off_t off, int wr)
 {
-    off_t here;
-    ssize_t rc;
-    int err, y;
+    long rc;
 
     lwk_lock(&lwk_io_lock);
-    if (lwk_io == &lwk_io_yod && (y = lwk_fd(fd)) > 2) {
-        rc = off < 0 ? -EINVAL : lwk_yod_pio(wr, y, buf, len, off);
-        lwk_unlock(&lwk_io_lock);
-        return lwk_ret(rc);
-    }
+    rc = lwk_pio(lwk_io == &lwk_io_yod, wr, lwk_fd(fd), buf, len, off);
     lwk_unlock(&lwk_io_lock);
-    here = lseek(fd, 0, SEEK_CUR);
-    if (here < 0 || lseek(fd, off, SEEK_SET) < 0)
-        return -1;
-    rc = wr ? write(fd, buf, len) : read(fd, buf, len);
-    err = errno;
-    lseek(fd, here, SEEK_SET);
-    errno = err;
-    return rc;
+    return lwk_ret(rc);
 }
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)

@@ -145,9 +145,23 @@ int lwk_yod_async_wait(unsigned ms, struct yod_file_ans **ans, long *rc);
 /* yodfile.c: a PREAD or PWRITE made (its result or -errno), or started
    (0, -EBUSY, -errno) and its result taken */
 long lwk_yod_pio(int wr, int fd, void *buf, size_t len, long long off);
+/* files.c: pread/pwrite of lwk_io's fd y, a PREAD/PWRITE when yod serves
+   it (`yod`), else seek, move, seek back */
+long lwk_pio(int yod, int wr, int y, void *buf, size_t len, long long off);
 long lwk_yod_aio_start(int wr, int fd, volatile void *buf, size_t len,
                        long long off);
 int lwk_yod_aio_done(unsigned ms, long *ret);
+/* aio.c: queue an aio_read (LIO_READ) or aio_write of cb on lwk_io's fd
+   `io` (-1: it completes with EBADF), a request to yod when `yod` serves
+   it, else done when its turn comes: aio_read/aio_write's road after
+   the fd is looked up, and the Linux personality's io_submit's
+   (lxrt/rt_aio.c); 0, or -EAGAIN past AIO_MAX queued */
+struct aiocb;
+long lwk_aio_queue(struct aiocb *cb, int op, int io, int yod);
+/* aio.c: aio_cancel of cb alone, whatever its fd (io_cancel); how many
+   more operations lwk_aio_queue takes now */
+int lwk_aio_cancel(struct aiocb *cb);
+int lwk_aio_room(void);
 /* yodio.c: the pieces of a striped file's transfer (pfs.c), each an
    SREAD or SWRITE of `len` bytes at `off` of stripe `stripe` to that
    stripe's server; the servers (LWK_YOD's stations) */

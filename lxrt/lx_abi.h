@@ -131,6 +131,37 @@ struct lx_timespec { int64_t tv_sec, tv_nsec; };
 struct lx_timeval { int64_t tv_sec, tv_usec; };
 struct lx_iovec { uint64_t base, len; };
 struct lx_rlimit { uint64_t cur, max; };
+
+/* Linux's native asynchronous I/O (<linux/aio_abi.h>; lxrt/rt_aio.c) */
+#define LX_EINPROGRESS      115 /* io_cancel: the cancellation is under way */
+#define LX_IOCB_CMD_PREAD   0
+#define LX_IOCB_CMD_PWRITE  1
+#define LX_IOCB_CMD_FSYNC   2
+#define LX_IOCB_CMD_FDSYNC  3
+#define LX_IOCB_CMD_PREADV  7
+#define LX_IOCB_CMD_PWRITEV 8
+#define LX_IOCB_FLAG_RESFD  1
+struct lx_iocb {                /* little-endian: the key before rw_flags */
+    uint64_t aio_data;
+    uint32_t aio_key;           /* the kernel writes 0 (KIOCB_KEY) */
+    int32_t aio_rw_flags;
+    uint16_t aio_lio_opcode;
+    int16_t aio_reqprio;
+    uint32_t aio_fildes;
+    uint64_t aio_buf, aio_nbytes;
+    int64_t aio_offset;
+    uint64_t aio_reserved2;
+    uint32_t aio_flags, aio_resfd;
+};
+struct lx_io_event { uint64_t data, obj; int64_t res, res2; };
+/* The head of the ring an aio_context_t points at (fs/aio.c's struct
+   aio_ring; the events would follow it).  libaio reads it to reap events
+   in user space only if magic is LX_AIO_RING_MAGIC. */
+#define LX_AIO_RING_MAGIC   0xa10a10a1u
+struct lx_aio_ring {
+    uint32_t id, nr, head, tail, magic, compat_features, incompat_features,
+             header_length;
+};
 struct lx_tms { int64_t utime, stime, cutime, cstime; };
 
 struct lx_rusage {

@@ -130,6 +130,13 @@ $(LXN_T)/shmwin: tests/mpi/shmwin.c tests/mpi/mpitest.h $(LXN_DEPS)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
 	    -Werror -Itests/mpi $< -o $@
 test-build: $(LXN_T)/shmwin
+# MPI-IO's nonblocking calls as a Linux program (over io_submit)
+$(LXN_T)/ioasync: tests/mpi/ioasync.c tests/mpi/mpitest.h $(LXN_DEPS)
+	@mkdir -p $(@D)
+	$(call say,MPICC,$@)
+	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
+	    -Werror -Itests/mpi $< -o $@
+test-build: $(LXN_T)/ioasync
 # suite-jobs' leave.c (a rank leaves its MPI and NX job) as a Linux program
 $(LXN_T)/leave: tests/yod/leave.c $(LXN_DEPS)
 	@mkdir -p $(@D)

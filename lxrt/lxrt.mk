@@ -10,7 +10,7 @@
 
 LXRT_BASE   := 0x7e000000
 LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_fd.c \
-               lxrt/rt_sys.c lxrt/rt_proc.c lxrt/rt_procio.c \
+               lxrt/rt_aio.c lxrt/rt_sys.c lxrt/rt_proc.c lxrt/rt_procio.c \
                lxrt/rt_procfiles.c lxrt/rt_cpuinfo.c \
                lxrt/rt_fmt.c lxrt/rt_entry.S
 LXRT_ELF    := $(BUILD)/lxrt/lxrt.elf
@@ -57,7 +57,7 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
                 $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
                 $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout \
-                $(LX_TEST_OUT)/lxpfs
+                $(LX_TEST_OUT)/lxpfs $(LX_TEST_OUT)/lxaio
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -65,6 +65,11 @@ $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
 $(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
+# Linux's native AIO through the raw system calls (suite-linux).
+$(LX_TEST_OUT)/lxaio: tests/linux/lxaio.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<

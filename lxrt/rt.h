@@ -55,6 +55,8 @@ long lx_fd_fcntl(long fd, int cmd, long arg);
    lx_node_setup puts its lwk_io table in front of yod's (or the
    console's); lx_node_path: the path is one of those; readlink there. */
 void lx_node_setup(void);
+/* rt_procio.c: whether files are yod's (else the console's: lwkrun). */
+int lx_yod_files(void);
 int lx_node_path(const char *path);
 long lx_node_readlink(const char *path, char *buf, size_t len);
 

@@ -72,37 +72,37 @@ long lx_lseek(LX_ARGS)
     return lx_err(lwk_io->lseek(lx_fd(a0), a1, (int)a2));
 }
 
-/* pread/pwrite: seek there, move the bytes, seek back. */
-static long at_offset(int fd, long off, void *buf, size_t len, int wr)
+/* The runtime's files are yod's below LX_NODE_H (when yod serves them),
+   the node's own from there up (rt_procio.c). */
+static int yod_fd(int y)
 {
-    long here = lwk_io->lseek(fd, 0, SEEK_CUR), rc;
-
-    if (here < 0)
-        return lx_err(here);
-    if (off < 0)
-        return -LX_EINVAL;
-    if ((rc = lwk_io->lseek(fd, off, SEEK_SET)) < 0)
-        return lx_err(rc);
-    rc = wr ? lwk_io->write(fd, buf, len) : lwk_io->read(fd, buf, len);
-    lwk_io->lseek(fd, here, SEEK_SET);
-    return lx_err(rc);
+    return y < LX_NODE_H && lx_yod_files();
 }
 
+/* pread64/pwrite64: one PREAD or PWRITE request at the offset (libc's
+   lwk_pio; the node's own files: seek, move, seek back). */
 long lx_pread64(LX_ARGS)
 {
+    int y = lx_fd(a0);
+
     CHECK(a1, a2);
-    return at_offset(lx_fd(a0), a3, (void *)a1, (size_t)a2, 0);
+    return lx_err(lwk_pio(yod_fd(y), 0, y, (void *)a1, (size_t)a2, a3));
 }
 
 long lx_pwrite64(LX_ARGS)
 {
+    int y = lx_fd(a0);
+
     CHECK(a1, a2);
-    return at_offset(lx_fd(a0), a3, (void *)a1, (size_t)a2, 1);
+    return lx_err(lwk_pio(yod_fd(y), 1, y, (void *)a1, (size_t)a2, a3));
 }
 
-static long vec(long fd, long iov, long n, int wr)
+/* readv/writev (off < 0: at the fd's offset) and preadv/pwritev (at
+   `off`, one request per buffer); a short transfer ends it. */
+static long vec(long fd, long iov, long n, int wr, long off)
 {
     const struct lx_iovec *v = (const struct lx_iovec *)iov;
+    int y = lx_fd(fd);
     long done = 0, rc;
 
     if (n < 0 || n > 1024)
@@ -113,8 +113,12 @@ static long vec(long fd, long iov, long n, int wr)
     for (long i = 0; i < n; i++) {
         if (!v[i].len)
             continue;
-        rc = wr ? lwk_io->write((int)fd, (void *)v[i].base, v[i].len)
-                : lwk_io->read((int)fd, (void *)v[i].base, v[i].len);
+        if (off >= 0)
+            rc = lwk_pio(yod_fd(y), wr, y, (void *)v[i].base, v[i].len,
+                         off + done);
+        else
+            rc = wr ? lwk_io->write(y, (void *)v[i].base, v[i].len)
+                    : lwk_io->read(y, (void *)v[i].base, v[i].len);
         if (rc < 0)
             return done ? done : lx_err(rc);
         done += rc;
@@ -126,12 +130,23 @@ static long vec(long fd, long iov, long n, int wr)
 
 long lx_readv(LX_ARGS)
 {
-    return vec(lx_fd(a0), a1, a2, 0);
+    return vec(a0, a1, a2, 0, -1);
 }
 
 long lx_writev(LX_ARGS)
 {
-    return vec(lx_fd(a0), a1, a2, 1);
+    return vec(a0, a1, a2, 1, -1);
+}
+
+/* preadv(fd, iov, n, pos_l, pos_h): on x86-64 the offset is pos_l. */
+long lx_preadv(LX_ARGS)
+{
+    return a3 < 0 ? -LX_EINVAL : vec(a0, a1, a2, 0, a3);
+}
+
+long lx_pwritev(LX_ARGS)
+{
+    return a3 < 0 ? -LX_EINVAL : vec(a0, a1, a2, 1, a3);
 }
 
 static void to_lx_stat(const struct stat *s, struct lx_stat *l)

@@ -62,9 +62,7 @@ void lx_fd_name(struct lx_text *t, int h);
 /* The node's CPUs (AT_LWK_NCPUS) and those this process runs on. */
 uint64_t lx_ncpus(void);
 uint64_t lx_cpus(void);
-/* The program's path as yod gave it (LWK_EXE), or NULL; whether files
-   are yod's (else the console's: tools/lwkrun). */
+/* The program's path as yod gave it (LWK_EXE), or NULL. */
 const char *lx_exe(void);
-int lx_yod_files(void);
 
 #endif

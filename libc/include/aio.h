@@ -42,6 +42,8 @@ struct aiocb {
     int aio_lio_opcode;
     /* libc's: the operation's state, result and queue link */
     int __op;                   /* LIO_READ or LIO_WRITE */
+    int __io;                   /* lwk_io's fd under aio_fildes, or -1 */
+    int __yod;                  /* yod serves __io: a request, not done now */
     int __err;                  /* EINPROGRESS, 0 or the errno met */
     ssize_t __ret;
     struct aiocb *__next;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/aio_abi.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -163,6 +164,25 @@ static void layouts_are_the_hosts(void **s)
     SAME(lx_timeval, timeval, tv_usec, tv_usec);
     SAME(lx_iovec, iovec, len, iov_len);
     SAME(lx_rlimit, rlimit, max, rlim_max);
+    /* Linux's native AIO: the iocb and event io_submit and io_getevents
+       read and write */
+    SAME(lx_iocb, iocb, aio_fildes, aio_fildes);
+    assert_int_equal(offsetof(struct lx_iocb, aio_key), offsetof(struct iocb, aio_key));
+    assert_int_equal(offsetof(struct lx_iocb, aio_rw_flags), offsetof(struct iocb, aio_rw_flags));
+    assert_int_equal(offsetof(struct lx_iocb, aio_lio_opcode), offsetof(struct iocb, aio_lio_opcode));
+    assert_int_equal(offsetof(struct lx_iocb, aio_offset), offsetof(struct iocb, aio_offset));
+    assert_int_equal(offsetof(struct lx_iocb, aio_reserved2), offsetof(struct iocb, aio_reserved2));
+    assert_int_equal(offsetof(struct lx_iocb, aio_resfd), offsetof(struct iocb, aio_resfd));
+    SAME(lx_io_event, io_event, res, res);
+    assert_int_equal(offsetof(struct lx_io_event, res2), offsetof(struct io_event, res2));
+    assert_int_equal(LX_IOCB_CMD_PREAD, IOCB_CMD_PREAD);
+    assert_int_equal(LX_IOCB_CMD_PWRITE, IOCB_CMD_PWRITE);
+    assert_int_equal(LX_IOCB_CMD_FSYNC, IOCB_CMD_FSYNC);
+    assert_int_equal(LX_IOCB_CMD_FDSYNC, IOCB_CMD_FDSYNC);
+    assert_int_equal(LX_IOCB_CMD_PREADV, IOCB_CMD_PREADV);
+    assert_int_equal(LX_IOCB_CMD_PWRITEV, IOCB_CMD_PWRITEV);
+    assert_int_equal(LX_IOCB_FLAG_RESFD, IOCB_FLAG_RESFD);
+    assert_int_equal(LX_EINPROGRESS, EINPROGRESS);
     SAME(lx_tms, tms, cstime, tms_cstime);
     SAME(lx_rusage, rusage, maxrss, ru_maxrss);
     assert_int_equal(offsetof(struct lx_rusage, nivcsw), offsetof(struct rusage, ru_nivcsw));
