@@ -164,12 +164,12 @@ static void ni_free_objects(struct ptl_lib *lib, unsigned nii)
  * stops counting as busy.  The bound is time, not a count of waits: a wait
  * ends early whenever a timer is due.  Then make sure the peers that may
  * resend hold our last ACK: a NOP to each (peer.c), and wait for their
- * link ACKs of it, at most five of those peers' RTOs (two resends).  A
- * TIME_WAIT-like linger of five of the longest RTO used to be paid by
- * every process, seconds at yod's exit on a loaded host, and did not
- * even cover a peer that had no round-trip sample (its RTO is
- * rto_init_ns, 1 s; our estimate was the floor, 20 ms).  If our last ACK
- * was lost, the peer would resend to nobody and declare us unreachable.
+ * link ACKs of it, at most five of the RTOs measured to those peers (a
+ * lost NOP is probed and resent meanwhile).  A TIME_WAIT-like linger of
+ * five of the longest RTO used to be paid by every process, whatever
+ * its peers did: seconds at yod's exit on a loaded host.  If our last
+ * ACK was lost, the peer would resend to nobody and declare us
+ * unreachable.
  * *until: 0 once the NI is gone, else wait until then and call again. */
 int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until)
 {

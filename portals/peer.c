@@ -71,10 +71,12 @@ struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
  * if that is lost our NOP is resent while we are still here.  Peers
  * quiet longer got our ACK or are gone (an exited rank's node answers
  * a NOP with RESET: it is not sent to them).  Returns the longest RTO
- * of the peers sent a NOP, 0 if none was. */
+ * measured to a peer sent a NOP (one never measured counts as the
+ * floor), 0 if none was: five of it bound the wait, so a process whose
+ * peer has gone never waits longer than the old linger did. */
 uint64_t ptl_peer_confirm_acks(struct ptl_lib *lib)
 {
-    uint64_t now = ptl_now(lib), rto = 0;
+    uint64_t now = ptl_now(lib), rto = 0, r;
 
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
         struct ptl_msg *m;
@@ -91,7 +93,8 @@ uint64_t ptl_peer_confirm_acks(struct ptl_lib *lib)
         m->data = m->inline_data;
         m->data_app = false;
         ptl_rel_send(lib, m);
-        rto = p->rto > rto ? p->rto : rto;
+        if ((r = p->srtt ? p->rto_base : lib->p.rto_ns) > rto)
+            rto = r;
     }
     return rto;
 }

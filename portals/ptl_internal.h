@@ -443,7 +443,7 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
 /* Leaving: a NOP to each peer that may still need our last link ACK;
- * the longest RTO of those peers, 0 if none (peer.c). */
+ * the longest RTO measured to those peers, 0 if none (peer.c). */
 uint64_t ptl_peer_confirm_acks(struct ptl_lib *lib);
 /* A message slot: a response, or an operation (to this very process if
  * self); NULL if none may be taken. */
