@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ni.c: the network-interface calls on a lib (lib.c): PtlNIInit and
- * PtlNIFini (which drains and lingers before it frees), the status
- * registers, the logical map and the identity calls, and the portal table
- * (PtlPTAlloc and the rest).  These are the Portals API an application
+ * PtlNIFini (which drains, and confirms our last ACKs arrived, before it
+ * frees), the status registers, the logical map and the identity calls,
+ * and the portal table (PtlPTAlloc and the rest).  These are the Portals API an application
  * calls on an NI; lib.c keeps what every call stands on (table memory,
  * pools, handles, locking and time).
  */
@@ -162,10 +162,14 @@ static void ni_free_objects(struct ptl_lib *lib, unsigned nii)
  * yod for seconds), so it hands the waits back to the process.  Let queued
  * traffic drain (bounded: 10 s) so peers get our last frames; a dead peer
  * stops counting as busy.  The bound is time, not a count of waits: a wait
- * ends early whenever a timer is due.  Then linger a few retransmission
- * timeouts (the peers' adaptive ones, not just the initial one): if our
- * last ACK was lost, the peer's retransmission must still find someone to
- * acknowledge it (else it declares us unreachable), like TCP's TIME_WAIT.
+ * ends early whenever a timer is due.  Then make sure the peers that may
+ * resend hold our last ACK: a NOP to each (peer.c), and wait for their
+ * link ACKs of it, at most five of the RTOs measured to those peers (a
+ * lost NOP is probed and resent meanwhile).  A TIME_WAIT-like linger of
+ * five of the longest RTO used to be paid by every process, whatever
+ * its peers did: seconds at yod's exit on a loaded host.  If our last
+ * ACK was lost, the peer would resend to nobody and declare us
+ * unreachable.
  * *until: 0 once the NI is gone, else wait until then and call again. */
 int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until)
 {
@@ -180,14 +184,18 @@ int ptl_ni_fini_step(ptl_handle_ni_t h, uint64_t *until)
     now = ptl_now(lib);
     if (ni->fini_give_up == 0)
         ni->fini_give_up = now + 10 * 1000000000ull;
-    if (ni->fini_linger == 0 && ptl_lib_busy(lib) && now < ni->fini_give_up) {
+    if (ni->fini_linger == 0 && ptl_lib_sending(lib) &&
+        now < ni->fini_give_up) {
         *until = ni->fini_give_up;
         ptl_leave(lib);
         return PTL_OK;
     }
-    if (ni->fini_linger == 0)
-        ni->fini_linger = now + 5 * ptl_rel_max_rto(lib);
-    if (now < ni->fini_linger) {
+    if (ni->fini_linger == 0) {
+        /* The NOPs carry their peers' ACKs; the others' go alone. */
+        ni->fini_linger = now + 5 * ptl_peer_confirm_acks(lib) + 1;
+        ptl_lib_flush_all(lib);
+    }
+    if (now < ni->fini_linger && ptl_lib_busy(lib)) {
         *until = ni->fini_linger;
         ptl_leave(lib);
         return PTL_OK;

@@ -172,6 +172,8 @@ struct ptl_txslot {
     struct ptl_msg *msg;          /* NULL: slot free */
     struct ptl_msg *resp;         /* an ACK riding in this frame, or NULL */
     uint32_t order;               /* the peer's tx_order at its last send */
+    uint32_t acks;                /* our cumulative ACK (rx_next) in its
+                                   * first send */
     bool sacked;                  /* the receiver has it (selective ACK) */
 };
 #define PTL_SENT_AGAIN UINT64_MAX
@@ -204,6 +206,9 @@ struct ptl_peer {
     uint32_t tx_resend;           /* next presumed-lost frame to resend */
     uint32_t cwnd;                /* frames allowed in flight now */
     uint32_t rx_next;             /* next seq we expect */
+    uint32_t rx_confirmed;        /* our ACK they are known to hold: the
+                                   * one in a frame of ours they acked */
+    uint64_t rx_last;             /* when a sequenced frame last came */
     bool ack_owed, dead;
     bool ack_waited;              /* of what is owed, a frame with more
                                    * than a Portals ACK: its sender may
@@ -437,6 +442,9 @@ int ptl_do_get(struct ptl_lib *lib, ptl_handle_md_t gmdh, ptl_size_t goff,
 /* ---- peer.c ---- */
 struct ptl_peer *ptl_peer_find(struct ptl_lib *lib, uint32_t nid,
                                uint32_t pid, bool create);
+/* Leaving: a NOP to each peer that may still need our last link ACK;
+ * the longest RTO measured to those peers, 0 if none (peer.c). */
+uint64_t ptl_peer_confirm_acks(struct ptl_lib *lib);
 /* A message slot: a response, or an operation (to this very process if
  * self); NULL if none may be taken. */
 struct ptl_msg *ptl_msg_alloc(struct ptl_lib *lib, bool response, bool self);
@@ -446,7 +454,9 @@ struct ptl_msg *ptl_msg_lookup(struct ptl_lib *lib, uint32_t id);
 /* Queue a message to its peer and push what the window allows. */
 void ptl_rel_send(struct ptl_lib *lib, struct ptl_msg *m);
 void ptl_rel_drop_peer_msgs(struct ptl_lib *lib, struct ptl_peer *peer);
-uint64_t ptl_rel_max_rto(struct ptl_lib *lib);
+/* ptl_lib_busy but for link ACKs owed: our own frames are queued or
+ * unacknowledged. */
+bool ptl_lib_sending(struct ptl_lib *lib);
 /* Frames are in flight: start the peer's probe timer, then its RTO. */
 void ptl_rel_arm(struct ptl_lib *lib, struct ptl_peer *p);
 void ptl_rel_peer_reset(struct ptl_lib *lib, struct ptl_peer *p);

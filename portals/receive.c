@@ -50,6 +50,8 @@ static void rx_carried_ack(struct ptl_lib *lib, struct ptl_peer *p,
 static bool deliver(struct ptl_lib *lib, struct ptl_peer *p,
                     const struct ptl_whdr *h, const uint8_t *data)
 {
+    if (h->type == PTL_W_NOP)
+        return true;            /* its sequence number was all it brought */
     if (h->type == PTL_W_ACK || h->type == PTL_W_REPLY)
         return ptl_ini_rx(lib, p, h, data);
     return ptl_tgt_rx(lib, p, h, data);
@@ -115,6 +117,7 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
     int32_t d = (int32_t)(h->seq - p->rx_next);
     uint64_t sack = p->rx_sack;
 
+    p->rx_last = ptl_now(lib);
     if (d < 0) {
         /* A duplicate: tell the sender where we are (no GAP: nothing new
          * was lost). */

@@ -107,6 +107,8 @@ static void learn(struct ptl_peer *p, const struct ptl_txslot *s,
         *sent = s->sent;
     if ((int32_t)(s->order - p->delivered_order) > 0)
         p->delivered_order = s->order;
+    if (seq_lt(p->rx_confirmed, s->acks))
+        p->rx_confirmed = s->acks;      /* the frame carried our ACK */
 }
 
 /* Slots below ack are delivered: free them.  Returns how many that were
@@ -426,26 +428,20 @@ uint64_t ptl_lib_deadline(struct ptl_lib *lib)
     return d;
 }
 
-/* The longest retransmission timeout a peer of ours has settled on (our
- * estimate of its round trip stands for its estimate of ours); a peer
- * whose round trip we never measured counts as the floor. */
-uint64_t ptl_rel_max_rto(struct ptl_lib *lib)
+bool ptl_lib_sending(struct ptl_lib *lib)
 {
-    uint64_t rto = lib->p.rto_ns;
-
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (!p->dead && p->srtt && p->rto_base > rto)
-            rto = p->rto_base;
+        if (!p->dead && (p->sq || p->held || p->tx_acked != p->tx_next))
+            return true;
     }
-    return rto;
+    return false;
 }
 
 bool ptl_lib_busy(struct ptl_lib *lib)
 {
     for (struct ptl_peer *p = lib->peer_list; p != NULL; p = p->lnext) {
-        if (!p->dead &&
-            (p->sq || p->held || p->tx_acked != p->tx_next || p->ack_owed))
+        if (!p->dead && p->ack_owed)
             return true;
     }
-    return false;
+    return ptl_lib_sending(lib);
 }

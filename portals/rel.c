@@ -353,6 +353,7 @@ static void frame_next(struct ptl_lib *lib, struct ptl_peer *p)
     s->msg = m;
     s->sent = ptl_now(lib);
     s->sacked = false;
+    s->acks = p->rx_next;
     m->queued += n;
     m->frames_unacked++;
     if (m->queued == m->len) {

@@ -295,6 +295,8 @@ static int check_lengths(const struct ptl_whdr *h, size_t plen)
     if ((h->type == PTL_W_LACK || h->type == PTL_W_RESET) &&
         (h->frag_len != 0 || (h->flags & PTL_WF_SEQ)))
         return -1;
+    if (h->type == PTL_W_NOP && (h->frag_len != 0 || !(h->flags & PTL_WF_SEQ)))
+        return -1;
     if ((h->flags & (PTL_WF_GAP | PTL_WF_RNR)) && h->type != PTL_W_LACK)
         return -1;
     /* An ACK flag we do not know would be misread: refuse it. */

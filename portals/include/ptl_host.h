@@ -171,7 +171,7 @@ bool ptl_lib_flush(struct ptl_lib *lib);
 /* The process is going: everything owed goes now, or a peer would resend
  * its last frames to nobody. */
 bool ptl_lib_flush_all(struct ptl_lib *lib);
-/* True while frames are unacknowledged or queued. */
+/* True while frames are unacknowledged or queued, or link ACKs owed. */
 bool ptl_lib_busy(struct ptl_lib *lib);
 /* True while a logical NI is initialized (a PtlNIInit without its
  * PtlNIFini): a process that ends so leaves a parallel job (ptl_job.h)

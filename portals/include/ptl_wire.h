@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define PTL_ETHERTYPE     0x88B5
-#define PTL_WIRE_VERSION  6
+#define PTL_WIRE_VERSION  7
 #define PTL_ETH_HLEN      14
 #define PTL_WIRE_HLEN     120      /* Portals header after Ethernet */
 #define PTL_FRAME_HLEN    (PTL_ETH_HLEN + PTL_WIRE_HLEN)
@@ -34,6 +34,8 @@ enum ptl_wire_type {
     PTL_W_REPLY,    /* Get/fetch/swap data back, sequenced */
     PTL_W_LACK,     /* link-level acknowledgement only, not sequenced */
     PTL_W_RESET,    /* "the incarnation you sent to is gone", not sequenced */
+    PTL_W_NOP,      /* nothing but the link ACK it carries, sequenced: a
+                     * process that leaves learns its last ACK arrived */
     PTL_W_TYPE_LAST
 };
 

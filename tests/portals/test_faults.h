@@ -58,6 +58,9 @@ void unreachable_peer_is_undeliverable(void **state);
 void restarted_peer_is_resynchronised(void **state);
 void gone_peer_answers_reset(void **state);
 void busy_host_holds_frames_back(void **state);
+void leaving_is_prompt(void **state);
+void leaving_confirms_a_lost_ack(void **state);
+void leaving_sends_nothing_to_quiet_peers(void **state);
 
 /* test_faults_auth.c: signed frames (PROTOCOL.md 2.3) */
 void unsigned_link_is_reset_by_a_forged_frame(void **state);
