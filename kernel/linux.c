@@ -168,38 +168,65 @@ static long lx_exit(struct trapframe *tf)
 #define FUTEX_CLOCK_REALTIME    256
 #define FUTEX_POLL_NS           20000
 
+/* A wait's deadline in clock_ns() time from its timeout (r10): none,
+   FUTEX_WAIT's relative one, or FUTEX_WAIT_BITSET's absolute one on
+   CLOCK_MONOTONIC or (FUTEX_CLOCK_REALTIME) CLOCK_REALTIME. */
+static long futex_deadline(struct trapframe *tf, int op, uint64_t *deadline)
+{
+    int64_t ts[2];
+    uint64_t ns;
+
+    *deadline = UINT64_MAX;
+    if (!tf->r10)
+        return 0;
+    if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
+        return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+        return -EINVAL;
+    ns = (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
+    if (op == FUTEX_WAIT)
+        *deadline = clock_ns() + ns;
+    else if (tf->rsi & FUTEX_CLOCK_REALTIME)
+        *deadline = ns > realtime_base_ns ? ns - realtime_base_ns : 0;
+    else
+        *deadline = ns;
+    return 0;
+}
+
 /* Every thread has a CPU to itself, so a wait polls the word for a while
-   and returns (a spurious wake-up, which every caller allows: it checks
-   and waits again), and a wake has nothing to do.  On CPU 0 the return
-   lets the quantum end and the PCT run. */
+   and a wake has nothing to do.  A wait that did not time out answers
+   EAGAIN, "look at the word again", whether the word changed or the poll
+   ended: never 0, which callers take as a wake they were sent (glibc's
+   aio_suspend and lio_listio(LIO_WAIT) returned with the operations not
+   done: their word counts down and only its last change wakes).  On CPU
+   0 the return lets the quantum end and the PCT run. */
+static long futex_wait(struct trapframe *tf, volatile uint32_t *w, int op)
+{
+    uint32_t val = (uint32_t)tf->rdx;
+    uint64_t deadline, until;
+    long rc = futex_deadline(tf, op, &deadline);
+
+    if (rc < 0)
+        return rc;
+    until = clock_ns() + FUTEX_POLL_NS;
+    if (until > deadline)
+        until = deadline;
+    while (*w == val && clock_ns() < until)
+        __builtin_ia32_pause();
+    return *w == val && clock_ns() >= deadline ? -LINUX_ETIMEDOUT : -EAGAIN;
+}
+
 static long lx_futex(struct trapframe *tf)
 {
     volatile uint32_t *w = user_ptr(current, tf->rdi, 4, true);
-    uint32_t val = (uint32_t)tf->rdx;
     int op = (int)tf->rsi & 127;
-    uint64_t until;
 
     if (!w)
         return -EFAULT;
     switch (op) {
     case FUTEX_WAIT:
     case FUTEX_WAIT_BITSET:
-        if (op == FUTEX_WAIT_BITSET && tf->r10) {
-            int64_t ts[2];
-            uint64_t now = clock_ns();
-            if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
-                return -EFAULT;
-            if (tf->rsi & FUTEX_CLOCK_REALTIME)
-                now += realtime_base_ns;
-            if ((uint64_t)(ts[0] * 1000000000LL + ts[1]) <= now)
-                return -LINUX_ETIMEDOUT;
-        }
-        for (until = clock_ns() + FUTEX_POLL_NS; clock_ns() < until;) {
-            if (*w != val)
-                return 0;
-            __builtin_ia32_pause();
-        }
-        return *w != val ? 0 : (tf->r10 && op == FUTEX_WAIT) ? -EAGAIN : 0;
+        return futex_wait(tf, w, op);
     case FUTEX_CMP_REQUEUE:
         return *w == (uint32_t)tf->r9 ? 0 : -EAGAIN;
     case FUTEX_WAKE:
