@@ -168,38 +168,65 @@ static long lx_exit(struct trapframe *tf)
 #define FUTEX_CLOCK_REALTIME    256
 #define FUTEX_POLL_NS           20000
 
+/* A wait's deadline in clock_ns() time from its timeout (r10): none,
+   FUTEX_WAIT's relative one, or FUTEX_WAIT_BITSET's absolute one on
+   CLOCK_MONOTONIC or (FUTEX_CLOCK_REALTIME) CLOCK_REALTIME. */
+static long futex_deadline(struct trapframe *tf, int op, uint64_t *deadline)
+{
+    int64_t ts[2];
+    uint64_t ns;
+
+    *deadline = UINT64_MAX;
+    if (!tf->r10)
+        return 0;
+    if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
+        return -EFAULT;
+    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+        return -EINVAL;
+    ns = (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
+    if (op == FUTEX_WAIT)
+        *deadline = clock_ns() + ns;
+    else if (tf->rsi & FUTEX_CLOCK_REALTIME)
+        *deadline = ns > realtime_base_ns ? ns - realtime_base_ns : 0;
+    else
+        *deadline = ns;
+    return 0;
+}
+
 /* Every thread has a CPU to itself, so a wait polls the word for a while
-   and returns (a spurious wake-up, which every caller allows: it checks
-   and waits again), and a wake has nothing to do.  On CPU 0 the return
-   lets the quantum end and the PCT run. */
+   and a wake has nothing to do.  A wait that did not time out answers
+   EAGAIN, "look at the word again", whether the word changed or the poll
+   ended: never 0, which callers take as a wake they were sent (glibc's
+   aio_suspend and lio_listio(LIO_WAIT) returned with the operations not
+   done: their word counts down and only its last change wakes).  On CPU
+   0 the return lets the quantum end and the PCT run. */
+static long futex_wait(struct trapframe *tf, volatile uint32_t *w, int op)
+{
+    uint32_t val = (uint32_t)tf->rdx;
+    uint64_t deadline, until;
+    long rc = futex_deadline(tf, op, &deadline);
+
+    if (rc < 0)
+        return rc;
+    until = clock_ns() + FUTEX_POLL_NS;
+    if (until > deadline)
+        until = deadline;
+    while (*w == val && clock_ns() < until)
+        __builtin_ia32_pause();
+    return *w == val && clock_ns() >= deadline ? -LINUX_ETIMEDOUT : -EAGAIN;
+}
+
 static long lx_futex(struct trapframe *tf)
 {
     volatile uint32_t *w = user_ptr(current, tf->rdi, 4, true);
-    uint32_t val = (uint32_t)tf->rdx;
     int op = (int)tf->rsi & 127;
-    uint64_t until;
 
     if (!w)
         return -EFAULT;
     switch (op) {
     case FUTEX_WAIT:
     case FUTEX_WAIT_BITSET:
-        if (op == FUTEX_WAIT_BITSET && tf->r10) {
-            int64_t ts[2];
-            uint64_t now = clock_ns();
-            if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
-                return -EFAULT;
-            if (tf->rsi & FUTEX_CLOCK_REALTIME)
-                now += realtime_base_ns;
-            if ((uint64_t)(ts[0] * 1000000000LL + ts[1]) <= now)
-                return -LINUX_ETIMEDOUT;
-        }
-        for (until = clock_ns() + FUTEX_POLL_NS; clock_ns() < until;) {
-            if (*w != val)
-                return 0;
-            __builtin_ia32_pause();
-        }
-        return *w != val ? 0 : (tf->r10 && op == FUTEX_WAIT) ? -EAGAIN : 0;
+        return futex_wait(tf, w, op);
     case FUTEX_CMP_REQUEUE:
         return *w == (uint32_t)tf->r9 ? 0 : -EAGAIN;
     case FUTEX_WAKE:
@@ -230,6 +257,102 @@ static long lx_sched_getaffinity(struct trapframe *tf)
     return 8;
 }
 
+/* ---- scheduling policy: the node's one (sched(7)) ------------------------
+
+   Every thread of a node program runs on a CPU of its own, so there is
+   one policy, SCHED_OTHER at priority 0, and nothing to change: asking
+   answers that (glibc's pthread_getschedparam asks, and its aio helper
+   thread with it), setting it again succeeds, another policy Linux knows
+   is EPERM (a real-time one needs a privilege no node program has), one
+   it does not, or a priority outside the policy's range, EINVAL. */
+#define SCHED_OTHER             0
+#define SCHED_FIFO              1
+#define SCHED_RR                2
+#define SCHED_BATCH             3
+#define SCHED_IDLE              5
+#define SCHED_RESET_ON_FORK     0x40000000
+
+/* pid 0, the process's or one of its live threads' (tid()'s numbering):
+   0; a negative one EINVAL; any other ESRCH. */
+static long sched_who(uint64_t arg)
+{
+    struct proc *p = current;
+    int pid = (int)arg, cpu = pid - p->pid * 256;
+
+    if (pid < 0)
+        return -EINVAL;
+    if (pid == 0 || pid == p->pid)
+        return 0;
+    if (cpu >= 0 && cpu < 64 &&
+        (__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE) >> cpu & 1))
+        return 0;
+    return -ESRCH;
+}
+
+/* A policy's priority range, or -EINVAL for one Linux does not know. */
+static long sched_range(uint64_t arg, int *lo, int *hi)
+{
+    switch ((int)arg) {
+    case SCHED_OTHER:
+    case SCHED_BATCH:
+    case SCHED_IDLE:
+        *lo = *hi = 0;
+        return 0;
+    case SCHED_FIFO:
+    case SCHED_RR:
+        *lo = 1;
+        *hi = 99;
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+/* sched_setscheduler(pid, policy, param) and sched_setparam(pid, param)
+   (policy -1: the one it has). */
+static long lx_sched_set(uint64_t who, long policy, uint64_t param)
+{
+    int prio, lo, hi;
+    long rc;
+
+    if (!param || (rc = sched_who(who)) < 0)
+        return param ? rc : -EINVAL;
+    if (copy_from_user(current, &prio, param, sizeof(prio)) < 0)
+        return -EFAULT;
+    if (policy < 0)
+        policy = SCHED_OTHER;
+    policy &= ~SCHED_RESET_ON_FORK;
+    if (sched_range((uint64_t)policy, &lo, &hi) < 0 || prio < lo || prio > hi)
+        return -EINVAL;
+    return policy == SCHED_OTHER ? 0 : -EPERM;
+}
+
+static long lx_sched(struct trapframe *tf, uint64_t nr)
+{
+    int lo, hi, zero = 0;
+    long rc;
+
+    switch (nr) {
+    case 142:                           /* sched_setparam */
+        return lx_sched_set(tf->rdi, -1, tf->rsi);
+    case 143:                           /* sched_getparam */
+        if (!tf->rsi || (rc = sched_who(tf->rdi)) < 0)
+            return tf->rsi ? rc : -EINVAL;
+        return copy_to_user(current, tf->rsi, &zero, sizeof(zero)) < 0
+               ? -EFAULT : 0;
+    case 144:                           /* sched_setscheduler */
+        if ((int)tf->rsi < 0)
+            return -EINVAL;
+        return lx_sched_set(tf->rdi, (int)tf->rsi, tf->rdx);
+    case 145:                           /* sched_getscheduler */
+        return (rc = sched_who(tf->rdi)) < 0 ? rc : SCHED_OTHER;
+    case 146:                           /* sched_get_priority_max */
+        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : hi;
+    default:                            /* 147: sched_get_priority_min */
+        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : lo;
+    }
+}
+
 static long lx_kernel(struct trapframe *tf, uint64_t nr)
 {
     switch (nr) {
@@ -253,6 +376,8 @@ static long lx_kernel(struct trapframe *tf, uint64_t nr)
         return lx_futex(tf);
     case 204:
         return lx_sched_getaffinity(tf);
+    case 142 ... 147:
+        return lx_sched(tf, nr);
     case 273:                           /* set_robust_list: no futex is */
         return 0;                       /* left held by a thread's end */
     default:

@@ -57,7 +57,8 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxbad $(LX_TEST_OUT)/lxdyn $(LX_TEST_OUT)/lxomp \
                 $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
                 $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout \
-                $(LX_TEST_OUT)/lxpfs $(LX_TEST_OUT)/lxaio
+                $(LX_TEST_OUT)/lxpfs $(LX_TEST_OUT)/lxaio \
+                $(LX_TEST_OUT)/lxpaio
 LX_FLAGS     := -O2 -g -Wall
 
 $(LX_TEST_OUT)/lxc: tests/linux/lxc.c
@@ -70,6 +71,11 @@ $(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
 # Linux's native AIO through the raw system calls (suite-linux).
 $(LX_TEST_OUT)/lxaio: tests/linux/lxaio.c
+	@mkdir -p $(@D)
+	$(call say,CC-STATIC,$@)
+	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
+# glibc's POSIX aio, its helper thread and futexes (suite-linux).
+$(LX_TEST_OUT)/lxpaio: tests/linux/lxpaio.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<

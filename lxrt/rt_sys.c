@@ -366,3 +366,20 @@ long lx_tgkill(LX_ARGS)
     return (int)a0 == lxrt.pid && (int)a1 == lxrt.pid ? deliver((int)a2)
                                                        : -LX_ESRCH;
 }
+
+/* sigqueue(3) to itself: glibc's aio tells each completion this way
+   (SIGEV_SIGNAL with signal 0 when the aiocb names none: a check that
+   the process is there, which must succeed, or aio_error says ENOSYS
+   for an operation that was done).  The siginfo is Linux's 128 bytes. */
+long lx_rt_sigqueueinfo(LX_ARGS)
+{
+    CHECK(a2, 128);
+    return (int)a0 == lxrt.pid ? deliver((int)a1) : -LX_ESRCH;
+}
+
+long lx_rt_tgsigqueueinfo(LX_ARGS)
+{
+    CHECK(a3, 128);
+    return (int)a0 == lxrt.pid && (int)a1 == lxrt.pid ? deliver((int)a2)
+                                                       : -LX_ESRCH;
+}
