@@ -207,4 +207,9 @@ $(IOR_ELF): tests/bench/io/ior.c $(LIBC_ALL) $$(MPI_LWK) tools/mpicc
 
 bench-io: $(IOR_ELF) $(YOD_BIN)
 	tests/bench/io/run $(BUILD)
-.PHONY: bench-io
+# The same job in Linux guests writing through 9p, interleaved with the
+# nodes' path (tests/bench/io/guest9p; docs/io.md "Figures").
+bench-io-9p: $(IOR_ELF) $(YOD_BIN)
+	COUNTS="$${COUNTS:-1 4}" CONFIGS="$${CONFIGS:-yod-saw io1 io4 9p}" \
+	    tests/bench/io/run $(BUILD)
+.PHONY: bench-io bench-io-9p
