@@ -12,6 +12,7 @@
 #include "pct.h"
 
 #define ALIGN_UP(x, a)  (((x) + (a) - 1) & ~((uint64_t)(a) - 1))
+#define PCT_PAGE_4K     4096u   /* the kernel's smallest region unit */
 
 static uint64_t largest_free(void)
 {
@@ -37,14 +38,20 @@ void pct_release_image(struct job *j)
 
 /* Room for an image of `size` bytes that yod sends: the PCT's own heap is
    small (256 KiB), so the bytes go into a process region the PCT sees
-   through its window; the process never runs. */
+   through its window; the process never runs.  Its regions are as small
+   as the kernel takes (4 KiB pages): the kernel zeroes every region it
+   hands out, and three 2 MB pages here (text, data, stack for a 100 KiB
+   image) cost each node 6 MiB of zeroing at every load, 1.1 million
+   instructions, more than the program's own text, data and stack, and
+   6 MiB a small node lacked while the image and the program were both
+   there (docs/PERFORMANCE.md, "Many nodes"). */
 void *pct_image_buffer(struct job *j, uint64_t size)
 {
     struct lwk_proc_desc d = {
-        .text_va = LWK_APP_BASE, .text_size = LWK_PAGE_SIZE,
-        .data_va = LWK_APP_BASE + (2u << 20),
-        .data_size = ALIGN_UP(size, LWK_PAGE_SIZE),
-        .stack_size = LWK_PAGE_SIZE,
+        .text_va = LWK_APP_BASE, .text_size = PCT_PAGE_4K,
+        .data_va = LWK_APP_BASE + LWK_PAGE_SIZE,
+        .data_size = ALIGN_UP(size, PCT_PAGE_4K),
+        .stack_size = PCT_PAGE_4K,
     };
     struct lwk_proc_map m;
     long pid = lwk_sys_proc_create((long)&d, (long)&m);
