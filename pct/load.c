@@ -103,15 +103,20 @@ long pct_create(struct job *j, const struct lwk_proc_desc *d,
 
 /* Virtual-node mode: this rank's part of the free memory, shared with
    the n - 1 ranks still to load, each of which needs room besides its
-   heap for its text, data, stack and Portals tables (VN_ROOM), and this
-   one for its Portals tables (VN_TABLES: the kernel sets aside tables
-   for one program only). */
+   heap for its text, data and stack (VN_ROOM), and kept back for the
+   Portals tables of this rank and of every one loaded before it
+   (VN_TABLES each): a rank's tables are taken when it opens Portals,
+   after every rank has its heap, and the kernel sets aside tables for
+   one program only.  The memory the image was held in comes back after
+   the last rank is loaded, but it is no part of this sum: it is as small
+   as the image (pct_image_buffer). */
 #define VN_ROOM     (8ull << 20)
 #define VN_TABLES   (2ull << 20)
-static uint64_t share(int n)
+static uint64_t share(int n, int loaded)
 {
     struct lwk_node_info ni;
-    uint64_t left, part, room = (uint64_t)(n - 1) * VN_ROOM + VN_TABLES;
+    uint64_t left, part, room = (uint64_t)(n - 1) * VN_ROOM +
+                                (uint64_t)loaded * VN_TABLES;
 
     lwk_sys_node_info((long)&ni);
     left = ni.ram_free > room ? ni.ram_free - room : 0;
@@ -129,7 +134,7 @@ long pct_add_heap(struct job *j, long pid, uint64_t va, uint64_t heap,
     long got;
 
     if (heap == PCT_HEAP_ALL && j->heap_share > 0)
-        heap = share(j->heap_share);
+        heap = share(j->heap_share, j->local + 1);
     else if (heap == PCT_HEAP_ALL)
         heap = largest_free() < LWK_REGION_MAX ? largest_free()
                                                : LWK_REGION_MAX;
