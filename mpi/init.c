@@ -31,11 +31,14 @@ int MPI_Init(int *argc, char ***argv)
     (void)argc, (void)argv;
     if (mpi_state != 0)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init called twice");
-    if ((rc = proto_init()) != MPI_SUCCESS) {
-        fprintf(stderr, "MPI_Init: cannot join the job (run the program "
-                "under tools/ptlrun, or yod on the nodes)\n");
-        return rc;
-    }
+    /* MPI_COMM_WORLD's handler is MPI_ERRORS_ARE_FATAL from the start
+       (MPI-3.1 8.3): a process that cannot join ends here, saying why,
+       rather than returning into calls on communicators that do not
+       exist. */
+    if ((rc = proto_init()) != MPI_SUCCESS)
+        mpi_fatal("MPI_Init: cannot join the job: %s",
+                  rc == MPI_ERR_INTERN ? "out of memory for the peer table"
+                                       : ptl_job_why());
     main_thread = pthread_self();
     comm_init_builtin(proto_world_rank(), proto_world_size());
     char host[MPI_MAX_PROCESSOR_NAME];

@@ -64,9 +64,12 @@ static inline ptl_size_t ptl_job_md_off(const void *p, ptl_size_t len)
  * portals afterwards must call ptl_job_barrier() once they are ready,
  * before it sends (a message to a portal not yet allocated is dropped).
  * Idempotent and reference counted: later calls return the same job.
- * Returns PTL_OK, or an error after printing a one-line reason to stderr.
+ * Returns PTL_OK, or an error after printing a one-line reason to stderr;
+ * ptl_job_why() then returns that reason (for a library that ends the
+ * process with it: a node's stderr may not reach yod before the end).
  */
 int ptl_job_init(struct ptl_job *job);
+const char *ptl_job_why(void);
 
 /* Job-wide barrier (dissemination, on PTL_JOB_PT_BOOT).  Every rank must
  * call it the same number of times.  A message refused in the start-up

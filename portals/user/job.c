@@ -44,11 +44,19 @@ static struct {
     int ack;                            /* last ACK: -1 none, else fail type */
 } J;
 
+static char why[240];           /* the last ptl_job_init failure's reason */
+
 static int fail(const char *what, const char *detail, int rc)
 {
-    fprintf(stderr, "ptl_job: %s%s%s\n", what, detail ? ": " : "",
-            detail ? detail : "");
+    snprintf(why, sizeof(why), "ptl_job: %s%s%s", what, detail ? ": " : "",
+             detail ? detail : "");
+    fprintf(stderr, "%s\n", why);
     return rc;
+}
+
+const char *ptl_job_why(void)
+{
+    return why[0] ? why : "ptl_job: not initialized";
 }
 
 static int env_int(const char *name, long *out)
@@ -248,6 +256,11 @@ static int open_ni(long rank, long size, const ptl_process_t *map)
 
     rc = PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_MATCHING | PTL_NI_LOGICAL,
                    map[rank].phys.pid, NULL, &J.job.limits, &J.job.ni);
+    if (rc == PTL_NO_SPACE)     /* a node: no memory left for its tables */
+        return fail("PtlNIInit failed: no memory for this process's "
+                    "Portals tables (PTL_NO_SPACE); give each rank more "
+                    "memory (fewer ranks a node, or a smaller -heap)",
+                    NULL, rc);
     if (rc != PTL_OK)
         return fail("PtlNIInit failed (is PTL_PID different from the "
                     "map's pid?)", NULL, rc);
