@@ -123,20 +123,15 @@ $(LXN_T)/lxmpiabort: tests/linux/lxmpiabort.c $(LXN_DEPS)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Werror $< -o $@
 test-build: $(LXN_T)/lxmpiabort
-# suite-smartmap's shared-window test as a Linux program
-$(LXN_T)/shmwin: tests/mpi/shmwin.c tests/mpi/mpitest.h $(LXN_DEPS)
+# tests/mpi programs as Linux programs: shmwin (suite-smartmap's shared
+# windows), ioasync (MPI-IO's nonblocking calls over io_submit, suite-linux)
+LXN_MPI := shmwin ioasync
+$(addprefix $(LXN_T)/,$(LXN_MPI)): $(LXN_T)/%: tests/mpi/%.c tests/mpi/mpitest.h $(LXN_DEPS)
 	@mkdir -p $(@D)
 	$(call say,MPICC,$@)
 	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
 	    -Werror -Itests/mpi $< -o $@
-test-build: $(LXN_T)/shmwin
-# MPI-IO's nonblocking calls as a Linux program (over io_submit)
-$(LXN_T)/ioasync: tests/mpi/ioasync.c tests/mpi/mpitest.h $(LXN_DEPS)
-	@mkdir -p $(@D)
-	$(call say,MPICC,$@)
-	$(Q)MPI_BUILD=$(BUILD) tools/mpicc --linux-node -O2 -Wall -Wextra \
-	    -Werror -Itests/mpi $< -o $@
-test-build: $(LXN_T)/ioasync
+test-build: $(addprefix $(LXN_T)/,$(LXN_MPI))
 # suite-jobs' leave.c (a rank leaves its MPI and NX job) as a Linux program
 $(LXN_T)/leave: tests/yod/leave.c $(LXN_DEPS)
 	@mkdir -p $(@D)

@@ -61,26 +61,12 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxpaio
 LX_FLAGS     := -O2 -g -Wall
 
-$(LX_TEST_OUT)/lxc: tests/linux/lxc.c
-	@mkdir -p $(@D)
-	$(call say,CC-STATIC,$@)
-	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
-$(LX_TEST_OUT)/lxdir: tests/linux/lxdir.c
-	@mkdir -p $(@D)
-	$(call say,CC-STATIC,$@)
-	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
-# Linux's native AIO through the raw system calls (suite-linux).
-$(LX_TEST_OUT)/lxaio: tests/linux/lxaio.c
-	@mkdir -p $(@D)
-	$(call say,CC-STATIC,$@)
-	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
-# glibc's POSIX aio, its helper thread and futexes (suite-linux).
-$(LX_TEST_OUT)/lxpaio: tests/linux/lxpaio.c
-	@mkdir -p $(@D)
-	$(call say,CC-STATIC,$@)
-	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
-# A striped file's calls from a Linux program (tests/qemu/suite-io).
-$(LX_TEST_OUT)/lxpfs: tests/linux/lxpfs.c
+# Plain C programs of tests/linux/, gcc -static as a user would: lxdir
+# (directories, dup), lxaio (Linux's native AIO through the raw system
+# calls), lxpaio (glibc's POSIX aio, its helper thread and futexes), lxpfs
+# (a striped file's calls, suite-io).
+LX_PLAIN := lxc lxdir lxaio lxpaio lxpfs
+$(addprefix $(LX_TEST_OUT)/,$(LX_PLAIN)): $(LX_TEST_OUT)/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)
 	$(Q)gcc -static $(LX_FLAGS) -o $@ $<
