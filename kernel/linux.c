@@ -95,13 +95,14 @@ static long lx_arch_prctl(struct trapframe *tf)
 }
 
 /* A thread's id: the process's pid for the main thread, else one per
-   CPU (what tgkill and gettid see). */
+   CPU, TID(p, cpu) (what tgkill and gettid see). */
+#define TID(p, cpu)     ((p)->pid * 256 + (cpu))
+
 static long tid(void)
 {
     int cpu = this_cpu()->id;
 
-    return in_thread() && !placed_main() ? current->pid * 256 + cpu
-                                         : current->pid;
+    return in_thread() && !placed_main() ? TID(current, cpu) : current->pid;
 }
 
 #define CLONE_VM                0x100
@@ -129,7 +130,7 @@ static long lx_clone(struct trapframe *tf)
     free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
     if (!free)
         return -EAGAIN;
-    t = (uint32_t)(p->pid * 256 + __builtin_ctzll(free));
+    t = (uint32_t)TID(p, __builtin_ctzll(free));
     if (flags & CLONE_PARENT_SETTID)
         copy_to_user(p, tf->rdx, &t, sizeof(t));
     /* The thread's argument (its rdi, which glibc's clone does not read
@@ -138,7 +139,7 @@ static long lx_clone(struct trapframe *tf)
                        (flags & CLONE_CHILD_CLEARTID) ? ctid : 0, tf->r8);
     if (cpu < 0)
         return cpu;             /* -EAGAIN: taken meanwhile */
-    return p->pid * 256 + cpu;  /* t, unless another clone raced it */
+    return TID(p, cpu);         /* t, unless another clone raced it */
 }
 
 /* A thread's end: its child_tid word is zeroed (pthread_join waits on it;
@@ -272,12 +273,12 @@ static long lx_sched_getaffinity(struct trapframe *tf)
 #define SCHED_IDLE              5
 #define SCHED_RESET_ON_FORK     0x40000000
 
-/* pid 0, the process's or one of its live threads' (tid()'s numbering):
+/* pid 0, the process's or one of its live threads' (TID's numbering):
    0; a negative one EINVAL; any other ESRCH. */
 static long sched_who(uint64_t arg)
 {
     struct proc *p = current;
-    int pid = (int)arg, cpu = pid - p->pid * 256;
+    int pid = (int)arg, cpu = pid - TID(p, 0);
 
     if (pid < 0)
         return -EINVAL;
