@@ -22,9 +22,14 @@ static void check_epoch(struct ptl_lib *lib, struct ptl_peer *p,
     p->epoch = h->epoch;
 }
 
+/* Every sequenced frame received owes its sender an ACK: note when (the
+ * peers a leaving process confirms its ACKs to, peer.c), and when it is
+ * due, from one reading of the clock. */
 static void ack_soon(struct ptl_lib *lib, struct ptl_peer *p, uint64_t delay)
 {
-    uint64_t due = ptl_now(lib) + delay;
+    uint64_t now = ptl_now(lib), due = now + delay;
+
+    p->rx_last = now;
 
     if (!p->ack_owed || due < p->ack_due)
         p->ack_due = due;
@@ -117,7 +122,6 @@ static void rx_sequenced(struct ptl_lib *lib, struct ptl_peer *p,
     int32_t d = (int32_t)(h->seq - p->rx_next);
     uint64_t sack = p->rx_sack;
 
-    p->rx_last = ptl_now(lib);
     if (d < 0) {
         /* A duplicate: tell the sender where we are (no GAP: nothing new
          * was lost). */
