@@ -43,6 +43,17 @@ int aspace_map(uint64_t cr3, uint64_t va, uint64_t pa, uint64_t size,
     return 0;
 }
 
+/* The CPU sets a leaf entry's dirty bit at the first write through it,
+   so a 2 MB page whose bit is clear was never written through this
+   mapping.  Anything else (4 KiB pages, no mapping) counts as written:
+   the caller then zeroes it again, which is only slower. */
+bool aspace_written(uint64_t cr3, uint64_t va)
+{
+    uint64_t *pde = pt_entry(cr3, va, PT_PD, 0);
+
+    return !pde || (*pde & (PTE_P | PTE_PS | PTE_D)) != (PTE_P | PTE_PS);
+}
+
 static bool table_empty(const uint64_t *t)
 {
     for (int i = 0; i < 512; i++)
@@ -139,6 +150,8 @@ void *region_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
     }
     if (write && !(r->pte_flags & PTE_W))
         return NULL;
+    if (write)                  /* not through its page tables: no dirty bit */
+        mem_dirty(r->pa + (uva - r->va), len);
     return phys_to_virt(r->pa + (uva - r->va));
 }
 
@@ -151,7 +164,7 @@ void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write)
 
     if (k)
         return k;
-    return p == pct ? proc_window_ptr(uva, len)
+    return p == pct ? proc_window_ptr(uva, len, write)
                     : smartmap_ptr(p, uva, len, write);
 }
 

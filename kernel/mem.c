@@ -31,6 +31,15 @@ struct small_pool {
 
 struct region_pool phys_pool;
 static uint64_t phys_maps[3 * REGION_MAP_WORDS(MAX_CHUNKS)];
+/* Chunks of phys_pool known to hold only zeros.  A process's regions are
+   zeroed before it gets them, and its heap is all the memory the node
+   has free: zeroing it whole at every launch was most of a node's launch
+   work (1.5 M of 2.2 M instructions on a 16 MiB node, 15 M on 128 MiB,
+   seconds on a node of many GiB), though a job writes a few chunks of it.
+   A bit is set by mem_region_alloc_zeroed, which zeroed the chunk or found
+   it zero, and cleared by every other allocation (its owner may write
+   anything) and by mem_dirty. */
+static uint64_t zero_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static struct small_pool small[MAX_SMALL];
 static const struct bootinfo *boot;
 static bool released[BOOTINFO_MAX_MODS];
@@ -185,6 +194,7 @@ static struct small_pool *lend_chunk(void)
 
     if (region_alloc_top(&phys_pool, REGION_CHUNK, &pa) < 0)
         return NULL;
+    mem_dirty(pa, REGION_CHUNK);        /* its pages go to anyone */
     if (!(sp = small_new(pa, SP_LENT))) {
         region_free(&phys_pool, pa, REGION_CHUNK);
         return NULL;
@@ -240,7 +250,7 @@ static int alloc_tail(uint64_t whole, uint64_t tail, uint64_t *pa)
     return -ENOMEM;
 }
 
-int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa)
+static int alloc_region(uint64_t *size, bool os, uint64_t *pa)
 {
     uint64_t whole, tail;
 
@@ -258,6 +268,66 @@ int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa)
        them rather than leave part of a chunk nobody can use. */
     *size = whole + REGION_CHUNK;
     return region_alloc(&phys_pool, *size, pa);
+}
+
+int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa)
+{
+    int rc = alloc_region(size, os, pa);
+
+    if (rc == 0)
+        mem_dirty(*pa, *size);
+    return rc;
+}
+
+static bool known_zero(uint64_t chunk)
+{
+    uint64_t c = chunk >> REGION_CHUNK_SHIFT;
+
+    return (zero_map[c / 64] >> (c % 64)) & 1;
+}
+
+static void set_zero(uint64_t chunk)
+{
+    uint64_t c = chunk >> REGION_CHUNK_SHIFT;
+
+    zero_map[c / 64] |= 1ULL << (c % 64);
+}
+
+/* Pages of a small pool are zeroed every time: they are few, and a bit a
+   chunk cannot say which of its pages a job wrote. */
+int mem_region_alloc_zeroed(uint64_t *size, bool os, uint64_t *pa,
+                            uint64_t *zeroed)
+{
+    uint64_t end, hi;
+    int rc = alloc_region(size, os, pa);
+
+    *zeroed = 0;
+    if (rc < 0)
+        return rc;
+    end = *pa + *size;
+    for (uint64_t lo = *pa; lo < end; lo = hi) {
+        uint64_t chunk = ALIGN_DOWN(lo, REGION_CHUNK);
+        bool pages = small_find(chunk) != NULL;
+        hi = MIN(chunk + REGION_CHUNK, end);
+        if (!pages && known_zero(chunk))
+            continue;
+        memset(phys_to_virt(lo), 0, hi - lo);
+        *zeroed += hi - lo;
+        if (!pages)
+            set_zero(chunk);
+    }
+    return 0;
+}
+
+void mem_dirty(uint64_t pa, uint64_t len)
+{
+    uint64_t c, last;
+
+    if (!len)
+        return;
+    last = MIN((pa + len - 1) >> REGION_CHUNK_SHIFT, (uint64_t)MAX_CHUNKS - 1);
+    for (c = pa >> REGION_CHUNK_SHIFT; c <= last; c++)
+        zero_map[c / 64] &= ~(1ULL << (c % 64));
 }
 
 int mem_region_free(uint64_t pa, uint64_t size)

@@ -51,7 +51,7 @@ static uint8_t kstack[KSTACK_SIZE] __attribute__((aligned(16)));
    heap is far too small.  It is privileged over those processes anyway:
    it writes their memory when it loads them.  For any other process the
    window is not one of its regions, so user_ptr refuses it. */
-void *proc_window_ptr(uint64_t uva, uint64_t len)
+void *proc_window_ptr(uint64_t uva, uint64_t len, bool write)
 {
     uint64_t off = uva - LWK_PCT_WINDOW, slot = off / SLOT_SPAN;
     uint64_t in = off % REGION_SPAN;
@@ -65,6 +65,8 @@ void *proc_window_ptr(uint64_t uva, uint64_t len)
     if (p->state == P_FREE || !p->pct_window || !r->size || len > r->size ||
         in > r->size - len)
         return NULL;
+    if (write)
+        mem_dirty(r->pa + in, len);
     return phys_to_virt(r->pa + in);
 }
 
@@ -85,6 +87,23 @@ struct proc *proc_lookup(uint64_t pid)
     return p == pct ? NULL : p;
 }
 
+/* Chunks of p's regions written through p's page tables (its threads,
+   SMARTMAP peers: they share its tables) or the PCT's window must be
+   zeroed before anyone gets them again; the others stay known zero
+   (mem.c).  Only a region's whole chunks are tracked. */
+static void note_writes(struct proc *p, int i)
+{
+    const struct region_map *r = &p->reg[i];
+    uint64_t win = p->pct_window + i * REGION_SPAN;
+
+    if (!IS_ALIGNED(r->pa, PAGE_2M))
+        return;
+    for (uint64_t off = 0; off + PAGE_2M <= r->size; off += PAGE_2M)
+        if (aspace_written(p->cr3, r->va + off) ||
+            (p->pct_window && aspace_written(pct->cr3, win + off)))
+            mem_dirty(r->pa + off, PAGE_2M);
+}
+
 static void release(struct proc *p)
 {
     thread_release(p);          /* its threads off their CPUs first */
@@ -96,6 +115,8 @@ static void release(struct proc *p)
         struct region_map *r = &p->reg[i];
         if (!r->size)
             continue;
+        if (p->cr3)
+            note_writes(p, i);
         if (p->pct_window)
             aspace_unmap(pct->cr3, p->pct_window + i * REGION_SPAN, r->size);
         if (mem_region_free(r->pa, r->size) < 0)
@@ -133,18 +154,19 @@ static int add_region(struct proc *p, int i, uint64_t va, uint64_t size,
                       uint64_t flags)
 {
     struct region_map *r = &p->reg[i];
+    uint64_t zeroed;
     int rc;
 
     if (!size)
         return 0;
-    if ((rc = mem_region_alloc(&size, p->is_pct, &r->pa)) < 0)
-        return rc;
+    if ((rc = mem_region_alloc_zeroed(&size, p->is_pct, &r->pa, &zeroed)) < 0)
+        return rc;                      /* no data leaks between jobs */
+    p->zeroed += zeroed;
     if (i == LWK_REG_STACK)     /* ends at LWK_STACK_TOP even if it grew */
         va = LWK_STACK_TOP - size;
     r->va = va;
     r->size = size;
     r->pte_flags = flags;
-    memset(phys_to_virt(r->pa), 0, size);  /* no data leaks between jobs */
     if ((rc = aspace_map(p->cr3, va, r->pa, size, flags | PTE_U)) < 0)
         return rc;
     if (p->pct_window)

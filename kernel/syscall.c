@@ -118,7 +118,8 @@ static long sys_clock_params(struct trapframe *tf)
     return copy_to_user(current, A0(tf), &c, sizeof(c));
 }
 
-/* The caller's CPU time and the bytes of its regions (getrusage, times).
+/* The caller's CPU time and the bytes of its regions (getrusage, times)
+   and of those zeroed for it.
    The PCT is not run by proc_run, so its time is not counted: refused. */
 static long sys_usage(struct trapframe *tf)
 {
@@ -129,6 +130,7 @@ static long sys_usage(struct trapframe *tf)
     u.cpu_ns = current->cpu_ns + tsc_to_ns(rdtsc() - current->run_start_tsc);
     for (int i = 0; i < LWK_NREGIONS; i++)
         u.mem_bytes += current->reg[i].size;
+    u.zeroed_bytes = current->zeroed;
     return copy_to_user(current, A0(tf), &u, sizeof(u));
 }
 

@@ -21,6 +21,9 @@ int aspace_map(uint64_t cr3, uint64_t va, uint64_t pa, uint64_t size,
 /* Remove that mapping and shoot down the TLB entries of every CPU that may
    hold them. */
 void aspace_unmap(uint64_t cr3, uint64_t va, uint64_t size);
+/* Was the page at `va` maybe written through this address space?  False
+   only for one 2 MB page whose dirty bit is clear. */
+bool aspace_written(uint64_t cr3, uint64_t va);
 /* Load `cr3` on this CPU (and record it for TLB shootdowns). */
 void aspace_switch(uint64_t cr3);
 
@@ -31,7 +34,9 @@ int copy_to_user(struct proc *p, uint64_t uva, const void *src, uint64_t len);
 /* Kernel pointer to [uva, uva+len) if it lies in one region, else NULL.
    For the PCT, a region of a process it made, named through its window
    (LWK_PCT_WINDOW), counts too; for a member of a SMARTMAP group, a
-   region of another member named through its slot (smartmap.h). */
+   region of another member named through its slot (smartmap.h).  With
+   `write`, the kernel may write there: the memory counts as written
+   (mem_dirty), as the CPU's dirty bits do not see the kernel's writes. */
 void *user_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);
 /* The same for p's own regions only. */
 void *region_ptr(struct proc *p, uint64_t uva, uint64_t len, bool write);

@@ -44,6 +44,17 @@ void mem_init(const struct bootinfo *bi);
  * When no partial chunk has room, whole chunks are used and *size grows to
  * fill them (never wasted).  0 and *pa set, or -EINVAL / -ENOMEM. */
 int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa);
+/* mem_region_alloc for a process's region: the memory reads as zeros
+ * (no data passes from one job to the next).  Whole chunks a region held
+ * before and nobody wrote are not zeroed again; *zeroed says how many
+ * bytes were (the rest were known to be zero already). */
+int mem_region_alloc_zeroed(uint64_t *size, bool os, uint64_t *pa,
+                            uint64_t *zeroed);
+/* [pa, pa+len) may have been written: its chunks are no longer known to
+   be zero.  Whoever writes into a process's region other than through
+   the process's page tables (whose dirty bits tell, see proc.c) says so:
+   user_ptr does for every pointer the kernel writes through. */
+void mem_dirty(uint64_t pa, uint64_t len);
 /* Give back a region from mem_region_alloc (its final size): 0 or -EINVAL
    if any of it was not allocated. */
 int mem_region_free(uint64_t pa, uint64_t size);

@@ -15,6 +15,7 @@
 #define PTE_U       (1ULL << 2)
 #define PTE_PWT     (1ULL << 3)
 #define PTE_PCD     (1ULL << 4)
+#define PTE_D       (1ULL << 6)     /* set by the CPU on a write */
 #define PTE_PS      (1ULL << 7)
 #define PTE_G       (1ULL << 8)
 #define PTE_NX      (1ULL << 63)

@@ -35,6 +35,8 @@ struct proc {
     uint64_t cr3;               /* PML4, physical */
     struct region_map reg[LWK_NREGIONS];
     int reg_hint;               /* user_ptr's last region; any index is safe */
+    uint64_t zeroed;            /* bytes of its regions zeroed for it (the
+                                   rest was known zero: mem.c) */
     uint64_t pct_window;        /* where the PCT sees our regions */
     struct trapframe frame;     /* user registers while not running */
     struct lwk_run_result result;
@@ -80,7 +82,7 @@ __noreturn void proc_start_pct(int module, const void *image, uint64_t len);
 
 /* The PCT's window on the processes it made: [uva, uva+len) inside one
    live region of one of them, else NULL (aspace.c's user_ptr asks). */
-void *proc_window_ptr(uint64_t uva, uint64_t len);
+void *proc_window_ptr(uint64_t uva, uint64_t len, bool write);
 extern uint64_t proc_nx_bit;    /* PTE_NX when the CPU has it, else 0 */
 
 void syscall_init(void);

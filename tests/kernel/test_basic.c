@@ -149,6 +149,43 @@ KTEST(mem, largest_region_is_contiguous)
     KEXPECT_EQ(free_for_programs(), before);
 }
 
+/* A process's region reads as zeros, but a chunk known to hold only
+   zeros is not zeroed again: mem_dirty (or any other allocation) is what
+   makes the next one zero it. */
+KTEST(mem, zeroed_region_skips_known_zero)
+{
+    uint64_t size = MiB(4), pa, pa2, z;
+    volatile uint8_t *canary;
+
+    KEXPECT_EQ(mem_region_alloc_zeroed(&size, false, &pa, &z), 0);
+    KEXPECT(IS_ALIGNED(pa, PAGE_2M));
+    canary = phys_to_virt(pa + MiB(3));
+    KEXPECT_EQ(*canary, 0);
+    *canary = 0x5A;             /* a write nobody was told of */
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+    KEXPECT_EQ(mem_region_alloc_zeroed(&size, false, &pa2, &z), 0);
+    KEXPECT_EQ(pa2, pa);        /* first fit: the same chunks */
+    KEXPECT_EQ(z, 0);
+    KEXPECT_EQ(*canary, 0x5A);  /* not zeroed: it was "known zero" */
+    mem_dirty(pa + MiB(3), 1);
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+    KEXPECT_EQ(mem_region_alloc_zeroed(&size, false, &pa2, &z), 0);
+    KEXPECT_EQ(z, MiB(2));      /* the chunk told of, only */
+    KEXPECT_EQ(*canary, 0);
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+    /* Another allocation's owner may write anything. */
+    KEXPECT_EQ(mem_region_alloc(&size, false, &pa2), 0);
+    KEXPECT_EQ(mem_region_free(pa2, size), 0);
+    KEXPECT_EQ(mem_region_alloc_zeroed(&size, false, &pa2, &z), 0);
+    KEXPECT_EQ(z, MiB(4));
+    KEXPECT_EQ(mem_region_free(pa2, size), 0);
+    /* 4 KiB pages are zeroed every time. */
+    size = KiB(12);
+    KEXPECT_EQ(mem_region_alloc_zeroed(&size, false, &pa, &z), 0);
+    KEXPECT_EQ(z, KiB(12));
+    KEXPECT_EQ(mem_region_free(pa, size), 0);
+}
+
 KTEST(timer, tsc_calibrated)
 {
     KEXPECT(tsc_hz > 100000000ULL && tsc_hz < 20000000000ULL);

@@ -166,7 +166,7 @@ static long do_write(FILE *f, unsigned long buf, unsigned long len)
    memory (on a node: its regions, all resident from the start). */
 static long do_usage(unsigned long uaddr)
 {
-    struct lwk_usage u = { 0, 0 };
+    struct lwk_usage u = { 0 };
     struct timespec ts;
     clockid_t cpu;
     char path[64], line[128];

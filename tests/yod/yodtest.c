@@ -39,13 +39,24 @@
  *                           the others wait a second first (so T asks
  *                           before V opens its pid); then every rank says
  *                           "takepid: rank R on pid P done"
+ *   yodtest scribble FILE   leave data in the heap sbrk has not handed
+ *                           out: its first 4 MiB read from FILE (again
+ *                           and again: only the kernel writes them, as
+ *                           Portals puts yod's answers there), the rest
+ *                           written by the program (0xA5)
+ *   yodtest zeroes          check that every byte of that part of the
+ *                           heap is zero; "heap zero: K KiB checked, Z
+ *                           KiB of M KiB zeroed for this job", else
+ *                           "heap not zero at +OFF" and exit 1
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <lwk/lwk.h>
+#include <lwk/syscall.h>
 #include <portals4.h>
 
 
@@ -178,6 +189,60 @@ static inline __attribute__((always_inline)) void fault(void)
     *bad = 1;
 }
 
+/* The part of the heap sbrk has not handed out: [*from, *to). */
+static void heap_rest(char **from, char **to)
+{
+    *from = (char *)(((unsigned long)sbrk(0) + 4095) & ~4095UL);
+    *to = (char *)(lwk_proc->heap_base + lwk_proc->heap_size);
+}
+
+static int scribble(const char *file)
+{
+    char *from, *to, *at;
+    int fd = open(file, O_RDONLY);
+
+    heap_rest(&from, &to);
+    if (fd < 0 || to - from < (8 << 20)) {
+        printf("scribble: cannot open %s or heap too small\n", file);
+        return 1;
+    }
+    for (at = from; at < from + (4 << 20);) {
+        long n = read(fd, at, (size_t)(from + (4 << 20) - at));
+        if (n < 0 || (n == 0 && at == from)) {
+            printf("scribble: reading %s failed\n", file);
+            return 1;
+        }
+        if (n == 0)
+            lseek(fd, 0, SEEK_SET);
+        at += n;
+    }
+    close(fd);
+    memset(at, 0xA5, (size_t)(to - at));
+    printf("scribbled %ld KiB by read, %ld KiB by stores\n",
+           (long)(4 << 10), (long)((to - at) >> 10));
+    return 0;
+}
+
+static int zeroes(void)
+{
+    char *from, *to;
+    struct lwk_usage u = { 0 };
+
+    heap_rest(&from, &to);
+    for (const unsigned long *w = (const unsigned long *)from;
+         w < (const unsigned long *)to; w++)
+        if (*w) {
+            printf("heap not zero at +%ld: %#lx (an earlier job's data)\n",
+                   (long)((const char *)w - from), *w);
+            return 1;
+        }
+    lwk_sys_usage((long)&u);
+    printf("heap zero: %ld KiB checked, %lu KiB of %lu KiB zeroed for this "
+           "job\n", (long)((to - from) >> 10), u.zeroed_bytes >> 10,
+           u.mem_bytes >> 10);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long rank = lwk_rank(), size = lwk_size();
@@ -235,6 +300,10 @@ int main(int argc, char **argv)
                lwk_proc->stack_size);
         return 0;
     }
+    if (!strcmp(argv[1], "scribble") && argc == 3)
+        return scribble(argv[2]);
+    if (!strcmp(argv[1], "zeroes"))
+        return zeroes();
     if (!strcmp(argv[1], "getenv")) {
         for (int i = 2; i < argc; i++)
             if (getenv(argv[i]))

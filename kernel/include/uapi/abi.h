@@ -317,10 +317,13 @@ struct lwk_clock {
 
 /* What usage returns: the CPU time of the calling process (its runs so
    far and the current one; time in system calls and interrupts taken
-   while it runs included, as the kernel does not tell them apart) and the
-   bytes of its regions, all present from load to exit. */
+   while it runs included, as the kernel does not tell them apart), the
+   bytes of its regions, all present from load to exit, and how many of
+   those the kernel zeroed for it (memory no earlier job wrote is known
+   to be zero and is not zeroed again). */
 struct lwk_usage {
     uint64_t cpu_ns, mem_bytes;
+    uint64_t zeroed_bytes;
 };
 
 struct lwk_node_info {
