@@ -38,8 +38,13 @@ static uint64_t phys_maps[3 * REGION_MAP_WORDS(MAX_CHUNKS)];
    seconds on a node of many GiB), though a job writes a few chunks of it.
    A bit is set by mem_region_alloc_zeroed, which zeroed the chunk or found
    it zero, and cleared by every other allocation (its owner may write
-   anything) and by mem_dirty. */
+   anything) and by mem_dirty.  A chunk nobody has had since boot (fresh)
+   is read before it is zeroed: a virtual machine's RAM reads zero at
+   power-on, and reading it costs the host no memory where writing zeros
+   would make it back every node's whole RAM; on hardware the first
+   non-zero word ends the read. */
 static uint64_t zero_map[REGION_MAP_WORDS(MAX_CHUNKS)];
+static uint64_t fresh_map[REGION_MAP_WORDS(MAX_CHUNKS)];
 static struct small_pool small[MAX_SMALL];
 static const struct bootinfo *boot;
 static bool released[BOOTINFO_MAX_MODS];
@@ -136,6 +141,8 @@ static void build_pools(const struct bootinfo *bi)
         nchunks = MAX_CHUNKS;
     }
     region_pool_init(&phys_pool, 0, nchunks, REGION_CHUNK_SHIFT, phys_maps);
+    for (uint64_t c = 0; c < nchunks; c++)
+        fresh_map[c / 64] |= 1ULL << (c % 64);
     for (int i = 0; i < bi->nmem; i++)
         region_pool_add_ram(&phys_pool, bi->mem[i].base, bi->mem[i].len);
     add_page_pool(ALIGN_DOWN(KERNEL_PHYS, REGION_CHUNK), SP_KERNEL);
@@ -279,18 +286,36 @@ int mem_region_alloc(uint64_t *size, bool os, uint64_t *pa)
     return rc;
 }
 
-static bool known_zero(uint64_t chunk)
+static bool chunk_bit(const uint64_t *map, uint64_t chunk)
 {
     uint64_t c = chunk >> REGION_CHUNK_SHIFT;
 
-    return (zero_map[c / 64] >> (c % 64)) & 1;
+    return (map[c / 64] >> (c % 64)) & 1;
 }
 
-static void set_zero(uint64_t chunk)
+static bool reads_zero(uint64_t chunk)
+{
+    const uint64_t *w = phys_to_virt(chunk), *end = w + REGION_CHUNK / 8;
+
+    for (; w < end; w += 8)
+        if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7])
+            return false;
+    return true;
+}
+
+/* Zero `chunk` unless it is known or found to be zero; then it is known. */
+static uint64_t zero_chunk(uint64_t chunk)
 {
     uint64_t c = chunk >> REGION_CHUNK_SHIFT;
+    bool done = chunk_bit(zero_map, chunk) ||
+                (chunk_bit(fresh_map, chunk) && reads_zero(chunk));
 
+    fresh_map[c / 64] &= ~(1ULL << (c % 64));
     zero_map[c / 64] |= 1ULL << (c % 64);
+    if (done)
+        return 0;
+    memset(phys_to_virt(chunk), 0, REGION_CHUNK);
+    return REGION_CHUNK;
 }
 
 /* Pages of a small pool are zeroed every time: they are few, and a bit a
@@ -307,14 +332,13 @@ int mem_region_alloc_zeroed(uint64_t *size, bool os, uint64_t *pa,
     end = *pa + *size;
     for (uint64_t lo = *pa; lo < end; lo = hi) {
         uint64_t chunk = ALIGN_DOWN(lo, REGION_CHUNK);
-        bool pages = small_find(chunk) != NULL;
         hi = MIN(chunk + REGION_CHUNK, end);
-        if (!pages && known_zero(chunk))
-            continue;
-        memset(phys_to_virt(lo), 0, hi - lo);
-        *zeroed += hi - lo;
-        if (!pages)
-            set_zero(chunk);
+        if (!small_find(chunk)) {
+            *zeroed += zero_chunk(chunk);       /* a whole chunk */
+        } else {
+            memset(phys_to_virt(lo), 0, hi - lo);
+            *zeroed += hi - lo;
+        }
     }
     return 0;
 }
@@ -326,8 +350,10 @@ void mem_dirty(uint64_t pa, uint64_t len)
     if (!len)
         return;
     last = MIN((pa + len - 1) >> REGION_CHUNK_SHIFT, (uint64_t)MAX_CHUNKS - 1);
-    for (c = pa >> REGION_CHUNK_SHIFT; c <= last; c++)
+    for (c = pa >> REGION_CHUNK_SHIFT; c <= last; c++) {
         zero_map[c / 64] &= ~(1ULL << (c % 64));
+        fresh_map[c / 64] &= ~(1ULL << (c % 64));
+    }
 }
 
 int mem_region_free(uint64_t pa, uint64_t size)

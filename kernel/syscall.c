@@ -28,7 +28,6 @@
 
 enum { SC_ANY, SC_PCT, SC_MAIN };
 
-extern struct bootinfo bootinfo;
 extern uint64_t node_id;
 
 static long sys_thread_start(struct trapframe *tf)

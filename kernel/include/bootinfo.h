@@ -49,6 +49,8 @@ struct bootinfo {
     int truncated;              /* some entries did not fit: see above */
 };
 
+extern struct bootinfo bootinfo;    /* this boot's (main.c) */
+
 /*
  * Parse the loader's information block.  `info` is the block as the kernel
  * can address it, `info_phys` its physical address, `phys_to_virt` maps a
