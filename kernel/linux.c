@@ -5,7 +5,8 @@
  * one list uapi/linux.def:
  *
  *   KERNEL   answered here: they need the CPU (%fs, threads on other
- *            CPUs, futexes) or end the process;
+ *            CPUs, futexes) or end the process; the scheduler's in
+ *            linux_sched.c;
  *   RUNTIME  reflected: the program's registers, FPU state and %fs go on
  *            the runtime's stack (this CPU's slice of it) in a struct
  *            lx_frame with the call's number and arguments, and the CPU
@@ -103,6 +104,21 @@ static long tid(void)
     int cpu = this_cpu()->id;
 
     return in_thread() && !placed_main() ? TID(current, cpu) : current->pid;
+}
+
+/* A thread that has told its joiner it is done (thread_leaving) is not
+   live: its pthread_join may have returned. */
+long linux_thread_cpu(struct proc *p, int tid)
+{
+    int cpu = tid - TID(p, 0);
+    uint64_t live = __atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE) &
+                    ~__atomic_load_n(&p->thread_leaving, __ATOMIC_ACQUIRE);
+
+    if (tid == p->pid)
+        return p->home;
+    if (cpu > 0 && cpu < 64 && cpu != p->home && (live >> cpu & 1))
+        return cpu;
+    return -ESRCH;
 }
 
 #define CLONE_VM                0x100
@@ -240,120 +256,6 @@ static long lx_futex(struct trapframe *tf)
     }
 }
 
-/* The CPUs it may use: its main thread's (CPU 0, or the one it was
-   placed on in virtual-node mode) and those the PCT gave it for threads
-   (libgomp makes that many threads); the node's /sys/devices/system/cpu/
-   online says the same (lxrt/rt_proc.c). */
-static long lx_sched_getaffinity(struct trapframe *tf)
-{
-    uint64_t mask = 1ULL << current->home | current->cpus, len = tf->rsi;
-
-    if (len < 8 || (len & 7))
-        return -EINVAL;
-    if (!user_ptr(current, tf->rdx, len, true))
-        return -EFAULT;
-    copy_to_user(current, tf->rdx, &mask, 8);
-    for (uint64_t i = 8; i < len; i += 8)
-        copy_to_user(current, tf->rdx + i, &(uint64_t){ 0 }, 8);
-    return 8;
-}
-
-/* ---- scheduling policy: the node's one (sched(7)) ------------------------
-
-   Every thread of a node program runs on a CPU of its own, so there is
-   one policy, SCHED_OTHER at priority 0, and nothing to change: asking
-   answers that (glibc's pthread_getschedparam asks, and its aio helper
-   thread with it), setting it again succeeds, another policy Linux knows
-   is EPERM (a real-time one needs a privilege no node program has), one
-   it does not, or a priority outside the policy's range, EINVAL. */
-#define SCHED_OTHER             0
-#define SCHED_FIFO              1
-#define SCHED_RR                2
-#define SCHED_BATCH             3
-#define SCHED_IDLE              5
-#define SCHED_RESET_ON_FORK     0x40000000
-
-/* pid 0, the process's or one of its live threads' (TID's numbering):
-   0; a negative one EINVAL; any other ESRCH. */
-static long sched_who(uint64_t arg)
-{
-    struct proc *p = current;
-    int pid = (int)arg, cpu = pid - TID(p, 0);
-
-    if (pid < 0)
-        return -EINVAL;
-    if (pid == 0 || pid == p->pid)
-        return 0;
-    if (cpu >= 0 && cpu < 64 &&
-        (__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE) >> cpu & 1))
-        return 0;
-    return -ESRCH;
-}
-
-/* A policy's priority range, or -EINVAL for one Linux does not know. */
-static long sched_range(uint64_t arg, int *lo, int *hi)
-{
-    switch ((int)arg) {
-    case SCHED_OTHER:
-    case SCHED_BATCH:
-    case SCHED_IDLE:
-        *lo = *hi = 0;
-        return 0;
-    case SCHED_FIFO:
-    case SCHED_RR:
-        *lo = 1;
-        *hi = 99;
-        return 0;
-    default:
-        return -EINVAL;
-    }
-}
-
-/* sched_setscheduler(pid, policy, param) and sched_setparam(pid, param)
-   (policy -1: the one it has). */
-static long lx_sched_set(uint64_t who, long policy, uint64_t param)
-{
-    int prio, lo, hi;
-    long rc;
-
-    if (!param || (rc = sched_who(who)) < 0)
-        return param ? rc : -EINVAL;
-    if (copy_from_user(current, &prio, param, sizeof(prio)) < 0)
-        return -EFAULT;
-    if (policy < 0)
-        policy = SCHED_OTHER;
-    policy &= ~SCHED_RESET_ON_FORK;
-    if (sched_range((uint64_t)policy, &lo, &hi) < 0 || prio < lo || prio > hi)
-        return -EINVAL;
-    return policy == SCHED_OTHER ? 0 : -EPERM;
-}
-
-static long lx_sched(struct trapframe *tf, uint64_t nr)
-{
-    int lo, hi, zero = 0;
-    long rc;
-
-    switch (nr) {
-    case 142:                           /* sched_setparam */
-        return lx_sched_set(tf->rdi, -1, tf->rsi);
-    case 143:                           /* sched_getparam */
-        if (!tf->rsi || (rc = sched_who(tf->rdi)) < 0)
-            return tf->rsi ? rc : -EINVAL;
-        return copy_to_user(current, tf->rsi, &zero, sizeof(zero)) < 0
-               ? -EFAULT : 0;
-    case 144:                           /* sched_setscheduler */
-        if ((int)tf->rsi < 0)
-            return -EINVAL;
-        return lx_sched_set(tf->rdi, (int)tf->rsi, tf->rdx);
-    case 145:                           /* sched_getscheduler */
-        return (rc = sched_who(tf->rdi)) < 0 ? rc : SCHED_OTHER;
-    case 146:                           /* sched_get_priority_max */
-        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : hi;
-    default:                            /* 147: sched_get_priority_min */
-        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : lo;
-    }
-}
-
 static long lx_kernel(struct trapframe *tf, uint64_t nr)
 {
     switch (nr) {
@@ -375,10 +277,10 @@ static long lx_kernel(struct trapframe *tf, uint64_t nr)
         return lx_arch_prctl(tf);
     case 202:
         return lx_futex(tf);
-    case 204:
-        return lx_sched_getaffinity(tf);
-    case 142 ... 147:
-        return lx_sched(tf, nr);
+    case 142 ... 148:                   /* the scheduler's calls */
+    case 203 ... 204:
+    case 309:                           /* getcpu */
+        return linux_sched(tf, nr);
     case 273:                           /* set_robust_list: no futex is */
         return 0;                       /* left held by a thread's end */
     default:

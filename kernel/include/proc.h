@@ -137,6 +137,11 @@ void proc_publish_end(struct proc *p, uint32_t reason);
 long linux_syscall(struct trapframe *tf);
 long linux_return(struct trapframe *tf, long result);
 long linux_setup(uint64_t entry, uint64_t stack_top, uint64_t rt_fs);
+/* The CPU of p's live thread `tid` (gettid's: its pid names the main
+   thread, on p->home), -ESRCH for any other number. */
+long linux_thread_cpu(struct proc *p, int tid);
+/* linux_sched.c: sched_* calls 142..148, 203, 204 and getcpu. */
+long linux_sched(struct trapframe *tf, uint64_t nr);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);
