@@ -21,7 +21,9 @@
  *            logged the first time this process makes it.
  *
  * Threads (clone) run one per CPU the PCT gave the process (thread.c);
- * futex waits poll (a CPU per thread, nothing to switch to).
+ * futex waits poll (a CPU per thread, nothing to switch to).  Signals
+ * (linux_kill) reach the runtime on their thread's CPU as a reflected
+ * call of their own (below).
  */
 #define LOG_PREFIX "linux"
 #include "kernel.h"
@@ -61,6 +63,19 @@ struct lx_frame {
 _Static_assert(sizeof(struct lx_frame) % 16 == 0 &&
                __builtin_offsetof(struct lx_frame, fpu) % 16 == 0,
                "FXSAVE needs 16-byte alignment, the stub a 16-aligned rsp");
+/* The runtime reads and rewrites it as uapi/abi.h's struct lwk_lx_frame. */
+_Static_assert(sizeof(struct lx_frame) == sizeof(struct lwk_lx_frame) &&
+               __builtin_offsetof(struct lx_frame, tf) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct trapframe, rip) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs.rip) -
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct trapframe, ss) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs.ss) -
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct lx_frame, fpu) ==
+               __builtin_offsetof(struct lwk_lx_frame, fpu),
+               "struct lwk_lx_frame is struct lx_frame");
 
 #define ARCH_SET_FS     0x1002
 #define ARCH_GET_FS     0x1003
@@ -168,6 +183,13 @@ static long lx_exit(struct trapframe *tf)
     if (!in_thread() || placed_main()) {
         proc_exit(tf, (int)tf->rdi);
         return 0;
+    }
+    /* Signals still pending die with the thread; the next thread on
+       this CPU starts with none (the runtime's too: LWK_LX_FRESH). */
+    if (this_cpu()->id < LWK_LXRT_CPUS) {
+        __atomic_store_n(&p->lx_sigpend[this_cpu()->id], 0, __ATOMIC_RELEASE);
+        __atomic_or_fetch(&p->lx_fresh, 1ULL << this_cpu()->id,
+                          __ATOMIC_RELEASE);
     }
     thread_leaving();
     if (this_cpu()->thread.arg)
@@ -318,21 +340,23 @@ bool linux_saved(struct proc *p, int cpu, struct lx_saved *s)
     return true;
 }
 
-/* Hand the call to the runtime: see the top of the file. */
-static long reflect(struct trapframe *tf, struct proc *p)
+/* Hand a call ({nr, args[6]}) to the runtime: see the top of the file. */
+static long reflect_call(struct trapframe *tf, struct proc *p,
+                         const uint64_t call[7])
 {
     struct cpu *c = this_cpu();
     uint64_t sp = rt_stack(p) - sizeof(struct lx_frame);
     struct lx_frame *f = user_ptr(p, sp, sizeof(*f), true);
-    uint64_t bit = 1ULL << c->id;
+    uint64_t bit = 1ULL << c->id, fresh;
 
     if (c->id >= LWK_LXRT_CPUS || !f)
         return -LINUX_ENOSYS;
     if (__atomic_fetch_or(&p->lx_busy, bit, __ATOMIC_ACQ_REL) & bit)
         return -LINUX_ENOSYS;           /* the runtime speaks Q-Kernel */
+    fresh = __atomic_fetch_and(&p->lx_fresh, ~bit, __ATOMIC_ACQ_REL) & bit;
     *f = (struct lx_frame){
-        .call = { tf->rax, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8,
-                  tf->r9, (uint64_t)(in_thread() && !placed_main()) },
+        .call = { call[0], call[1], call[2], call[3], call[4], call[5],
+                  call[6], (uint64_t)c->id | (fresh ? LWK_LX_FRESH : 0) },
         .tf = *tf, .fs = fs_now(p),
     };
     fxsave(f->fpu);                     /* 16-aligned: see lx_frame */
@@ -342,6 +366,64 @@ static long reflect(struct trapframe *tf, struct proc *p)
     tf->rsp = sp;                       /* 16-aligned: the stub calls */
     tf->rdi = sp;
     return (long)sp;                    /* becomes rax: the same pointer */
+}
+
+static long reflect(struct trapframe *tf, struct proc *p)
+{
+    uint64_t call[7] = { tf->rax, tf->rdi, tf->rsi, tf->rdx, tf->r10,
+                         tf->r8, tf->r9 };
+
+    return reflect_call(tf, p, call);
+}
+
+/* ---- signals: sent here, answered by the runtime (lxrt/rt_signal.c) ------
+
+   The runtime keeps the dispositions and each thread's mask; the kernel
+   only carries a signal to the thread it is for: a bit in the pending
+   set of that thread's CPU and a kick to that CPU, which, on its way
+   back to the program (an interrupt, the end of a call, the PCT running
+   the main thread again), reflects an LWK_LX_SIGNALS call to the
+   runtime there, as it reflects a system call.  The runtime then runs
+   the handler on that thread, ignores the signal, keeps it while it is
+   blocked, or ends the process.  A thread in the runtime already gets
+   it when its linux_return comes back this way. */
+#define LINUX_NSIG      64
+
+long linux_kill(long tid, long sig)
+{
+    struct proc *p = current;
+    long cpu = (int)tid == 0 ? this_cpu()->id : linux_thread_cpu(p, (int)tid);
+
+    if (!p->lx_entry)
+        return -EINVAL;                 /* not a Linux process */
+    if (cpu < 0)
+        return cpu;
+    if (sig < 0 || sig > LINUX_NSIG)
+        return -EINVAL;
+    if (sig == 0)
+        return 0;
+    if (cpu >= LWK_LXRT_CPUS)
+        return -EAGAIN;                 /* no runtime slice: none to run it */
+    __atomic_or_fetch(&p->lx_sigpend[cpu], 1ULL << (sig - 1),
+                      __ATOMIC_ACQ_REL);
+    if (cpu != this_cpu()->id)
+        apic_send_ipi(cpus[cpu].apic_id, ICR_FIXED | VEC_KICK);
+    return 0;
+}
+
+void linux_signal_check(struct trapframe *tf)
+{
+    struct proc *p = current;
+    int cpu = this_cpu()->id;
+    uint64_t call[7] = { LWK_LX_SIGNALS };
+
+    if (!p || !p->lx_entry || !(tf->cs & 3) || cpu >= LWK_LXRT_CPUS ||
+        (__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1) ||
+        !__atomic_load_n(&p->lx_sigpend[cpu], __ATOMIC_ACQUIRE))
+        return;
+    call[1] = __atomic_exchange_n(&p->lx_sigpend[cpu], 0, __ATOMIC_ACQ_REL);
+    if (reflect_call(tf, p, call) < 0)  /* no frame: next time */
+        __atomic_or_fetch(&p->lx_sigpend[cpu], call[1], __ATOMIC_ACQ_REL);
 }
 
 static void log_unknown(struct proc *p, uint64_t nr)

@@ -10,8 +10,8 @@
 
 LXRT_BASE   := 0x7e000000
 LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_fd.c \
-               lxrt/rt_aio.c lxrt/rt_sys.c lxrt/rt_proc.c lxrt/rt_procio.c \
-               lxrt/rt_procfiles.c lxrt/rt_cpuinfo.c \
+               lxrt/rt_aio.c lxrt/rt_sys.c lxrt/rt_signal.c lxrt/rt_proc.c \
+               lxrt/rt_procio.c lxrt/rt_procfiles.c lxrt/rt_cpuinfo.c \
                lxrt/rt_fmt.c lxrt/rt_entry.S
 LXRT_ELF    := $(BUILD)/lxrt/lxrt.elf
 LXRT_PACKED := $(BUILD)/lxrt/lxrt.packed
