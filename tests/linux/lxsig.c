@@ -9,7 +9,9 @@
  *   its handler runs on that thread (gettid() there is t's); the thread
  *   pthread_kill()s the main thread, spinning too, with SIGUSR2: its
  *   handler runs on the main thread; raise() runs a handler at once;
- *   tgkill/tkill with signal 0 on a live tid, on a tid that never was
+ *   pthread_cancel of a thread spinning with asynchronous cancellation
+ *   (SIGCANCEL: its handler unwinds the thread through the signal
+ *   frame); tgkill/tkill with signal 0 on a live tid, on a tid that never was
  *   and on one that ended (within a second), and with a bad signal
  *   number;
  *   sched_setaffinity with the mask sched_getaffinity gave, without the
@@ -32,7 +34,7 @@
 #define NO_TID  0x7ffffff0      /* above Linux's pid_max: never a tid */
 
 static volatile pid_t usr1_tid, usr2_tid, raise_tid;
-static volatile int go_usr2, stop;
+static volatile int go_usr2, stop, cleaned;
 static volatile pid_t worker_tid;
 static pthread_t main_thread;
 static int failed;
@@ -40,6 +42,7 @@ static int failed;
 static void on_usr1(int sig) { (void)sig; usr1_tid = gettid(); }
 static void on_usr2(int sig) { (void)sig; usr2_tid = gettid(); }
 static void on_raise(int sig) { (void)sig; raise_tid = gettid(); }
+static void cleanup(void *arg) { *(volatile int *)arg = 1; }
 
 static const char *err(long rc)
 {
@@ -75,6 +78,20 @@ static void *worker(void *arg)
     pthread_kill(main_thread, SIGUSR2);
     while (!stop)
         ;
+    return NULL;
+}
+
+/* Cancelled asynchronously while spinning: glibc's pthread_cancel sends
+   it SIGCANCEL (tgkill), whose handler unwinds the thread through the
+   signal frame, running the cleanup handler. */
+static void *spin_async(void *arg)
+{
+    pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+    pthread_cleanup_push(cleanup, arg);
+    worker_tid = gettid();
+    for (;;)
+        ;
+    pthread_cleanup_pop(0);
     return NULL;
 }
 
@@ -146,6 +163,17 @@ static void thread_signals(void)
         ;
     expect("tgkill(pid, ended tid, 0)", syscall(SYS_tgkill, getpid(), tid, 0),
            "ESRCH");
+    worker_tid = 0;
+    if (pthread_create(&t, NULL, spin_async, (void *)&cleaned) == 0) {
+        void *res = NULL;
+        while (!worker_tid)
+            ;
+        rc = pthread_cancel(t);
+        pthread_join(t, &res);
+        printf("pthread_cancel of a spinning thread (asynchronous): %d\n", rc);
+        check("joined as cancelled, its cleanup run",
+              res == PTHREAD_CANCELED && cleaned);
+    }
     handle(SIGUSR1, on_raise);
     rc = raise(SIGUSR1);
     printf("raise(SIGUSR1): %d\n", rc);
