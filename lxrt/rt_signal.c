@@ -156,7 +156,7 @@ long lx_tgkill(LX_ARGS)
 long lx_rt_sigqueueinfo(LX_ARGS)
 {
     CHECK(a2, sizeof(struct lx_siginfo));
-    return lx_kill(a0, a1, 0, 0, 0, 0);
+    return (int)a0 == lxrt.pid ? send(0, (int)a1) : -LX_ESRCH;
 }
 
 long lx_rt_tgsigqueueinfo(LX_ARGS)
