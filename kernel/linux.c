@@ -5,7 +5,8 @@
  * one list uapi/linux.def:
  *
  *   KERNEL   answered here: they need the CPU (%fs, threads on other
- *            CPUs, futexes) or end the process;
+ *            CPUs, futexes) or end the process; the scheduler's in
+ *            linux_sched.c;
  *   RUNTIME  reflected: the program's registers, FPU state and %fs go on
  *            the runtime's stack (this CPU's slice of it) in a struct
  *            lx_frame with the call's number and arguments, and the CPU
@@ -20,7 +21,9 @@
  *            logged the first time this process makes it.
  *
  * Threads (clone) run one per CPU the PCT gave the process (thread.c);
- * futex waits poll (a CPU per thread, nothing to switch to).
+ * futex waits poll (a CPU per thread, nothing to switch to).  Signals
+ * (linux_kill) reach the runtime on their thread's CPU as a reflected
+ * call of their own (below).
  */
 #define LOG_PREFIX "linux"
 #include "kernel.h"
@@ -60,6 +63,19 @@ struct lx_frame {
 _Static_assert(sizeof(struct lx_frame) % 16 == 0 &&
                __builtin_offsetof(struct lx_frame, fpu) % 16 == 0,
                "FXSAVE needs 16-byte alignment, the stub a 16-aligned rsp");
+/* The runtime reads and rewrites it as uapi/abi.h's struct lwk_lx_frame. */
+_Static_assert(sizeof(struct lx_frame) == sizeof(struct lwk_lx_frame) &&
+               __builtin_offsetof(struct lx_frame, tf) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct trapframe, rip) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs.rip) -
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct trapframe, ss) ==
+               __builtin_offsetof(struct lwk_lx_frame, regs.ss) -
+               __builtin_offsetof(struct lwk_lx_frame, regs) &&
+               __builtin_offsetof(struct lx_frame, fpu) ==
+               __builtin_offsetof(struct lwk_lx_frame, fpu),
+               "struct lwk_lx_frame is struct lx_frame");
 
 #define ARCH_SET_FS     0x1002
 #define ARCH_GET_FS     0x1003
@@ -103,6 +119,21 @@ static long tid(void)
     int cpu = this_cpu()->id;
 
     return in_thread() && !placed_main() ? TID(current, cpu) : current->pid;
+}
+
+/* A thread that has told its joiner it is done (thread_leaving) is not
+   live: its pthread_join may have returned. */
+long linux_thread_cpu(struct proc *p, int tid)
+{
+    int cpu = tid - TID(p, 0);
+    uint64_t live = __atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE) &
+                    ~__atomic_load_n(&p->thread_leaving, __ATOMIC_ACQUIRE);
+
+    if (tid == p->pid)
+        return p->home;
+    if (cpu > 0 && cpu < 64 && cpu != p->home && (live >> cpu & 1))
+        return cpu;
+    return -ESRCH;
 }
 
 #define CLONE_VM                0x100
@@ -152,6 +183,13 @@ static long lx_exit(struct trapframe *tf)
     if (!in_thread() || placed_main()) {
         proc_exit(tf, (int)tf->rdi);
         return 0;
+    }
+    /* Signals still pending die with the thread; the next thread on
+       this CPU starts with none (the runtime's too: LWK_LX_FRESH). */
+    if (this_cpu()->id < LWK_LXRT_CPUS) {
+        __atomic_store_n(&p->lx_sigpend[this_cpu()->id], 0, __ATOMIC_RELEASE);
+        __atomic_or_fetch(&p->lx_fresh, 1ULL << this_cpu()->id,
+                          __ATOMIC_RELEASE);
     }
     thread_leaving();
     if (this_cpu()->thread.arg)
@@ -240,120 +278,6 @@ static long lx_futex(struct trapframe *tf)
     }
 }
 
-/* The CPUs it may use: its main thread's (CPU 0, or the one it was
-   placed on in virtual-node mode) and those the PCT gave it for threads
-   (libgomp makes that many threads); the node's /sys/devices/system/cpu/
-   online says the same (lxrt/rt_proc.c). */
-static long lx_sched_getaffinity(struct trapframe *tf)
-{
-    uint64_t mask = 1ULL << current->home | current->cpus, len = tf->rsi;
-
-    if (len < 8 || (len & 7))
-        return -EINVAL;
-    if (!user_ptr(current, tf->rdx, len, true))
-        return -EFAULT;
-    copy_to_user(current, tf->rdx, &mask, 8);
-    for (uint64_t i = 8; i < len; i += 8)
-        copy_to_user(current, tf->rdx + i, &(uint64_t){ 0 }, 8);
-    return 8;
-}
-
-/* ---- scheduling policy: the node's one (sched(7)) ------------------------
-
-   Every thread of a node program runs on a CPU of its own, so there is
-   one policy, SCHED_OTHER at priority 0, and nothing to change: asking
-   answers that (glibc's pthread_getschedparam asks, and its aio helper
-   thread with it), setting it again succeeds, another policy Linux knows
-   is EPERM (a real-time one needs a privilege no node program has), one
-   it does not, or a priority outside the policy's range, EINVAL. */
-#define SCHED_OTHER             0
-#define SCHED_FIFO              1
-#define SCHED_RR                2
-#define SCHED_BATCH             3
-#define SCHED_IDLE              5
-#define SCHED_RESET_ON_FORK     0x40000000
-
-/* pid 0, the process's or one of its live threads' (TID's numbering):
-   0; a negative one EINVAL; any other ESRCH. */
-static long sched_who(uint64_t arg)
-{
-    struct proc *p = current;
-    int pid = (int)arg, cpu = pid - TID(p, 0);
-
-    if (pid < 0)
-        return -EINVAL;
-    if (pid == 0 || pid == p->pid)
-        return 0;
-    if (cpu >= 0 && cpu < 64 &&
-        (__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE) >> cpu & 1))
-        return 0;
-    return -ESRCH;
-}
-
-/* A policy's priority range, or -EINVAL for one Linux does not know. */
-static long sched_range(uint64_t arg, int *lo, int *hi)
-{
-    switch ((int)arg) {
-    case SCHED_OTHER:
-    case SCHED_BATCH:
-    case SCHED_IDLE:
-        *lo = *hi = 0;
-        return 0;
-    case SCHED_FIFO:
-    case SCHED_RR:
-        *lo = 1;
-        *hi = 99;
-        return 0;
-    default:
-        return -EINVAL;
-    }
-}
-
-/* sched_setscheduler(pid, policy, param) and sched_setparam(pid, param)
-   (policy -1: the one it has). */
-static long lx_sched_set(uint64_t who, long policy, uint64_t param)
-{
-    int prio, lo, hi;
-    long rc;
-
-    if (!param || (rc = sched_who(who)) < 0)
-        return param ? rc : -EINVAL;
-    if (copy_from_user(current, &prio, param, sizeof(prio)) < 0)
-        return -EFAULT;
-    if (policy < 0)
-        policy = SCHED_OTHER;
-    policy &= ~SCHED_RESET_ON_FORK;
-    if (sched_range((uint64_t)policy, &lo, &hi) < 0 || prio < lo || prio > hi)
-        return -EINVAL;
-    return policy == SCHED_OTHER ? 0 : -EPERM;
-}
-
-static long lx_sched(struct trapframe *tf, uint64_t nr)
-{
-    int lo, hi, zero = 0;
-    long rc;
-
-    switch (nr) {
-    case 142:                           /* sched_setparam */
-        return lx_sched_set(tf->rdi, -1, tf->rsi);
-    case 143:                           /* sched_getparam */
-        if (!tf->rsi || (rc = sched_who(tf->rdi)) < 0)
-            return tf->rsi ? rc : -EINVAL;
-        return copy_to_user(current, tf->rsi, &zero, sizeof(zero)) < 0
-               ? -EFAULT : 0;
-    case 144:                           /* sched_setscheduler */
-        if ((int)tf->rsi < 0)
-            return -EINVAL;
-        return lx_sched_set(tf->rdi, (int)tf->rsi, tf->rdx);
-    case 145:                           /* sched_getscheduler */
-        return (rc = sched_who(tf->rdi)) < 0 ? rc : SCHED_OTHER;
-    case 146:                           /* sched_get_priority_max */
-        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : hi;
-    default:                            /* 147: sched_get_priority_min */
-        return (rc = sched_range(tf->rdi, &lo, &hi)) < 0 ? rc : lo;
-    }
-}
-
 static long lx_kernel(struct trapframe *tf, uint64_t nr)
 {
     switch (nr) {
@@ -375,10 +299,10 @@ static long lx_kernel(struct trapframe *tf, uint64_t nr)
         return lx_arch_prctl(tf);
     case 202:
         return lx_futex(tf);
-    case 204:
-        return lx_sched_getaffinity(tf);
-    case 142 ... 147:
-        return lx_sched(tf, nr);
+    case 142 ... 148:                   /* the scheduler's calls */
+    case 203 ... 204:
+    case 309:                           /* getcpu */
+        return linux_sched(tf, nr);
     case 273:                           /* set_robust_list: no futex is */
         return 0;                       /* left held by a thread's end */
     default:
@@ -416,21 +340,23 @@ bool linux_saved(struct proc *p, int cpu, struct lx_saved *s)
     return true;
 }
 
-/* Hand the call to the runtime: see the top of the file. */
-static long reflect(struct trapframe *tf, struct proc *p)
+/* Hand a call ({nr, args[6]}) to the runtime: see the top of the file. */
+static long reflect_call(struct trapframe *tf, struct proc *p,
+                         const uint64_t call[7])
 {
     struct cpu *c = this_cpu();
     uint64_t sp = rt_stack(p) - sizeof(struct lx_frame);
     struct lx_frame *f = user_ptr(p, sp, sizeof(*f), true);
-    uint64_t bit = 1ULL << c->id;
+    uint64_t bit = 1ULL << c->id, fresh;
 
     if (c->id >= LWK_LXRT_CPUS || !f)
         return -LINUX_ENOSYS;
     if (__atomic_fetch_or(&p->lx_busy, bit, __ATOMIC_ACQ_REL) & bit)
         return -LINUX_ENOSYS;           /* the runtime speaks Q-Kernel */
+    fresh = __atomic_fetch_and(&p->lx_fresh, ~bit, __ATOMIC_ACQ_REL) & bit;
     *f = (struct lx_frame){
-        .call = { tf->rax, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8,
-                  tf->r9, (uint64_t)(in_thread() && !placed_main()) },
+        .call = { call[0], call[1], call[2], call[3], call[4], call[5],
+                  call[6], (uint64_t)c->id | (fresh ? LWK_LX_FRESH : 0) },
         .tf = *tf, .fs = fs_now(p),
     };
     fxsave(f->fpu);                     /* 16-aligned: see lx_frame */
@@ -440,6 +366,64 @@ static long reflect(struct trapframe *tf, struct proc *p)
     tf->rsp = sp;                       /* 16-aligned: the stub calls */
     tf->rdi = sp;
     return (long)sp;                    /* becomes rax: the same pointer */
+}
+
+static long reflect(struct trapframe *tf, struct proc *p)
+{
+    uint64_t call[7] = { tf->rax, tf->rdi, tf->rsi, tf->rdx, tf->r10,
+                         tf->r8, tf->r9 };
+
+    return reflect_call(tf, p, call);
+}
+
+/* ---- signals: sent here, answered by the runtime (lxrt/rt_signal.c) ------
+
+   The runtime keeps the dispositions and each thread's mask; the kernel
+   only carries a signal to the thread it is for: a bit in the pending
+   set of that thread's CPU and a kick to that CPU, which, on its way
+   back to the program (an interrupt, the end of a call, the PCT running
+   the main thread again), reflects an LWK_LX_SIGNALS call to the
+   runtime there, as it reflects a system call.  The runtime then runs
+   the handler on that thread, ignores the signal, keeps it while it is
+   blocked, or ends the process.  A thread in the runtime already gets
+   it when its linux_return comes back this way. */
+#define LINUX_NSIG      64
+
+long linux_kill(long tid, long sig)
+{
+    struct proc *p = current;
+    long cpu = (int)tid == 0 ? this_cpu()->id : linux_thread_cpu(p, (int)tid);
+
+    if (!p->lx_entry)
+        return -EINVAL;                 /* not a Linux process */
+    if (cpu < 0)
+        return cpu;
+    if (sig < 0 || sig > LINUX_NSIG)
+        return -EINVAL;
+    if (sig == 0)
+        return 0;
+    if (cpu >= LWK_LXRT_CPUS)
+        return -EAGAIN;                 /* no runtime slice: none to run it */
+    __atomic_or_fetch(&p->lx_sigpend[cpu], 1ULL << (sig - 1),
+                      __ATOMIC_ACQ_REL);
+    if (cpu != this_cpu()->id)
+        apic_send_ipi(cpus[cpu].apic_id, ICR_FIXED | VEC_KICK);
+    return 0;
+}
+
+void linux_signal_check(struct trapframe *tf)
+{
+    struct proc *p = current;
+    int cpu = this_cpu()->id;
+    uint64_t call[7] = { LWK_LX_SIGNALS };
+
+    if (!p || !p->lx_entry || !(tf->cs & 3) || cpu >= LWK_LXRT_CPUS ||
+        (__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1) ||
+        !__atomic_load_n(&p->lx_sigpend[cpu], __ATOMIC_ACQUIRE))
+        return;
+    call[1] = __atomic_exchange_n(&p->lx_sigpend[cpu], 0, __ATOMIC_ACQ_REL);
+    if (reflect_call(tf, p, call) < 0)  /* no frame: next time */
+        __atomic_or_fetch(&p->lx_sigpend[cpu], call[1], __ATOMIC_ACQ_REL);
 }
 
 static void log_unknown(struct proc *p, uint64_t nr)

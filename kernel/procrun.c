@@ -131,6 +131,7 @@ long proc_run(struct trapframe *tf, uint64_t pid, uint64_t quantum,
         timer_set(TIMER_QUANTUM, clock_ns() + quantum, on_quantum);
     p->run_start_tsc = rdtsc();
     switch_to(tf, p);
+    linux_signal_check(tf);     /* sent while the PCT ran */
     return 0;
 }
 
@@ -269,18 +270,21 @@ void proc_user_trap(struct trapframe *tf)
     trap_handle_irq(tf);
     if (in_thread()) {
         thread_check_stopped();
-        return;
+    } else {
+        check_running(tf);
+        quantum_over = false;
     }
-    check_running(tf);
-    quantum_over = false;
+    linux_signal_check(tf);     /* e.g. the kick linux_kill sent */
 }
 
 /* A quantum that ended while the process was in a system call (waiting
-   for the network) takes effect on the way out; so does an end. */
+   for the network) takes effect on the way out; so does an end; so do
+   signals sent to the thread (Linux programs). */
 void proc_syscall_exit(struct trapframe *tf)
 {
     if (in_thread())
         thread_check_stopped();
     else
         check_running(tf);
+    linux_signal_check(tf);
 }

@@ -263,6 +263,11 @@ static long sys_linux_return(struct trapframe *tf)
     return linux_return(tf, (long)A0(tf));
 }
 
+static long sys_linux_kill(struct trapframe *tf)
+{
+    return linux_kill((long)A0(tf), (long)A1(tf));
+}
+
 static long sys_node_stop(struct trapframe *tf)
 {
     machine_exit_on_stop = true;    /* the PCT asked: leave QEMU too */

@@ -303,7 +303,9 @@ __noreturn void thread_fault(struct trapframe *tf)
             how.fault_addr, tf->error, this_cpu()->id);
     thread_end_process(LWK_STOP_FAULT, &how);
 }
-/* The kick only wakes CPU 0; what it must do is in p->end_reason. */
+/* The kick only wakes a CPU; what it must do is in p->end_reason (CPU
+   0) or p->lx_sigpend (a Linux thread's signals: linux.c), which the
+   way back to user mode looks at. */
 static void kick_irq(struct trapframe *tf)
 {
     (void)tf;

@@ -86,6 +86,9 @@ enum { LX_ERRNO_LIST(LX_ERRNO_ENUM) };
 
 #define LX_SIG_DFL      0
 #define LX_SIG_IGN      1
+#define LX_SIGKILL      9
+#define LX_SIGSEGV      11
+#define LX_SIGSTOP      19
 #define LX_SIGABRT      6
 #define LX_SIGCHLD      17
 #define LX_SIGCONT      18
@@ -187,6 +190,48 @@ struct lx_sysinfo {
 
 struct lx_sigaction {           /* the kernel's (rt_sigaction) */
     uint64_t handler, flags, restorer, mask;
+};
+#define LX_SA_SIGINFO   0x4
+#define LX_SA_RESTORER  0x04000000
+#define LX_SA_NODEFER   0x40000000
+#define LX_SA_RESETHAND 0x80000000u
+#define LX_SI_TKILL     (-6)
+#define LX_SS_DISABLE   2
+#define LX_UC_SIGCONTEXT_SS     2
+#define LX_UC_STRICT_RESTORE_SS 4
+
+/* A signal handler's frame (x86-64 Linux's rt_sigframe): what the handler
+   gets (rdi the signal, rsi &info, rdx &uc) and rt_sigreturn reads back.
+   glibc's ucontext_t and mcontext_t's gregs are these (test_linux_abi). */
+struct lx_sigcontext {
+    uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+    uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+    uint16_t cs, gs, fs, ss;
+    uint64_t err, trapno, oldmask, cr2;
+    uint64_t fpstate;           /* its FXSAVE image, 64-byte aligned */
+    uint64_t reserved[8];
+};
+
+struct lx_ucontext {
+    uint64_t flags, link;
+    uint64_t ss_sp;             /* uc_stack: the alternate stack, none */
+    int32_t ss_flags, pad;
+    uint64_t ss_size;
+    struct lx_sigcontext mc;
+    uint64_t sigmask;           /* the thread's mask before the handler */
+};
+
+struct lx_siginfo {             /* 128 bytes; a kill's fields */
+    int32_t signo, errno_, code, pad;
+    int32_t pid;
+    uint32_t uid;
+    uint8_t rest[104];
+};
+
+struct lx_rt_sigframe {
+    uint64_t pretcode;          /* sa_restorer: the handler returns there */
+    struct lx_ucontext uc;
+    struct lx_siginfo info;
 };
 
 struct lx_termios {             /* the kernel's (TCGETS), NCCS 19 */

@@ -29,23 +29,31 @@ static const lx_fn table[] = {
 #undef LINUX
 };
 
-long lxrt_dispatch(const uint64_t *call);
-long lxrt_dispatch(const uint64_t *call)
+struct lwk_lx_frame *lx_call;
+
+long lxrt_dispatch(struct lwk_lx_frame *f);
+long lxrt_dispatch(struct lwk_lx_frame *f)
 {
     static int lock;            /* one call at a time, from any CPU */
-    uint64_t nr = call[0];
-    const long *a = (const long *)call + 1;
+    const long *a = (const long *)f->arg;
+    uint64_t nr = f->nr;
     long r;
 
-    if (nr >= sizeof(table) / sizeof(table[0]) || !table[nr])
-        return -LX_ENOSYS;      /* the kernel reflects only RUNTIME calls */
-    /* Any thread's call (call[7] says a thread made it) is served here:
-       files and output through yod too, since any thread may use the
-       process's Portals endpoint; the lock keeps the channel to yod to
-       one request at a time. */
+    /* Any thread's call (f->cpu says which) is served here: files and
+       output through yod too, since any thread may use the process's
+       Portals endpoint; the lock keeps the channel to yod to one request
+       at a time. */
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
         __builtin_ia32_pause();
-    r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    lx_call = f;
+    lx_sig_thread(f);
+    if (nr == LWK_LX_SIGNALS)
+        r = lx_sig_arrived(f);
+    else if (nr < sizeof(table) / sizeof(table[0]) && table[nr])
+        r = table[nr](a[0], a[1], a[2], a[3], a[4], a[5]);
+    else
+        r = -LX_ENOSYS;         /* the kernel reflects only RUNTIME calls */
+    r = lx_sig_deliver(f, r);   /* a signal's handler may run next */
     __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
     return r;
 }

@@ -64,9 +64,22 @@ long lx_node_readlink(const char *path, char *buf, size_t len);
 void lx_mem_init(void);
 uint64_t lx_mem_free_bytes(void);
 
-/* rt_sys.c: end the process as Linux would for signal `sig`; a limit as
-   getrlimit gives it; what uname says. */
+/* The reflected call being answered (rt.c, under its lock): the
+   program's registers and state as the kernel saved them. */
+struct lwk_lx_frame;
+extern struct lwk_lx_frame *lx_call;
+
+/* rt_signal.c: end the process as Linux would for signal `sig`; a new
+   thread's first call (LWK_LX_FRESH); signals the kernel brought to
+   this thread (LWK_LX_SIGNALS: returns the program's rax); after each
+   call, a pending signal taken (returns the result linux_return gives,
+   0 when the frame was pointed at a handler). */
 __attribute__((noreturn)) void lx_die_by_signal(int sig, const char *why);
+void lx_sig_thread(struct lwk_lx_frame *f);
+long lx_sig_arrived(struct lwk_lx_frame *f);
+long lx_sig_deliver(struct lwk_lx_frame *f, long rax);
+
+/* rt_sys.c: a limit as getrlimit gives it; what uname says. */
 struct lx_rlimit lx_limit(long res);
 #define LX_RELEASE  "6.1.0-qkernel"     /* glibc refuses an old kernel */
 #define LX_VERSION  "Q-Kernel Linux personality"

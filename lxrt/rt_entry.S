@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rt_entry.S: where the kernel reflects a Linux call (kernel/linux.c):
- * rsp (16-aligned) and rdi point at { nr, args[6] } on the runtime's own
- * stack.  The answer goes back with linux_return, which resumes the
+ * rsp (16-aligned) and rdi point at the call's struct lwk_lx_frame
+ * (uapi/abi.h) on the runtime's own stack.  The answer goes back with linux_return, which resumes the
  * program after its syscall instruction.
  */
 /* LWK_SYS_linux_return (LWK_SYSCALL_BASE + 33): rt.c asserts it. */

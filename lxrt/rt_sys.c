@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rt_sys.c: identity, limits, time, signals and the rest of what static
+ * rt_sys.c: identity, limits, time and the rest of what static
  * glibc, libstdc++ and libgfortran ask, answered from what a node knows:
  * the clock page (libc/time.c: no call per reading), the regions the PCT
- * gave (limits, sysinfo), the node's name (uname).  Signals: nothing sends
- * a process one; a program may raise one at itself: ignored, or the
- * default action ends it with 128 + signal as on Linux (abort(): 134 and
- * the job ends, as newlib's abort does).  Handlers are recorded but not
- * run (docs/LINUX.md).
+ * gave (limits, sysinfo), the node's name (uname).  Signals are
+ * rt_signal.c's.
  */
 #include <string.h>
 #include <sys/resource.h>
@@ -252,134 +249,4 @@ long lx_getrusage(LX_ARGS)
     l->stime = (struct lx_timeval){ r.ru_stime.tv_sec, r.ru_stime.tv_usec };
     l->maxrss = r.ru_maxrss;
     return 0;
-}
-
-/* ---- signals ------------------------------------------------------------ */
-
-static struct lx_sigaction act[LX_NSIG + 1];
-static uint64_t blocked;
-
-static const char *sig_name(int sig)
-{
-    static const char *const n[] = { [1] = "SIGHUP", "SIGINT", "SIGQUIT",
-        "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL",
-        "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM" };
-    return sig > 0 && sig < 16 ? n[sig] : "signal";
-}
-
-/* No printf here: it would double the runtime the PCT carries. */
-void lx_die_by_signal(int sig, const char *why)
-{
-    char msg[160];
-    size_t n = strlen(why);
-
-    memcpy(msg, why, n);
-    memcpy(msg + n, " (", 2);
-    n += 2;
-    strcpy(msg + n, sig_name(sig));
-    n += strlen(sig_name(sig));
-    msg[n++] = ' ';
-    if (sig >= 10)
-        msg[n++] = (char)('0' + sig / 10);
-    msg[n++] = (char)('0' + sig % 10);
-    msg[n++] = ')';
-    lwk_sys_abort(128 + sig, (long)msg, (long)n, -1);
-    __builtin_unreachable();
-}
-
-long lx_rt_sigaction(LX_ARGS)
-{
-    a0 = (int)a0;
-    if (a0 < 1 || a0 > LX_NSIG || a3 != 8)
-        return -LX_EINVAL;
-    CHECK(a1, a1 ? sizeof(struct lx_sigaction) : 0);
-    CHECK(a2, a2 ? sizeof(struct lx_sigaction) : 0);
-    if (a2)
-        *(struct lx_sigaction *)a2 = act[a0];
-    if (a1) {
-        if (a0 == 9 || a0 == 19)        /* SIGKILL, SIGSTOP */
-            return -LX_EINVAL;
-        act[a0] = *(const struct lx_sigaction *)a1;
-    }
-    return 0;
-}
-
-long lx_rt_sigprocmask(LX_ARGS)
-{
-    uint64_t set;
-
-    if (a3 != 8)
-        return -LX_EINVAL;
-    CHECK(a1, a1 ? 8 : 0);
-    CHECK(a2, a2 ? 8 : 0);
-    if (a2)
-        *(uint64_t *)a2 = blocked;
-    if (!a1)
-        return 0;
-    set = *(const uint64_t *)a1;
-    switch ((int)a0) {
-    case LX_SIG_BLOCK:   blocked |= set; break;
-    case LX_SIG_UNBLOCK: blocked &= ~set; break;
-    case LX_SIG_SETMASK: blocked = set; break;
-    default:             return -LX_EINVAL;
-    }
-    return 0;
-}
-
-/* A signal the program sent itself. */
-static long deliver(long sig)
-{
-    uint64_t h;
-
-    if (sig == 0)
-        return 0;
-    if (sig < 1 || sig > LX_NSIG)
-        return -LX_EINVAL;
-    h = act[sig].handler;
-    if (sig == LX_SIGABRT && (blocked & (1ull << (sig - 1))))
-        h = LX_SIG_DFL;         /* glibc's abort() unblocks it first */
-    if (h == LX_SIG_IGN)
-        return 0;
-    if (h == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == LX_SIGCONT ||
-                            sig == LX_SIGURG || sig == LX_SIGWINCH))
-        return 0;
-    if (h != LX_SIG_DFL)
-        lx_die_by_signal((int)sig, "a signal handler would run: handlers "
-                                   "are not run on a compute node");
-    lx_die_by_signal((int)sig, "killed by a signal it raised");
-}
-
-long lx_kill(LX_ARGS)
-{
-    if ((int)a0 != 0 && (int)a0 != lxrt.pid)
-        return -LX_ESRCH;
-    return deliver((int)a1);
-}
-
-long lx_tkill(LX_ARGS)
-{
-    return (int)a0 == lxrt.pid ? deliver((int)a1) : -LX_ESRCH;
-}
-
-long lx_tgkill(LX_ARGS)
-{
-    return (int)a0 == lxrt.pid && (int)a1 == lxrt.pid ? deliver((int)a2)
-                                                       : -LX_ESRCH;
-}
-
-/* sigqueue(3) to itself: glibc's aio tells each completion this way
-   (SIGEV_SIGNAL with signal 0 when the aiocb names none: a check that
-   the process is there, which must succeed, or aio_error says ENOSYS
-   for an operation that was done).  The siginfo is Linux's 128 bytes. */
-long lx_rt_sigqueueinfo(LX_ARGS)
-{
-    CHECK(a2, 128);
-    return (int)a0 == lxrt.pid ? deliver((int)a1) : -LX_ESRCH;
-}
-
-long lx_rt_tgsigqueueinfo(LX_ARGS)
-{
-    CHECK(a3, 128);
-    return (int)a0 == lxrt.pid && (int)a1 == lxrt.pid ? deliver((int)a2)
-                                                       : -LX_ESRCH;
 }

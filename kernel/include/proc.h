@@ -63,6 +63,10 @@ struct proc {
     /* The Linux personality (linux.c): lx_entry 0 for a Q-Kernel program. */
     uint64_t lx_entry, lx_stack, lx_rt_fs;  /* the runtime's (linux_setup) */
     uint64_t lx_busy;           /* CPUs in the runtime answering a call */
+    uint64_t lx_sigpend[LWK_LXRT_CPUS]; /* signals sent to each CPU's
+                                   thread, not yet given to the runtime */
+    uint64_t lx_fresh;          /* CPUs whose thread ended: the next one's
+                                   first call says so (LWK_LX_FRESH) */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
     struct proc_debug dbg;      /* debug.c: flags, a held end, a stop */
     struct proc_prof prof;      /* profile.c: its histogram, if sampled */
@@ -139,6 +143,15 @@ void proc_publish_end(struct proc *p, uint32_t reason);
 long linux_syscall(struct trapframe *tf);
 long linux_return(struct trapframe *tf, long result);
 long linux_setup(uint64_t entry, uint64_t stack_top, uint64_t rt_fs);
+long linux_kill(long tid, long sig);
+/* The CPU of p's live thread `tid` (gettid's: its pid names the main
+   thread, on p->home), -ESRCH for any other number. */
+long linux_thread_cpu(struct proc *p, int tid);
+/* linux_sched.c: sched_* calls 142..148, 203, 204 and getcpu. */
+long linux_sched(struct trapframe *tf, uint64_t nr);
+/* On every way back to a process's user mode: hand signals sent to this
+   CPU's thread to its runtime. */
+void linux_signal_check(struct trapframe *tf);
 
 /* Enter user mode with `tf` (trapentry.S). */
 __noreturn void trap_return_to(struct trapframe *tf);

@@ -23,7 +23,7 @@
 #define VEC_E1000E_COUNT 4
 #define VEC_TIMER       0x40
 #define VEC_CALL        0xF0    /* smp_call: run the mailbox's function */
-#define VEC_KICK        0xF1    /* a thread ended its process: CPU 0, look */
+#define VEC_KICK        0xF1    /* look: a thread ended its process (CPU 0), a signal came (linux.c) */
 #define VEC_DBG_STOP    0xF2    /* debug.c: park this CPU's thread */
 #define VEC_SPURIOUS    0xFF
 

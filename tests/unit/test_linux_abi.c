@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/times.h>
+#include <sys/ucontext.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <termios.h>
@@ -131,6 +132,15 @@ static void flags_are_the_hosts(void **s)
     assert_int_equal(LX_SIG_BLOCK, SIG_BLOCK);
     assert_int_equal(LX_SIG_UNBLOCK, SIG_UNBLOCK);
     assert_int_equal(LX_SIG_SETMASK, SIG_SETMASK);
+    assert_int_equal(LX_SIGKILL, SIGKILL);
+    assert_int_equal(LX_SIGSEGV, SIGSEGV);
+    assert_int_equal(LX_SIGSTOP, SIGSTOP);
+    assert_int_equal(LX_SA_SIGINFO, SA_SIGINFO);
+    assert_int_equal(LX_SA_RESTORER, 0x04000000);  /* glibc hides it */
+    assert_int_equal(LX_SA_NODEFER, SA_NODEFER);
+    assert_int_equal(LX_SA_RESETHAND, SA_RESETHAND);
+    assert_int_equal(LX_SI_TKILL, SI_TKILL);
+    assert_int_equal(LX_SS_DISABLE, SS_DISABLE);
     assert_true((void (*)(int))LX_SIG_IGN == SIG_IGN);
     assert_true((void (*)(int))LX_SIG_DFL == SIG_DFL);
     assert_int_equal(LX_FUTEX_WAIT, FUTEX_WAIT);
@@ -201,6 +211,29 @@ static void layouts_are_the_hosts(void **s)
     assert_int_equal(DT_DIR, 4);
     assert_int_equal(DT_REG, 8);
     assert_int_equal(DT_LNK, 10);
+    /* A signal handler's frame (lxrt/rt_signal.c): glibc's ucontext_t
+       begins as the kernel's, its gregs are the sigcontext's registers
+       in order, then the fpstate pointer; siginfo's kill fields. */
+    assert_int_equal(offsetof(struct lx_ucontext, mc), offsetof(ucontext_t, uc_mcontext));
+    assert_int_equal(offsetof(struct lx_ucontext, ss_flags),
+                     offsetof(ucontext_t, uc_stack.ss_flags));
+    assert_int_equal(offsetof(struct lx_ucontext, ss_size),
+                     offsetof(ucontext_t, uc_stack.ss_size));
+    assert_int_equal(offsetof(struct lx_sigcontext, r8), REG_R8 * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, rdi), REG_RDI * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, rax), REG_RAX * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, rsp), REG_RSP * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, rip), REG_RIP * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, eflags), REG_EFL * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, cs), REG_CSGSFS * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, cr2), REG_CR2 * 8);
+    assert_int_equal(offsetof(struct lx_sigcontext, fpstate), offsetof(mcontext_t, fpregs));
+    assert_int_equal(sizeof(struct lx_sigcontext), sizeof(mcontext_t));
+    assert_int_equal(offsetof(struct lx_ucontext, sigmask), offsetof(ucontext_t, uc_sigmask));
+    assert_int_equal(sizeof(struct lx_siginfo), sizeof(siginfo_t));
+    assert_int_equal(offsetof(struct lx_siginfo, code), offsetof(siginfo_t, si_code));
+    assert_int_equal(offsetof(struct lx_siginfo, pid), offsetof(siginfo_t, si_pid));
+    assert_int_equal(offsetof(struct lx_siginfo, uid), offsetof(siginfo_t, si_uid));
 }
 
 int main(void)

@@ -143,6 +143,31 @@ struct lwk_lxrt_trailer {
 #define LWK_LXRT_CPUS           8
 #define LWK_LXRT_STACK_PER_CPU  32768
 
+/* A reflected call as the runtime finds it at the top of its CPU's slice
+   (kernel/linux.c's struct lx_frame): the call, the program's registers
+   (the kernel's trapframe order), %fs base and x87/SSE state (FXSAVE).
+   The runtime may rewrite regs and fpu (a signal handler's frame,
+   rt_sigreturn); linux_return checks them as a signal return would. */
+struct lwk_lx_frame {
+    uint64_t nr, arg[6];
+    uint64_t cpu;                   /* the CPU, so the thread, that made
+                                       it; | LWK_LX_FRESH: the first call
+                                       of a new thread on that CPU */
+    struct {
+        uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+        uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+        uint64_t vector, error;
+        uint64_t rip, cs, rflags, rsp, ss;
+    } regs;
+    uint64_t fs, pad;
+    uint8_t fpu[512];
+};
+#define LWK_LX_FRESH    (1ULL << 63)
+/* nr of a call the program did not make: signals were sent to this
+   thread (linux_kill); arg[0] is the set (bit sig - 1).  The program was
+   interrupted, or is leaving a call, with regs as they are. */
+#define LWK_LX_SIGNALS  0x10000
+
 /* proc_heap flags */
 #define LWK_HEAP_EXEC       1   /* executable; may lie below the text */
 
