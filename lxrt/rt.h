@@ -68,6 +68,10 @@ uint64_t lx_mem_free_bytes(void);
    program's registers and state as the kernel saved them. */
 struct lwk_lx_frame;
 extern struct lwk_lx_frame *lx_call;
+/* Sleep, with the lock let go, until a signal is sent to the calling
+   thread or ns pass (or sooner: look again); the signals sent (bit
+   sig - 1). */
+uint64_t lx_sleep(uint64_t ns);
 
 /* rt_signal.c: end the process as Linux would for signal `sig`; a new
    thread's first call (LWK_LX_FRESH); signals the kernel brought to
@@ -79,7 +83,9 @@ void lx_sig_thread(struct lwk_lx_frame *f);
 long lx_sig_arrived(struct lwk_lx_frame *f);
 long lx_sig_deliver(struct lwk_lx_frame *f, long rax);
 
-/* rt_sys.c: a limit as getrlimit gives it; what uname says. */
+/* rt_sys.c: a clock's time in ns (-LX_EINVAL for a clock we have no
+   timers on); a limit as getrlimit gives it; what uname says. */
+long lx_clock_ns(long clk, uint64_t *ns);
 struct lx_rlimit lx_limit(long res);
 #define LX_RELEASE  "6.1.0-qkernel"     /* glibc refuses an old kernel */
 #define LX_VERSION  "Q-Kernel Linux personality"

@@ -152,6 +152,16 @@ static long now(long clk, struct timespec *t)
     }
 }
 
+long lx_clock_ns(long clk, uint64_t *ns)
+{
+    struct timespec t;
+
+    if (now(clk, &t) < 0)
+        return -LX_EINVAL;
+    *ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    return 0;
+}
+
 long lx_clock_gettime(LX_ARGS)
 {
     struct timespec t;
