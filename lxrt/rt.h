@@ -82,6 +82,10 @@ __attribute__((noreturn)) void lx_die_by_signal(int sig, const char *why);
 void lx_sig_thread(struct lwk_lx_frame *f);
 long lx_sig_arrived(struct lwk_lx_frame *f);
 long lx_sig_deliver(struct lwk_lx_frame *f, long rax);
+/* Sleep until CLOCK_MONOTONIC time `end` (ns): 0, or -LX_EINTR when a
+   signal the thread does not block came first (its handler runs after
+   the call). */
+long lx_sig_sleep(uint64_t end);
 
 /* rt_sys.c: a clock's time in ns (-LX_EINVAL for a clock we have no
    timers on); a limit as getrlimit gives it; what uname says. */

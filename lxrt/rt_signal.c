@@ -299,6 +299,19 @@ static uint64_t mono_ns(void)
     return ns;
 }
 
+long lx_sig_sleep(uint64_t end)
+{
+    int t = self();
+    uint64_t now;
+
+    while (!deliverable(t)) {
+        if ((now = mono_ns()) >= end)
+            return 0;
+        thr[t].pending |= lx_sleep(end - now);
+    }
+    return -LX_EINTR;
+}
+
 /* With the thread's mask `mask` until a signal it does not block comes;
    then its handler runs with the mask as it was (given back when the
    handler returns) and the call returns EINTR, as Linux's. */

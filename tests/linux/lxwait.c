@@ -6,7 +6,8 @@
  * results, signal and errno names, whether a time was long enough.
  *
  *   alarm(1) + pause(): the handler ran, pause -1 EINTR; alarm's return
- *   (the seconds left, rounded);
+ *   (the seconds left, rounded); nanosleep(3 s) ended by alarm(1): -1
+ *   EINTR, the handler ran, the remainder about 2 s;
  *   SIGUSR1 blocked, tgkill to itself, sigtimedwait takes it (siginfo's
  *   si_signo); sigwait of a signal already pending; sigtimedwait with
  *   nothing coming and 100 ms: EAGAIN after at least 100 ms; a bad
@@ -86,6 +87,25 @@ static void alarm_pause(void)
     left = alarm(0);
     printf("alarm(0) after alarm(5) says %u s were left\n", left);
     printf("alarm(0) again: %u\n", alarm(0));
+}
+
+static void sleep_interrupted(void)
+{
+    struct timespec d = { 3, 0 }, rem = { 0, 0 };
+    double t0 = now_ms();
+    int rc, e;
+
+    alarms = 0;
+    alarm(1);
+    rc = nanosleep(&d, &rem);
+    e = errno;
+    printf("nanosleep(3 s) with alarm(1): %d %s, handler ran %d time(s)\n",
+           rc, e == EINTR ? "EINTR" : strerror(e), (int)alarms);
+    check("it slept >= 1 s and < 3 s", now_ms() - t0 >= 999 &&
+          now_ms() - t0 < 2900);
+    check("the remainder is 1 .. 2.1 s", rem.tv_sec * 1e3 +
+          rem.tv_nsec / 1e6 >= 1000 && rem.tv_sec * 1e3 +
+          rem.tv_nsec / 1e6 <= 2100);
 }
 
 static void timed_waits(void)
@@ -239,6 +259,7 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     alarm_pause();
+    sleep_interrupted();
     timed_waits();
     interval_timer();
     posix_timers();
