@@ -119,7 +119,7 @@ long linux_timer(long id, uint64_t uset, uint64_t uold)
     struct lwk_lx_timer set, old;
     struct lx_timer *t;
     long cpu = me;
-    uint64_t now;
+    uint64_t now, next;
 
     if (!p->lx_entry || id < 0 || id >= LWK_LX_TIMERS || me >= LWK_LXRT_CPUS)
         return -EINVAL;
@@ -140,12 +140,12 @@ long linux_timer(long id, uint64_t uset, uint64_t uold)
             .deadline = set.value_ns ? deadline_in(now, set.value_ns) : 0,
             .interval = set.interval_ns, .sig = set.sig, .cpu = (int)cpu,
         };
-    timers_scan(p, (int)cpu);
+    next = timers_scan(p, me);
     spin_unlock(&p->lx_timer_lock);
     if (uset && set.value_ns && cpu != me)      /* armed there on its way */
         apic_send_ipi(cpus[cpu].apic_id, ICR_FIXED | VEC_KICK);
-    else if (uset && set.value_ns)
-        timer_set(TIMER_LXSIG, t->deadline, NULL);
+    if (uset)                   /* a cancelled one must not wake the CPU */
+        timer_set_exact(TIMER_LXSIG, next == UINT64_MAX ? 0 : next, NULL);
     return uold ? copy_to_user(p, uold, &old, sizeof(old)) : 0;
 }
 

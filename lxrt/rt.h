@@ -90,6 +90,8 @@ long lx_sig_sleep(uint64_t end);
 /* rt_sys.c: a clock's time in ns (-LX_EINVAL for a clock we have no
    timers on); a limit as getrlimit gives it; what uname says. */
 long lx_clock_ns(long clk, uint64_t *ns);
+/* A checked time (sec >= 0, 0 <= frac_ns < 1 s) in ns, saturating. */
+uint64_t lx_ts_ns(int64_t sec, int64_t frac_ns);
 struct lx_rlimit lx_limit(long res);
 #define LX_RELEASE  "6.1.0-qkernel"     /* glibc refuses an old kernel */
 #define LX_VERSION  "Q-Kernel Linux personality"

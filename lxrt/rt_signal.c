@@ -360,8 +360,7 @@ long lx_rt_sigtimedwait(LX_ARGS)
                ts->tv_nsec >= 1000000000))
         return -LX_EINVAL;
     if (ts)
-        end = mono_ns() + (uint64_t)ts->tv_sec * 1000000000u +
-              (uint64_t)ts->tv_nsec;
+        end = mono_ns() + lx_ts_ns(ts->tv_sec, ts->tv_nsec);
     for (;;) {
         if (thr[t].pending & set) {
             sig = __builtin_ctzll(thr[t].pending & set) + 1;

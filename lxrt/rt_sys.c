@@ -152,6 +152,13 @@ static long now(long clk, struct timespec *t)
     }
 }
 
+uint64_t lx_ts_ns(int64_t sec, int64_t frac_ns)
+{
+    if ((uint64_t)sec >= UINT64_MAX / 1000000000u - 1)
+        return UINT64_MAX / 2;  /* centuries: as good as never */
+    return (uint64_t)sec * 1000000000u + (uint64_t)frac_ns;
+}
+
 long lx_clock_ns(long clk, uint64_t *ns)
 {
     struct timespec t;
@@ -219,7 +226,7 @@ long lx_clock_nanosleep(LX_ARGS)
     if (r->tv_nsec < 0 || r->tv_nsec >= 1000000000 || r->tv_sec < 0 ||
         lx_clock_ns(a0, &t) < 0 || lx_clock_ns(LX_CLOCK_MONOTONIC, &start))
         return -LX_EINVAL;
-    ns = (uint64_t)r->tv_sec * 1000000000u + (uint64_t)r->tv_nsec;
+    ns = lx_ts_ns(r->tv_sec, r->tv_nsec);
     if (a1 & LX_TIMER_ABSTIME)
         ns = ns > t ? ns - t : 0;
     end = start + ns;

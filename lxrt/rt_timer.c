@@ -48,7 +48,7 @@ static int tv_ok(const struct lx_timeval *t)
 
 static uint64_t tv_ns(const struct lx_timeval *t)
 {
-    return (uint64_t)t->tv_sec * NS + (uint64_t)t->tv_usec * 1000;
+    return lx_ts_ns(t->tv_sec, t->tv_usec * 1000);
 }
 
 /* The seconds left, rounded as Linux's alarm rounds them. */
@@ -167,7 +167,7 @@ static int ts_ok(const struct lx_timespec *t)
 
 static uint64_t ts_ns(const struct lx_timespec *t)
 {
-    return (uint64_t)t->tv_sec * NS + (uint64_t)t->tv_nsec;
+    return lx_ts_ns(t->tv_sec, t->tv_nsec);
 }
 
 static void itimerspec_out(struct lx_itimerspec *out,
