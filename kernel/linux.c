@@ -187,6 +187,7 @@ static long lx_exit(struct trapframe *tf)
     /* Signals still pending die with the thread; the next thread on
        this CPU starts with none (the runtime's too: LWK_LX_FRESH). */
     if (this_cpu()->id < LWK_LXRT_CPUS) {
+        linux_timers_leave(p, this_cpu()->id);
         __atomic_store_n(&p->lx_sigpend[this_cpu()->id], 0, __ATOMIC_RELEASE);
         __atomic_or_fetch(&p->lx_fresh, 1ULL << this_cpu()->id,
                           __ATOMIC_RELEASE);
@@ -389,6 +390,12 @@ static long reflect(struct trapframe *tf, struct proc *p)
    it when its linux_return comes back this way. */
 #define LINUX_NSIG      64
 
+void linux_post(struct proc *p, int cpu, int sig)
+{
+    __atomic_or_fetch(&p->lx_sigpend[cpu], 1ULL << (sig - 1),
+                      __ATOMIC_ACQ_REL);
+}
+
 long linux_kill(long tid, long sig)
 {
     struct proc *p = current;
@@ -404,8 +411,7 @@ long linux_kill(long tid, long sig)
         return 0;
     if (cpu >= LWK_LXRT_CPUS)
         return -EAGAIN;                 /* no runtime slice: none to run it */
-    __atomic_or_fetch(&p->lx_sigpend[cpu], 1ULL << (sig - 1),
-                      __ATOMIC_ACQ_REL);
+    linux_post(p, (int)cpu, (int)sig);
     if (cpu != this_cpu()->id)
         apic_send_ipi(cpus[cpu].apic_id, ICR_FIXED | VEC_KICK);
     return 0;
@@ -417,8 +423,10 @@ void linux_signal_check(struct trapframe *tf)
     int cpu = this_cpu()->id;
     uint64_t call[7] = { LWK_LX_SIGNALS };
 
-    if (!p || !p->lx_entry || !(tf->cs & 3) || cpu >= LWK_LXRT_CPUS ||
-        (__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1) ||
+    if (!p || !p->lx_entry || !(tf->cs & 3) || cpu >= LWK_LXRT_CPUS)
+        return;
+    linux_timers_due(p, cpu);           /* a timer's interrupt, maybe */
+    if ((__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1) ||
         !__atomic_load_n(&p->lx_sigpend[cpu], __ATOMIC_ACQUIRE))
         return;
     call[1] = __atomic_exchange_n(&p->lx_sigpend[cpu], 0, __ATOMIC_ACQ_REL);

@@ -268,6 +268,16 @@ static long sys_linux_kill(struct trapframe *tf)
     return linux_kill((long)A0(tf), (long)A1(tf));
 }
 
+static long sys_linux_timer(struct trapframe *tf)
+{
+    return linux_timer((long)A0(tf), A1(tf), A2(tf));
+}
+
+static long sys_linux_sigwait(struct trapframe *tf)
+{
+    return linux_sigwait(A0(tf), A1(tf));
+}
+
 static long sys_node_stop(struct trapframe *tf)
 {
     machine_exit_on_stop = true;    /* the PCT asked: leave QEMU too */

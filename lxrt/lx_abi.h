@@ -94,6 +94,7 @@ enum { LX_ERRNO_LIST(LX_ERRNO_ENUM) };
 #define LX_SIGCONT      18
 #define LX_SIGURG       23
 #define LX_SIGWINCH     28
+#define LX_SIGALRM      14
 #define LX_NSIG         64
 #define LX_SIG_BLOCK    0
 #define LX_SIG_UNBLOCK  1
@@ -227,6 +228,23 @@ struct lx_siginfo {             /* 128 bytes; a kill's fields */
     uint32_t uid;
     uint8_t rest[104];
 };
+
+/* Timers (setitimer, timer_create). */
+#define LX_ITIMER_REAL      0
+#define LX_ITIMER_VIRTUAL   1
+#define LX_ITIMER_PROF      2
+struct lx_itimerval { struct lx_timeval interval, value; };
+struct lx_itimerspec { struct lx_timespec interval, value; };
+struct lx_sigevent {            /* 64 bytes; the kernel's */
+    uint64_t value;
+    int32_t signo, notify;
+    int32_t tid;                /* SIGEV_THREAD_ID's */
+    uint8_t rest[44];
+};
+#define LX_SIGEV_SIGNAL     0
+#define LX_SIGEV_NONE       1
+#define LX_SIGEV_THREAD     2
+#define LX_SIGEV_THREAD_ID  4
 
 struct lx_rt_sigframe {
     uint64_t pretcode;          /* sa_restorer: the handler returns there */

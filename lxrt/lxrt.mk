@@ -10,7 +10,7 @@
 
 LXRT_BASE   := 0x7e000000
 LXRT_SRCS   := lxrt/rt.c lxrt/rt_mem.c lxrt/rt_file.c lxrt/rt_fd.c \
-               lxrt/rt_aio.c lxrt/rt_sys.c lxrt/rt_signal.c lxrt/rt_proc.c \
+               lxrt/rt_aio.c lxrt/rt_sys.c lxrt/rt_signal.c lxrt/rt_timer.c lxrt/rt_proc.c \
                lxrt/rt_procio.c lxrt/rt_procfiles.c lxrt/rt_cpuinfo.c \
                lxrt/rt_fmt.c lxrt/rt_entry.S
 LXRT_ELF    := $(BUILD)/lxrt/lxrt.elf
@@ -58,14 +58,16 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxdir $(LX_TEST_OUT)/lxproc \
                 $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout \
                 $(LX_TEST_OUT)/lxpfs $(LX_TEST_OUT)/lxaio \
-                $(LX_TEST_OUT)/lxpaio $(LX_TEST_OUT)/lxsig
+                $(LX_TEST_OUT)/lxpaio $(LX_TEST_OUT)/lxsig \
+                $(LX_TEST_OUT)/lxwait
 LX_FLAGS     := -O2 -g -Wall
 
 # Plain C programs of tests/linux/, gcc -static as a user would: lxdir
 # (directories, dup), lxaio (Linux's native AIO through the raw system
 # calls), lxpaio (glibc's POSIX aio, its helper thread and futexes), lxpfs
-# (a striped file's calls, suite-io), lxsig (signals to threads, affinity).
-LX_PLAIN := lxc lxdir lxaio lxpaio lxpfs lxsig
+# (a striped file's calls, suite-io), lxsig (signals to threads, affinity),
+# lxwait (waiting for signals, timers that send them).
+LX_PLAIN := lxc lxdir lxaio lxpaio lxpfs lxsig lxwait
 $(addprefix $(LX_TEST_OUT)/,$(LX_PLAIN)): $(LX_TEST_OUT)/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)

@@ -30,11 +30,22 @@ static const lx_fn table[] = {
 };
 
 struct lwk_lx_frame *lx_call;
+static int lock;                /* one call at a time, from any CPU */
+
+static void lock_calls(void)
+{
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+        __builtin_ia32_pause();
+}
+
+static void unlock_calls(void)
+{
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}
 
 long lxrt_dispatch(struct lwk_lx_frame *f);
 long lxrt_dispatch(struct lwk_lx_frame *f)
 {
-    static int lock;            /* one call at a time, from any CPU */
     const long *a = (const long *)f->arg;
     uint64_t nr = f->nr;
     long r;
@@ -43,8 +54,7 @@ long lxrt_dispatch(struct lwk_lx_frame *f)
        output through yod too, since any thread may use the process's
        Portals endpoint; the lock keeps the channel to yod to one request
        at a time. */
-    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-        __builtin_ia32_pause();
+    lock_calls();
     lx_call = f;
     lx_sig_thread(f);
     if (nr == LWK_LX_SIGNALS)
@@ -54,8 +64,22 @@ long lxrt_dispatch(struct lwk_lx_frame *f)
     else
         r = -LX_ENOSYS;         /* the kernel reflects only RUNTIME calls */
     r = lx_sig_deliver(f, r);   /* a signal's handler may run next */
-    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+    unlock_calls();
     return r;
+}
+
+/* The other threads' calls go on while this one sleeps: the signal that
+   ends the wait is sent by one of them. */
+uint64_t lx_sleep(uint64_t ns)
+{
+    struct lwk_lx_frame *f = lx_call;
+    uint64_t sent = 0;
+
+    unlock_calls();
+    lwk_sys_linux_sigwait((long)ns, (long)&sent);
+    lock_calls();
+    lx_call = f;
+    return sent;
 }
 
 int lx_ok(uint64_t p, uint64_t len)

@@ -68,6 +68,10 @@ uint64_t lx_mem_free_bytes(void);
    program's registers and state as the kernel saved them. */
 struct lwk_lx_frame;
 extern struct lwk_lx_frame *lx_call;
+/* Sleep, with the lock let go, until a signal is sent to the calling
+   thread or ns pass (or sooner: look again); the signals sent (bit
+   sig - 1). */
+uint64_t lx_sleep(uint64_t ns);
 
 /* rt_signal.c: end the process as Linux would for signal `sig`; a new
    thread's first call (LWK_LX_FRESH); signals the kernel brought to
@@ -78,8 +82,16 @@ __attribute__((noreturn)) void lx_die_by_signal(int sig, const char *why);
 void lx_sig_thread(struct lwk_lx_frame *f);
 long lx_sig_arrived(struct lwk_lx_frame *f);
 long lx_sig_deliver(struct lwk_lx_frame *f, long rax);
+/* Sleep until CLOCK_MONOTONIC time `end` (ns): 0, or -LX_EINTR when a
+   signal the thread does not block came first (its handler runs after
+   the call). */
+long lx_sig_sleep(uint64_t end);
 
-/* rt_sys.c: a limit as getrlimit gives it; what uname says. */
+/* rt_sys.c: a clock's time in ns (-LX_EINVAL for a clock we have no
+   timers on); a limit as getrlimit gives it; what uname says. */
+long lx_clock_ns(long clk, uint64_t *ns);
+/* A checked time (sec >= 0, 0 <= frac_ns < 1 s) in ns, saturating. */
+uint64_t lx_ts_ns(int64_t sec, int64_t frac_ns);
 struct lx_rlimit lx_limit(long res);
 #define LX_RELEASE  "6.1.0-qkernel"     /* glibc refuses an old kernel */
 #define LX_VERSION  "Q-Kernel Linux personality"

@@ -32,6 +32,8 @@
 static struct lx_sigaction act[LX_NSIG + 1];
 static struct {
     uint64_t blocked, pending;
+    uint64_t saved;             /* rt_sigsuspend's caller's mask, */
+    int restore;                /* given back after its handler runs */
 } thr[LWK_LXRT_CPUS];
 
 /* The thread whose call is being answered. */
@@ -170,7 +172,7 @@ long lx_rt_tgsigqueueinfo(LX_ARGS)
 void lx_sig_thread(struct lwk_lx_frame *f)
 {
     if (f->cpu & LWK_LX_FRESH)  /* a new thread: nothing of the last one's */
-        thr[self()].blocked = thr[self()].pending = 0;
+        memset(&thr[self()], 0, sizeof(thr[0]));
 }
 
 long lx_sig_arrived(struct lwk_lx_frame *f)
@@ -230,7 +232,7 @@ static long run_handler(struct lwk_lx_frame *f, int sig, long rax)
     fr->uc.flags = LX_UC_SIGCONTEXT_SS | LX_UC_STRICT_RESTORE_SS;
     fr->uc.ss_flags = LX_SS_DISABLE;
     fr->uc.mc = saved(f, rax, fp);
-    fr->uc.sigmask = *blocked;
+    fr->uc.sigmask = thr[self()].restore ? thr[self()].saved : *blocked;
     fr->info.signo = sig;
     fr->info.code = LX_SI_TKILL;
     fr->info.pid = (int32_t)lxrt.pid;
@@ -248,28 +250,133 @@ static long run_handler(struct lwk_lx_frame *f, int sig, long rax)
     return 0;                   /* the handler's rax */
 }
 
-static int ignored_by_default(int sig)
+static int ignored(int sig)
 {
-    return sig == LX_SIGCHLD || sig == LX_SIGCONT || sig == LX_SIGURG ||
-           sig == LX_SIGWINCH;
+    uint64_t h = act[sig].handler;
+
+    return h == LX_SIG_IGN || (h == LX_SIG_DFL &&
+           (sig == LX_SIGCHLD || sig == LX_SIGCONT || sig == LX_SIGURG ||
+            sig == LX_SIGWINCH));
+}
+
+/* Thread t's pending signals it does not block, the ignored ones
+   dropped: what lx_sig_deliver will act on. */
+static uint64_t deliverable(int t)
+{
+    uint64_t ready = thr[t].pending & ~thr[t].blocked;
+
+    for (int sig = 1; sig <= LX_NSIG; sig++)
+        if ((ready & BIT(sig)) && ignored(sig))
+            thr[t].pending &= ~BIT(sig);
+    return thr[t].pending & ~thr[t].blocked;
 }
 
 long lx_sig_deliver(struct lwk_lx_frame *f, long rax)
 {
-    uint64_t ready, h;
+    uint64_t ready;
     int t = self(), sig;
 
-    while ((ready = thr[t].pending & ~thr[t].blocked)) {
+    if ((ready = deliverable(t))) {
         sig = __builtin_ctzll(ready) + 1;
         thr[t].pending &= ~BIT(sig);
-        h = act[sig].handler;
-        if (h == LX_SIG_IGN || (h == LX_SIG_DFL && ignored_by_default(sig)))
-            continue;
-        if (h == LX_SIG_DFL)
+        if (act[sig].handler == LX_SIG_DFL)
             lx_die_by_signal(sig, "killed by a signal");
-        return run_handler(f, sig, rax);
+        rax = run_handler(f, sig, rax);     /* its frame has saved */
+    } else if (thr[t].restore) {
+        thr[t].blocked = thr[t].saved;
     }
+    thr[t].restore = 0;
     return rax;
+}
+
+/* ---- waiting for one ---------------------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+    uint64_t ns = 0;
+
+    lx_clock_ns(LX_CLOCK_MONOTONIC, &ns);
+    return ns;
+}
+
+long lx_sig_sleep(uint64_t end)
+{
+    int t = self();
+    uint64_t now;
+
+    while (!deliverable(t)) {
+        if ((now = mono_ns()) >= end)
+            return 0;
+        thr[t].pending |= lx_sleep(end - now);
+    }
+    return -LX_EINTR;
+}
+
+/* With the thread's mask `mask` until a signal it does not block comes;
+   then its handler runs with the mask as it was (given back when the
+   handler returns) and the call returns EINTR, as Linux's. */
+static long suspend(uint64_t mask)
+{
+    int t = self();
+
+    thr[t].saved = thr[t].blocked;
+    thr[t].restore = 1;
+    thr[t].blocked = mask & ~UNBLOCKABLE;
+    while (!deliverable(t))
+        thr[t].pending |= lx_sleep(UINT64_MAX);
+    return -LX_EINTR;
+}
+
+long lx_rt_sigsuspend(LX_ARGS)
+{
+    if (a1 != 8)
+        return -LX_EINVAL;
+    CHECK(a0, 8);
+    return suspend(*(const uint64_t *)a0);
+}
+
+long lx_pause(LX_ARGS)
+{
+    return suspend(thr[self()].blocked);
+}
+
+/* rt_sigtimedwait(set, info, timeout, 8): sigwait, sigwaitinfo and
+   sigtimedwait.  A signal of the set is taken (blocked or not, as on
+   Linux) and returned; another that runs a handler ends the wait with
+   EINTR; the timeout with EAGAIN. */
+long lx_rt_sigtimedwait(LX_ARGS)
+{
+    const struct lx_timespec *ts = (const struct lx_timespec *)a2;
+    uint64_t set, end = UINT64_MAX, now;
+    int t = self(), sig;
+
+    if (a3 != 8)
+        return -LX_EINVAL;
+    CHECK(a0, 8);
+    CHECK(a1, a1 ? sizeof(struct lx_siginfo) : 0);
+    CHECK(a2, a2 ? sizeof(*ts) : 0);
+    set = *(const uint64_t *)a0 & ~UNBLOCKABLE;
+    if (ts && (ts->tv_sec < 0 || ts->tv_nsec < 0 ||
+               ts->tv_nsec >= 1000000000))
+        return -LX_EINVAL;
+    if (ts)
+        end = mono_ns() + lx_ts_ns(ts->tv_sec, ts->tv_nsec);
+    for (;;) {
+        if (thr[t].pending & set) {
+            sig = __builtin_ctzll(thr[t].pending & set) + 1;
+            thr[t].pending &= ~BIT(sig);
+            if (a1)
+                *(struct lx_siginfo *)a1 = (struct lx_siginfo){
+                    .signo = sig, .code = LX_SI_TKILL,
+                    .pid = (int32_t)lxrt.pid };
+            return sig;
+        }
+        if (deliverable(t) & ~set)
+            return -LX_EINTR;           /* its handler runs next */
+        if ((now = mono_ns()) >= end)
+            return -LX_EAGAIN;
+        thr[t].pending |= lx_sleep(end - now);
+    }
 }
 
 /* The handler returned to sa_restorer, which made this call with rsp at

@@ -152,6 +152,23 @@ static long now(long clk, struct timespec *t)
     }
 }
 
+uint64_t lx_ts_ns(int64_t sec, int64_t frac_ns)
+{
+    if ((uint64_t)sec >= UINT64_MAX / 1000000000u - 1)
+        return UINT64_MAX / 2;  /* centuries: as good as never */
+    return (uint64_t)sec * 1000000000u + (uint64_t)frac_ns;
+}
+
+long lx_clock_ns(long clk, uint64_t *ns)
+{
+    struct timespec t;
+
+    if (now(clk, &t) < 0)
+        return -LX_EINVAL;
+    *ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    return 0;
+}
+
 long lx_clock_gettime(LX_ARGS)
 {
     struct timespec t;
@@ -196,26 +213,31 @@ long lx_time(LX_ARGS)
     return t.tv_sec;
 }
 
+/* Until the time or a signal whose handler runs (EINTR, and a relative
+   sleep's remainder in *rem, as Linux's); the CPU halts meanwhile. */
 long lx_clock_nanosleep(LX_ARGS)
 {
     const struct lx_timespec *r = (const struct lx_timespec *)a2;
-    struct timespec t, d;
+    uint64_t t, start, end, ns;
+    long rc;
 
     CHECK(a2, sizeof(*r));
     CHECK(a3, a3 ? sizeof(*r) : 0);
     if (r->tv_nsec < 0 || r->tv_nsec >= 1000000000 || r->tv_sec < 0 ||
-        now(a0, &t) < 0)
+        lx_clock_ns(a0, &t) < 0 || lx_clock_ns(LX_CLOCK_MONOTONIC, &start))
         return -LX_EINVAL;
-    d = (struct timespec){ r->tv_sec, r->tv_nsec };
-    if (a1 & LX_TIMER_ABSTIME) {
-        int64_t ns = (r->tv_sec - t.tv_sec) * 1000000000LL +
-                     (r->tv_nsec - t.tv_nsec);
-        if (ns <= 0)
-            return 0;
-        d = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
+    ns = lx_ts_ns(r->tv_sec, r->tv_nsec);
+    if (a1 & LX_TIMER_ABSTIME)
+        ns = ns > t ? ns - t : 0;
+    end = start + ns;
+    rc = lx_sig_sleep(end);
+    if (rc < 0 && a3 && !(a1 & LX_TIMER_ABSTIME)) {
+        lx_clock_ns(LX_CLOCK_MONOTONIC, &t);
+        ns = end > t ? end - t : 0;
+        *(struct lx_timespec *)a3 = (struct lx_timespec){
+            (int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u) };
     }
-    nanosleep(&d, NULL);        /* nothing interrupts it */
-    return 0;
+    return rc;
 }
 
 long lx_nanosleep(LX_ARGS)

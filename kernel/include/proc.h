@@ -68,6 +68,16 @@ struct proc {
     uint64_t lx_fresh;          /* CPUs whose thread ended: the next one's
                                    first call says so (LWK_LX_FRESH) */
     uint64_t lx_logged[LINUX_NR_MAX / 64];  /* unknown numbers logged */
+    /* Its timers (linux_timer.c), under lx_timer_lock: each expires on
+       the CPU of the thread its signal goes to; lx_timer_cpus, the CPUs
+       with one armed. */
+    struct lx_timer {
+        uint64_t deadline, interval;    /* clock_ns; 0: disarmed, once */
+        int32_t sig, cpu;
+        uint32_t overrun;               /* timer_getoverrun's */
+    } lx_timers[LWK_LX_TIMERS];
+    uint64_t lx_timer_cpus;
+    spinlock_t lx_timer_lock;
     struct proc_debug dbg;      /* debug.c: flags, a held end, a stop */
     struct proc_prof prof;      /* profile.c: its histogram, if sampled */
     struct proc_pmu pmu;        /* pmu.c: its counts, if counted */
@@ -144,6 +154,15 @@ long linux_syscall(struct trapframe *tf);
 long linux_return(struct trapframe *tf, long result);
 long linux_setup(uint64_t entry, uint64_t stack_top, uint64_t rt_fs);
 long linux_kill(long tid, long sig);
+/* Signal sig pending for p's thread on `cpu` (no kick: the caller's). */
+void linux_post(struct proc *p, int cpu, int sig);
+/* linux_timer.c: the linux_timer and linux_sigwait calls; p's timers due
+   on this CPU turned into pending signals (on every way back to user
+   mode); a thread leaving this CPU hands its timers to the main thread. */
+long linux_timer(long id, uint64_t uset, uint64_t uold);
+long linux_sigwait(uint64_t ns, uint64_t usent);
+void linux_timers_due(struct proc *p, int cpu);
+void linux_timers_leave(struct proc *p, int cpu);
 /* The CPU of p's live thread `tid` (gettid's: its pid names the main
    thread, on p->home), -ESRCH for any other number. */
 long linux_thread_cpu(struct proc *p, int tid);

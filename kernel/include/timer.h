@@ -59,6 +59,7 @@ extern const char *tsc_source;
    runs in interrupt context once that time has passed.  0 disarms. */
 enum timer_slot {
     TIMER_ONESHOT, TIMER_QUANTUM, TIMER_NET, TIMER_WAKE, TIMER_PROFILE,
+    TIMER_LXSIG,
     TIMER_NSLOTS
 };
 /* Each CPU has its own LAPIC timer and slots (struct cpu): timer_set and

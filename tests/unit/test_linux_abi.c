@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/time.h>
 #include <sys/times.h>
 #include <sys/ucontext.h>
 #include <sys/uio.h>
@@ -129,6 +130,14 @@ static void flags_are_the_hosts(void **s)
     assert_int_equal(LX_SIGCONT, SIGCONT);
     assert_int_equal(LX_SIGURG, SIGURG);
     assert_int_equal(LX_SIGWINCH, SIGWINCH);
+    assert_int_equal(LX_SIGALRM, SIGALRM);
+    assert_int_equal(LX_ITIMER_REAL, ITIMER_REAL);
+    assert_int_equal(LX_ITIMER_VIRTUAL, ITIMER_VIRTUAL);
+    assert_int_equal(LX_ITIMER_PROF, ITIMER_PROF);
+    assert_int_equal(LX_SIGEV_SIGNAL, SIGEV_SIGNAL);
+    assert_int_equal(LX_SIGEV_NONE, SIGEV_NONE);
+    assert_int_equal(LX_SIGEV_THREAD, SIGEV_THREAD);
+    assert_int_equal(LX_SIGEV_THREAD_ID, SIGEV_THREAD_ID);
     assert_int_equal(LX_SIG_BLOCK, SIG_BLOCK);
     assert_int_equal(LX_SIG_UNBLOCK, SIG_UNBLOCK);
     assert_int_equal(LX_SIG_SETMASK, SIG_SETMASK);
@@ -234,6 +243,15 @@ static void layouts_are_the_hosts(void **s)
     assert_int_equal(offsetof(struct lx_siginfo, code), offsetof(siginfo_t, si_code));
     assert_int_equal(offsetof(struct lx_siginfo, pid), offsetof(siginfo_t, si_pid));
     assert_int_equal(offsetof(struct lx_siginfo, uid), offsetof(siginfo_t, si_uid));
+    /* setitimer's and timer_settime's: the interval first, then the
+       value; timer_create's sigevent (_sigev_un._tid is glibc's
+       name for the kernel's tid). */
+    SAME(lx_itimerval, itimerval, value, it_value);
+    SAME(lx_itimerspec, itimerspec, value, it_value);
+    SAME(lx_sigevent, sigevent, signo, sigev_signo);
+    assert_int_equal(offsetof(struct lx_sigevent, notify), offsetof(struct sigevent, sigev_notify));
+    assert_int_equal(offsetof(struct lx_sigevent, tid),
+                     offsetof(struct sigevent, _sigev_un._tid));
 }
 
 int main(void)

@@ -168,6 +168,21 @@ struct lwk_lx_frame {
    interrupted, or is leaving a call, with regs as they are. */
 #define LWK_LX_SIGNALS  0x10000
 
+/* A Linux process's timers that send signals (kernel/linux_timer.c, the
+   linux_timer call): LWK_LX_ITIMER_REAL is alarm's and setitimer's
+   ITIMER_REAL, the others the runtime's timer_create timers.  Times in
+   ns: value until the next expiry (0: disarmed), then every interval
+   (0: once).  sig 0 sends nothing (SIGEV_NONE); tid the thread it goes
+   to (0: the caller); overrun, read only: the expiries the last signal
+   stood for, less one (timer_getoverrun). */
+#define LWK_LX_TIMERS       16
+#define LWK_LX_ITIMER_REAL  0
+struct lwk_lx_timer {
+    uint64_t value_ns, interval_ns;
+    int32_t sig, tid;
+    uint32_t overrun, pad;
+};
+
 /* proc_heap flags */
 #define LWK_HEAP_EXEC       1   /* executable; may lie below the text */
 
