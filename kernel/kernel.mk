@@ -10,7 +10,7 @@ KERNEL_SRCS := kernel/main.c kernel/console.c kernel/fbcon.c kernel/printf.c ker
                kernel/gdt.c kernel/trap.c kernel/trapentry.S kernel/ksym.c \
                kernel/panic.c kernel/apic.c kernel/timer.c kernel/rtc.c kernel/ktest.c \
                kernel/elf.c kernel/aspace.c kernel/proc.c kernel/procrun.c kernel/thread.c \
-               kernel/syscall.c kernel/linux.c kernel/linux_sched.c kernel/linux_timer.c kernel/debug.c kernel/profile.c kernel/pmu.c kernel/smartmap.c \
+               kernel/syscall.c kernel/linux.c kernel/linux_sched.c kernel/linux_timer.c kernel/linux_futex.c kernel/debug.c kernel/profile.c kernel/pmu.c kernel/smartmap.c \
                kernel/acpi.c kernel/power.c kernel/smp.c kernel/smpboot.S \
                kernel/pci.c kernel/virtq.c kernel/virtio.c kernel/virtio_net.c \
                kernel/e1000e_ring.c kernel/e1000e.c \

@@ -21,7 +21,7 @@
  *            logged the first time this process makes it.
  *
  * Threads (clone) run one per CPU the PCT gave the process (thread.c);
- * futex waits poll (a CPU per thread, nothing to switch to).  Signals
+ * their futex waits halt their CPUs (linux_futex.c).  Signals
  * (linux_kill) reach the runtime on their thread's CPU as a reflected
  * call of their own (below).
  */
@@ -43,9 +43,8 @@ enum { LX_NONE, LX_KERNEL, LX_RUNTIME, LX_ENOSYS };
 
 /* What a Linux program gets back is Linux's errno.  The kernel's own
    numbers (uapi/errno.h) are newlib's; they agree with Linux's for EPERM,
-   EFAULT, EINVAL, EAGAIN (test_linux_abi checks), not for these. */
+   EFAULT, EINVAL, EAGAIN (test_linux_abi checks), not for this one. */
 #define LINUX_ENOSYS    38
-#define LINUX_ETIMEDOUT 110
 
 static const uint8_t lx_class[] = {
 #define LINUX(nr, name, class) [nr] = LX_##class,
@@ -173,8 +172,8 @@ static long lx_clone(struct trapframe *tf)
     return TID(p, cpu);         /* t, unless another clone raced it */
 }
 
-/* A thread's end: its child_tid word is zeroed (pthread_join waits on it;
-   its waits poll, so no wake is needed), then the CPU is free. */
+/* A thread's end: its child_tid word is zeroed and a wait on it woken
+   (pthread_join's), as Linux does, then the CPU is free. */
 static long lx_exit(struct trapframe *tf)
 {
     struct proc *p = current;
@@ -193,90 +192,10 @@ static long lx_exit(struct trapframe *tf)
                           __ATOMIC_RELEASE);
     }
     thread_leaving();
-    if (this_cpu()->thread.arg)
-        copy_to_user(p, this_cpu()->thread.arg, &zero, sizeof(zero));
+    if (this_cpu()->thread.arg &&
+        copy_to_user(p, this_cpu()->thread.arg, &zero, sizeof(zero)) == 0)
+        linux_futex_wake(p, this_cpu()->thread.arg, 1);
     thread_exit(0);
-}
-
-#define FUTEX_WAIT              0
-#define FUTEX_WAKE              1
-#define FUTEX_REQUEUE           3
-#define FUTEX_CMP_REQUEUE       4
-#define FUTEX_WAKE_OP           5
-#define FUTEX_WAIT_BITSET       9
-#define FUTEX_WAKE_BITSET       10
-#define FUTEX_CLOCK_REALTIME    256
-#define FUTEX_POLL_NS           20000
-
-/* A wait's deadline in clock_ns() time from its timeout (r10): none,
-   FUTEX_WAIT's relative one, or FUTEX_WAIT_BITSET's absolute one on
-   CLOCK_MONOTONIC or (FUTEX_CLOCK_REALTIME) CLOCK_REALTIME. */
-static long futex_deadline(struct trapframe *tf, int op, uint64_t *deadline)
-{
-    int64_t ts[2];
-    uint64_t ns;
-
-    *deadline = UINT64_MAX;
-    if (!tf->r10)
-        return 0;
-    if (copy_from_user(current, ts, tf->r10, sizeof(ts)) < 0)
-        return -EFAULT;
-    if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
-        return -EINVAL;
-    ns = (uint64_t)ts[0] * 1000000000u + (uint64_t)ts[1];
-    if (op == FUTEX_WAIT)
-        *deadline = clock_ns() + ns;
-    else if (tf->rsi & FUTEX_CLOCK_REALTIME)
-        *deadline = ns > realtime_base_ns ? ns - realtime_base_ns : 0;
-    else
-        *deadline = ns;
-    return 0;
-}
-
-/* Every thread has a CPU to itself, so a wait polls the word for a while
-   and a wake has nothing to do.  A wait that did not time out answers
-   EAGAIN, "look at the word again", whether the word changed or the poll
-   ended: never 0, which callers take as a wake they were sent (glibc's
-   aio_suspend and lio_listio(LIO_WAIT) returned with the operations not
-   done: their word counts down and only its last change wakes).  On CPU
-   0 the return lets the quantum end and the PCT run. */
-static long futex_wait(struct trapframe *tf, volatile uint32_t *w, int op)
-{
-    uint32_t val = (uint32_t)tf->rdx;
-    uint64_t deadline, until;
-    long rc = futex_deadline(tf, op, &deadline);
-
-    if (rc < 0)
-        return rc;
-    until = clock_ns() + FUTEX_POLL_NS;
-    if (until > deadline)
-        until = deadline;
-    while (*w == val && clock_ns() < until)
-        __builtin_ia32_pause();
-    return *w == val && clock_ns() >= deadline ? -LINUX_ETIMEDOUT : -EAGAIN;
-}
-
-static long lx_futex(struct trapframe *tf)
-{
-    volatile uint32_t *w = user_ptr(current, tf->rdi, 4, true);
-    int op = (int)tf->rsi & 127;
-
-    if (!w)
-        return -EFAULT;
-    switch (op) {
-    case FUTEX_WAIT:
-    case FUTEX_WAIT_BITSET:
-        return futex_wait(tf, w, op);
-    case FUTEX_CMP_REQUEUE:
-        return *w == (uint32_t)tf->r9 ? 0 : -EAGAIN;
-    case FUTEX_WAKE:
-    case FUTEX_WAKE_BITSET:
-    case FUTEX_REQUEUE:
-    case FUTEX_WAKE_OP:
-        return 0;
-    default:
-        return -LINUX_ENOSYS;
-    }
 }
 
 static long lx_kernel(struct trapframe *tf, uint64_t nr)
@@ -299,7 +218,7 @@ static long lx_kernel(struct trapframe *tf, uint64_t nr)
     case 158:
         return lx_arch_prctl(tf);
     case 202:
-        return lx_futex(tf);
+        return linux_futex(tf);
     case 142 ... 148:                   /* the scheduler's calls */
     case 203 ... 204:
     case 309:                           /* getcpu */
@@ -429,9 +348,14 @@ void linux_signal_check(struct trapframe *tf)
     if ((__atomic_load_n(&p->lx_busy, __ATOMIC_ACQUIRE) >> cpu & 1) ||
         !__atomic_load_n(&p->lx_sigpend[cpu], __ATOMIC_ACQUIRE))
         return;
+    linux_futex_signalled(p, cpu, tf);  /* a wait to go on ends now */
     call[1] = __atomic_exchange_n(&p->lx_sigpend[cpu], 0, __ATOMIC_ACQ_REL);
-    if (reflect_call(tf, p, call) < 0)  /* no frame: next time */
+    call[2] = __atomic_exchange_n(&p->lx_restart[cpu], 0, __ATOMIC_ACQ_REL);
+    call[3] = call[2] ? 202 : 0;        /* futex, the one call restarted */
+    if (reflect_call(tf, p, call) < 0) {        /* no frame: next time */
         __atomic_or_fetch(&p->lx_sigpend[cpu], call[1], __ATOMIC_ACQ_REL);
+        p->lx_restart[cpu] = (uint8_t)call[2];
+    }
 }
 
 static void log_unknown(struct proc *p, uint64_t nr)

@@ -195,6 +195,7 @@ struct lx_sigaction {           /* the kernel's (rt_sigaction) */
 #define LX_SA_SIGINFO   0x4
 #define LX_SA_RESTORER  0x04000000
 #define LX_SA_NODEFER   0x40000000
+#define LX_SA_RESTART   0x10000000
 #define LX_SA_RESETHAND 0x80000000u
 #define LX_SI_TKILL     (-6)
 #define LX_SS_DISABLE   2

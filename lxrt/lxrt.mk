@@ -59,15 +59,16 @@ LX_TEST_BINS := $(LX_TEST_OUT)/lxc $(LX_TEST_OUT)/lxc-pie \
                 $(LX_TEST_OUT)/lxouttest $(LX_TEST_OUT)/lxrawout \
                 $(LX_TEST_OUT)/lxpfs $(LX_TEST_OUT)/lxaio \
                 $(LX_TEST_OUT)/lxpaio $(LX_TEST_OUT)/lxsig \
-                $(LX_TEST_OUT)/lxwait
+                $(LX_TEST_OUT)/lxwait $(LX_TEST_OUT)/lxfutex
 LX_FLAGS     := -O2 -g -Wall
 
 # Plain C programs of tests/linux/, gcc -static as a user would: lxdir
 # (directories, dup), lxaio (Linux's native AIO through the raw system
 # calls), lxpaio (glibc's POSIX aio, its helper thread and futexes), lxpfs
 # (a striped file's calls, suite-io), lxsig (signals to threads, affinity),
-# lxwait (waiting for signals, timers that send them).
-LX_PLAIN := lxc lxdir lxaio lxpaio lxpfs lxsig lxwait
+# lxwait (waiting for signals, timers that send them), lxfutex (futex
+# waits and wakes, pthread mutexes and condition variables).
+LX_PLAIN := lxc lxdir lxaio lxpaio lxpfs lxsig lxwait lxfutex
 $(addprefix $(LX_TEST_OUT)/,$(LX_PLAIN)): $(LX_TEST_OUT)/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	$(call say,CC-STATIC,$@)

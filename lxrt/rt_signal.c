@@ -34,6 +34,8 @@ static struct {
     uint64_t blocked, pending;
     uint64_t saved;             /* rt_sigsuspend's caller's mask, */
     int restore;                /* given back after its handler runs */
+    int restart;                /* the kernel's LWK_LX_RESTART*, and */
+    uint64_t restart_nr;        /* the call it would make again */
 } thr[LWK_LXRT_CPUS];
 
 /* The thread whose call is being answered. */
@@ -178,7 +180,21 @@ void lx_sig_thread(struct lwk_lx_frame *f)
 long lx_sig_arrived(struct lwk_lx_frame *f)
 {
     thr[self()].pending |= f->arg[0];
+    thr[self()].restart = (int)f->arg[1];
+    thr[self()].restart_nr = f->arg[2];
     return (long)f->regs.rax;   /* the program goes on as it was */
+}
+
+/* The call these signals ended with EINTR is made again, as Linux
+   restarts it: rip back on its syscall instruction, rax its number. */
+static long again(struct lwk_lx_frame *f, long rax, int when)
+{
+    int t = self();
+
+    if (thr[t].restart < when)
+        return rax;
+    f->regs.rip -= 2;
+    return (long)thr[t].restart_nr;
 }
 
 /* x87 and SSE as a program starts (FCW 0x37F, MXCSR 0x1F80): what a
@@ -281,11 +297,15 @@ long lx_sig_deliver(struct lwk_lx_frame *f, long rax)
         thr[t].pending &= ~BIT(sig);
         if (act[sig].handler == LX_SIG_DFL)
             lx_die_by_signal(sig, "killed by a signal");
+        if (act[sig].flags & LX_SA_RESTART)
+            rax = again(f, rax, LWK_LX_RESTART_ANY);
         rax = run_handler(f, sig, rax);     /* its frame has saved */
-    } else if (thr[t].restore) {
-        thr[t].blocked = thr[t].saved;
+    } else {
+        rax = again(f, rax, LWK_LX_RESTART);
+        if (thr[t].restore)
+            thr[t].blocked = thr[t].saved;
     }
-    thr[t].restore = 0;
+    thr[t].restore = thr[t].restart = 0;
     return rax;
 }
 

@@ -78,6 +78,17 @@ struct proc {
     } lx_timers[LWK_LX_TIMERS];
     uint64_t lx_timer_cpus;
     spinlock_t lx_timer_lock;
+    /* Its futex waits (linux_futex.c), under lx_futex_lock: at most one
+       per CPU, kept while its call is restarted; lx_restart, a wait on
+       that CPU just ended by a signal (LWK_LX_RESTART*, for the runtime). */
+    struct lx_futex {
+        uint64_t addr;                  /* the word's user address */
+        uint64_t deadline;              /* clock_ns; UINT64_MAX: none */
+        uint64_t rip;                   /* after its syscall instruction */
+        uint32_t bitset, state;
+    } lx_futex[MAX_CPUS];
+    uint8_t lx_restart[LWK_LXRT_CPUS];
+    spinlock_t lx_futex_lock;
     struct proc_debug dbg;      /* debug.c: flags, a held end, a stop */
     struct proc_prof prof;      /* profile.c: its histogram, if sampled */
     struct proc_pmu pmu;        /* pmu.c: its counts, if counted */
@@ -166,6 +177,12 @@ void linux_timers_leave(struct proc *p, int cpu);
 /* The CPU of p's live thread `tid` (gettid's: its pid names the main
    thread, on p->home), -ESRCH for any other number. */
 long linux_thread_cpu(struct proc *p, int tid);
+/* linux_futex.c: the futex call; up to n waits on uaddr woken (a
+   thread's end wakes its joiner); a restarted wait on `cpu` ended by the
+   signals linux_signal_check is about to hand over. */
+long linux_futex(struct trapframe *tf);
+long linux_futex_wake(struct proc *p, uint64_t uaddr, long n);
+void linux_futex_signalled(struct proc *p, int cpu, struct trapframe *tf);
 /* linux_sched.c: sched_* calls 142..148, 203, 204 and getcpu. */
 long linux_sched(struct trapframe *tf, uint64_t nr);
 /* On every way back to a process's user mode: hand signals sent to this

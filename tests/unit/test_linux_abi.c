@@ -147,6 +147,7 @@ static void flags_are_the_hosts(void **s)
     assert_int_equal(LX_SA_SIGINFO, SA_SIGINFO);
     assert_int_equal(LX_SA_RESTORER, 0x04000000);  /* glibc hides it */
     assert_int_equal(LX_SA_NODEFER, SA_NODEFER);
+    assert_int_equal(LX_SA_RESTART, SA_RESTART);
     assert_int_equal(LX_SA_RESETHAND, SA_RESETHAND);
     assert_int_equal(LX_SI_TKILL, SI_TKILL);
     assert_int_equal(LX_SS_DISABLE, SS_DISABLE);

@@ -167,6 +167,13 @@ struct lwk_lx_frame {
    thread (linux_kill); arg[0] is the set (bit sig - 1).  The program was
    interrupted, or is leaving a call, with regs as they are. */
 #define LWK_LX_SIGNALS  0x10000
+/* With LWK_LX_SIGNALS, arg[1]: 0, or the program's call (arg[2], its
+   number) was ended by these signals and returns -EINTR (regs.rax);
+   Linux makes it again (regs.rip - 2, rax the number) if no handler
+   runs (LWK_LX_RESTART), or also after a handler with SA_RESTART
+   (LWK_LX_RESTART_ANY): a futex wait without a timeout. */
+#define LWK_LX_RESTART          1
+#define LWK_LX_RESTART_ANY      2
 
 /* A Linux process's timers that send signals (kernel/linux_timer.c, the
    linux_timer call): LWK_LX_ITIMER_REAL is alarm's and setitimer's
