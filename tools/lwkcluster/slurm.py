@@ -130,7 +130,11 @@ def join_slurm(d, opts, nids):
                  opts.head, UP_SECS, opts.head.dir), every=0.2)
     start_slurmds(d, nids)
     left = slurmhosts.LEFT % host_id(d)
-    back = [n for n, (state, why) in sorted(node_states(d, nids).items())
+    states = answered_states(d, nids, 'Slurm: slurmctld on %s does not '
+                             'answer after %d s (see %s/slurm/log/slurmctld'
+                             '.log there)' % (opts.head, UP_SECS,
+                                               opts.head.dir))
+    back = [n for n, (state, why) in sorted(states.items())
             if state.startswith('down') and why == left]
     if back:
         scontrol_update(d, back, 'RESUME')
@@ -191,9 +195,8 @@ def restart_controller(d):
         raise Fail('no slurmctld of %s runs here to restart' % d.path)
     stop(pids)
     run_daemon([daemon('slurmctld'), '-f', p.conf], p.log('slurmctld'))
-    wait_for(lambda: node_states(d, []) is not None, UP_SECS,
-             'slurmctld did not answer after its restart (see %s)' %
-             p.log('slurmctld'), every=0.2)
+    answered_states(d, [], 'slurmctld did not answer after its restart '
+                    '(see %s)' % p.log('slurmctld'))
     subprocess.run(['scontrol', 'reconfigure'], stdin=subprocess.DEVNULL,
                    capture_output=True, env=env_of(d), timeout=30)
 
@@ -237,6 +240,18 @@ def node_states(d, nids):
         f = line.split('|', 2)
         if len(f) == 3 and f[0] in names:
             states[f[0]] = (f[1], f[2] if f[2] != 'none' else '')
+    return states
+
+
+def answered_states(d, nids, what):
+    """node_states once slurmctld answers: the first host's monitor
+    restarts it at every change of slurm.conf (a host joining, leaving),
+    and sinfo fails until it is back.  Fail(what) after UP_SECS."""
+    end = time.monotonic() + UP_SECS
+    while (states := node_states(d, nids)) is None:
+        if time.monotonic() > end:
+            raise Fail(what)
+        time.sleep(0.2)
     return states
 
 
