@@ -157,7 +157,7 @@ static long lx_clone(struct trapframe *tf)
     /* Linux writes parent_tid before the child runs (both may name the
        same word, which the child's exit zeroes): the tid is the CPU's,
        the one thread_start will pick. */
-    free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
+    free = thread_free_cpus(p);     /* after a join, the joined one's */
     if (!free)
         return -EAGAIN;
     t = (uint32_t)TID(p, __builtin_ctzll(free));

@@ -91,6 +91,23 @@ static void take_thread(void *arg)
     pmu_enter(c->proc);
 }
 
+/* A thread that told its joiner it is done (thread_leaving) may not have
+   left its CPU yet: a create right after the join waits the few
+   instructions that takes instead of failing.  `leaving` is read first:
+   leave() clears it after the CPU's bit. */
+uint64_t thread_free_cpus(struct proc *p)
+{
+    for (;;) {
+        uint64_t leaving = __atomic_load_n(&p->thread_leaving,
+                                           __ATOMIC_ACQUIRE);
+        uint64_t free = p->cpus & ~__atomic_load_n(&p->thread_cpus,
+                                                   __ATOMIC_ACQUIRE);
+        if (free || !(leaving & p->cpus))
+            return free;
+        cpu_relax();
+    }
+}
+
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls)
 {
@@ -100,18 +117,7 @@ long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
 
     if (!user_ptr(p, entry, 1, false) || !user_ptr(p, stack - 8, 8, true))
         return -EFAULT;
-    /* A thread that told its joiner it is done (thread_exit) may not have
-       left its CPU yet: a create right after the join waits the few
-       instructions that takes instead of failing.  `leaving` is read
-       first: leave() clears it after the CPU's bit. */
-    for (;;) {
-        uint64_t leaving = __atomic_load_n(&p->thread_leaving,
-                                           __ATOMIC_ACQUIRE);
-        free = p->cpus & ~__atomic_load_n(&p->thread_cpus, __ATOMIC_ACQUIRE);
-        if (free || !(leaving & p->cpus))
-            break;
-        cpu_relax();
-    }
+    free = thread_free_cpus(p);
     if (!free)
         return -EAGAIN;         /* one thread per CPU, no time-slicing */
     cpu = __builtin_ctzll(free);

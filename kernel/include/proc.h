@@ -146,6 +146,8 @@ bool thread_cpu_given(int cpu);     /* a process has it for threads */
 long thread_start(struct proc *p, uint64_t entry, uint64_t stack,
                   uint64_t arg, uint64_t tls);
 void thread_leaving(void);
+/* p's CPUs with no thread, once a thread that is leaving has left. */
+uint64_t thread_free_cpus(struct proc *p);
 __noreturn void thread_exit(uint64_t done_uva);
 __noreturn void thread_enter(struct cpu *c);
 void thread_check_stopped(void);
